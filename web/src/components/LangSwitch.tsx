@@ -1,0 +1,29 @@
+import { useTranslation } from 'react-i18next';
+import { useLocation, useNavigate } from 'react-router';
+import { pathForLang, saveLang, type Lang } from '../lib/lang';
+import { useLang } from '../lib/useLang';
+
+/** EN/JA switch: saves the preference and rewrites the path (adds/removes /en). */
+export function LangSwitch() {
+  const { t } = useTranslation();
+  const lang = useLang();
+  const location = useLocation();
+  const navigate = useNavigate();
+
+  function choose(next: Lang) {
+    saveLang(globalThis.localStorage, next);
+    if (next === lang) return;
+    navigate(pathForLang(location.pathname + location.search + location.hash, next), { state: location.state });
+  }
+
+  return (
+    <div className="lang-switch" role="group" aria-label={t('lang.switchLabel')}>
+      <button type="button" lang="en" aria-pressed={lang === 'en'} onClick={() => choose('en')} title={t('lang.en')}>
+        EN
+      </button>
+      <button type="button" lang="ja" aria-pressed={lang === 'ja'} onClick={() => choose('ja')} title={t('lang.ja')}>
+        JA
+      </button>
+    </div>
+  );
+}

@@ -1,0 +1,61 @@
+import { useTranslation } from 'react-i18next';
+import { useLocation, useNavigate } from 'react-router';
+import { signOut } from '../features/auth/authStore';
+import { HealthIndicator } from '../features/health/HealthIndicator';
+import { NotificationToggle, TestNotificationButton } from '../features/notifications/NotificationControls';
+import { useLocalizedPath } from '../lib/useLang';
+import { LangLink } from './LangLink';
+
+export const OPEN_CREATE_DIALOG = 'openCreateDialog';
+
+/** Header controls for signed-in users (lazy-loaded). */
+export default function SignedInControls({ email }: { email: string }) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const lp = useLocalizedPath();
+  const { pathname } = useLocation();
+
+  function create() {
+    // Goes to /reminders; the page opens the dialog 100 ms later.
+    navigate(lp('/reminders'), { state: { [OPEN_CREATE_DIALOG]: Date.now() } });
+  }
+
+  async function logout() {
+    await signOut();
+    navigate(lp('/'), { replace: true });
+  }
+
+  return (
+    <>
+      <button type="button" className="button primary small" onClick={create}>
+        <span aria-hidden="true">＋</span>
+        <span className="hide-narrow"> {t('actions.createReminder')}</span>
+        <span className="sr-only only-narrow">{t('actions.createReminder')}</span>
+      </button>
+      <HealthIndicator />
+      <details className="menu" key={pathname /* closes the menu on navigation */}>
+        <summary className="button small ghost" aria-label={t('nav.menu')}>
+          <span aria-hidden="true">☰</span>
+        </summary>
+        <div className="menu-panel">
+          <p className="menu-email" title={email}>
+            {email}
+          </p>
+          <div className="menu-row">
+            <NotificationToggle />
+            <TestNotificationButton />
+          </div>
+          <nav aria-label={t('nav.mainLabel')}>
+            <LangLink to="/reminders">{t('nav.reminders')}</LangLink>
+            <LangLink to="/guide">{t('nav.guide')}</LangLink>
+            <LangLink to="/faq">{t('nav.faq')}</LangLink>
+            <LangLink to="/settings">{t('nav.settings')}</LangLink>
+          </nav>
+          <button type="button" className="button secondary block" onClick={logout}>
+            {t('nav.signOut')}
+          </button>
+        </div>
+      </details>
+    </>
+  );
+}

@@ -1,0 +1,40 @@
+import { useEffect, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Navigate, useLocation } from 'react-router';
+import { PageFallback } from '../../components/Spinner';
+import { toast } from '../../components/toast';
+import { LangLink } from '../../components/LangLink';
+import { useLocalizedPath } from '../../lib/useLang';
+import { useAuth } from './authStore';
+
+/**
+ * Sends visitors who are not signed in to /login (or /en/login) with a toast. While the first
+ * session check runs, a spinner shows. The toast says whether the session check itself failed.
+ */
+export function ProtectedRoute({ children }: { children: ReactNode }) {
+  const { t } = useTranslation();
+  const auth = useAuth();
+  const lp = useLocalizedPath();
+  const location = useLocation();
+  const mustLeave = !auth.user && auth.status === 'signedOut';
+
+  useEffect(() => {
+    if (!mustLeave) return;
+    toast.error(auth.checkFailed ? t('auth.checkFailed') : t('auth.required'));
+  }, [mustLeave, auth.checkFailed, t]);
+
+  if (auth.user) return <>{children}</>;
+  if (auth.status === 'checking') return <PageFallback />;
+  // The fallback card shows for the instant before the redirect (and if navigation is blocked).
+  return (
+    <>
+      <div className="card fallback-card">
+        <h1>{t('auth.requiredTitle')}</h1>
+        <LangLink className="button primary" to="/login">
+          {t('auth.goToLogin')}
+        </LangLink>
+      </div>
+      <Navigate to={lp('/login')} replace state={{ from: location.pathname + location.search }} />
+    </>
+  );
+}

@@ -1,0 +1,35 @@
+import { isApiError } from '../../lib/api';
+
+/** Maps an API error from the auth endpoints to an i18n key (namespace `auth`) and params. */
+export function authErrorKey(e: unknown, fallback: string): { key: string; params?: Record<string, unknown> } {
+  if (!isApiError(e)) return { key: fallback };
+  switch (e.code) {
+    case 'EMAIL_INVALID':
+      return { key: 'errors.emailInvalid' };
+    case 'OTP_INVALID':
+      return { key: 'errors.otpInvalid' };
+    case 'OTP_EXPIRED':
+      return { key: 'errors.otpExpired' };
+    case 'OTP_ATTEMPTS_EXCEEDED':
+      return { key: 'errors.otpAttempts' };
+    case 'LINK_INVALID':
+      return { key: 'errors.linkInvalid' };
+    case 'RATE_LIMITED':
+      return e.retryAfter !== undefined && e.retryAfter <= 60
+        ? { key: 'errors.retryAfter', params: { seconds: e.retryAfter } }
+        : { key: 'errors.rateLimited' };
+    case 'ERR_NETWORK':
+      return { key: 'errors.network' };
+    case 'TIMEOUT':
+      return { key: 'errors.timeout' };
+    default:
+      return { key: fallback };
+  }
+}
+
+/** The developer shortcut addresses (decisions.md: only with HIBIKI_DEV_LOGIN=1 on the server). */
+export const DEV_LOGIN_EMAILS = ['dev@example.com', 'test@example.com', 'demo@example.com', 'admin@example.com'];
+
+export function isDevLoginEmail(email: string): boolean {
+  return DEV_LOGIN_EMAILS.includes(email.trim().toLowerCase());
+}

@@ -1,0 +1,135 @@
+/**
+ * Auth state. The session itself is an HttpOnly cookie set by the server at verify; the app only
+ * keeps `{user}` in localStorage under `auth-storage` (never a token).
+ * - startup and sign-in events run a session check (GET /api/auth/session);
+ * - sign-out, a failed session check (401) or any 401 AUTHENTICATION_REQUIRED returns to signed out.
+ */
+import { useSyncExternalStore } from 'react';
+import { api, isApiError } from '../../lib/api';
+import type { User } from '../../lib/types';
+
+export const AUTH_STORAGE_KEY = 'auth-storage';
+
+export type AuthStatus = 'checking' | 'signedIn' | 'signedOut';
+
+export interface AuthState {
+  user: User | null;
+  isAdmin: boolean;
+  status: AuthStatus;
+  /** the last session check failed for a reason other than 401 (offline, server down) */
+  checkFailed: boolean;
+}
+
+function readStoredUser(): User | null {
+  try {
+    const raw = localStorage.getItem(AUTH_STORAGE_KEY);
+    if (!raw) return null;
+    const parsed = JSON.parse(raw) as { user?: User | null };
+    return parsed.user && typeof parsed.user.id === 'string' ? parsed.user : null;
+  } catch {
+    return null;
+  }
+}
+
+function writeStoredUser(user: User | null): void {
+  try {
+    if (user) localStorage.setItem(AUTH_STORAGE_KEY, JSON.stringify({ user }));
+    else localStorage.removeItem(AUTH_STORAGE_KEY);
+  } catch {
+    /* storage unavailable */
+  }
+}
+
+const storedUser = readStoredUser();
+let state: AuthState = {
+  user: storedUser,
+  isAdmin: false,
+  status: storedUser ? 'signedIn' : 'checking',
+  checkFailed: false,
+};
+const listeners = new Set<() => void>();
+const signOutHooks = new Set<() => void | Promise<void>>();
+
+function set(patch: Partial<AuthState>) {
+  state = { ...state, ...patch };
+  for (const l of listeners) l();
+}
+
+export function getAuthState(): AuthState {
+  return state;
+}
+
+export function subscribeAuth(fn: () => void): () => void {
+  listeners.add(fn);
+  return () => listeners.delete(fn);
+}
+
+export function useAuth(): AuthState {
+  return useSyncExternalStore(subscribeAuth, getAuthState, getAuthState);
+}
+
+/** Called on sign-out (wipe offline cache, clear SWR cache, unsubscribe push…). */
+export function onSignOut(fn: () => void | Promise<void>): () => void {
+  signOutHooks.add(fn);
+  return () => signOutHooks.delete(fn);
+}
+
+export function signedIn(user: User, isAdmin = state.isAdmin): void {
+  writeStoredUser(user);
+  set({ user, isAdmin, status: 'signedIn', checkFailed: false });
+}
+
+function clearLocal(): void {
+  const hadUser = state.user !== null;
+  writeStoredUser(null);
+  set({ user: null, isAdmin: false, status: 'signedOut' });
+  if (hadUser) for (const h of signOutHooks) void Promise.resolve(h()).catch(() => {});
+}
+
+/** Sign-out: tells the server (best effort) and clears local state either way. */
+export async function signOut(): Promise<void> {
+  try {
+    await api.auth.logout();
+  } catch {
+    /* the cookie may already be gone */
+  } finally {
+    clearLocal();
+  }
+}
+
+let checking: Promise<void> | null = null;
+
+export function checkSession(): Promise<void> {
+  if (checking) return checking;
+  checking = (async () => {
+    try {
+      const s = await api.auth.session();
+      signedIn(s.user, s.is_admin);
+    } catch (e) {
+      if (isApiError(e) && (e.status === 401 || e.status === 403)) clearLocal();
+      else if (state.user) set({ checkFailed: true }); // offline: keep the cached user
+      else set({ status: 'signedOut', checkFailed: true });
+    } finally {
+      checking = null;
+    }
+  })();
+  return checking;
+}
+
+/** Wires 401 AUTHENTICATION_REQUIRED to logout, and re-checks when another tab signs in/out. */
+export function installAuth(): void {
+  api.setAuthRequiredHandler(() => clearLocal());
+  window.addEventListener('storage', (e) => {
+    if (e.key !== AUTH_STORAGE_KEY) return;
+    const user = readStoredUser();
+    if (user) void checkSession();
+    else if (state.user) clearLocal();
+  });
+  void checkSession();
+}
+
+/** Test helper. */
+export function resetAuthForTests(next: Partial<AuthState> = {}): void {
+  state = { user: null, isAdmin: false, status: 'signedOut', checkFailed: false, ...next };
+  for (const l of listeners) l();
+}

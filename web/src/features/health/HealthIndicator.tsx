@@ -1,0 +1,62 @@
+import { useId, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { LangLink } from '../../components/LangLink';
+import type { CheckStatus, HealthChecks } from './healthLogic';
+import { useHealth } from './useHealth';
+
+export function StatusDot({ status }: { status: CheckStatus }) {
+  return <span className={`dot dot-${status}`} aria-hidden="true" />;
+}
+
+export function HealthChecklist({ checks }: { checks: HealthChecks }) {
+  const { t } = useTranslation('health');
+  return (
+    <ul className="health-list">
+      {(Object.keys(checks) as (keyof HealthChecks)[]).map((k) => (
+        <li key={k}>
+          <StatusDot status={checks[k]} />
+          <span className="health-name">{t(`checks.${k}`)}</span>
+          <span className="health-value">{t(`status.${checks[k]}`)}</span>
+          {checks[k] !== 'healthy' && checks[k] !== 'checking' && <p className="hint">{t(`advice.${k}.${checks[k]}`)}</p>}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** Header health indicator: a dot with the overall status; opens a small panel. */
+export function HealthIndicator() {
+  const { t } = useTranslation('health');
+  const { checks, overall, refresh } = useHealth();
+  const [open, setOpen] = useState(false);
+  const panelId = useId();
+  return (
+    <div className="health-indicator">
+      <button
+        type="button"
+        className="button small ghost"
+        aria-expanded={open}
+        aria-controls={panelId}
+        onClick={() => setOpen((o) => !o)}
+        title={t('indicatorLabel', { status: t(`status.${overall}`) })}
+      >
+        <StatusDot status={overall} />
+        <span className="sr-only">{t('indicatorLabel', { status: t(`status.${overall}`) })}</span>
+      </button>
+      {open && (
+        <div className="popover" id={panelId} role="region" aria-label={t('title')}>
+          <h2 className="popover-title">{t('title')}</h2>
+          <HealthChecklist checks={checks} />
+          <div className="row between">
+            <button type="button" className="button small secondary" onClick={refresh}>
+              {t('refresh')}
+            </button>
+            <LangLink to="/guide#troubleshooting" onClick={() => setOpen(false)}>
+              {t('troubleshooting')}
+            </LangLink>
+          </div>
+        </div>
+      )}
+    </div>
+  );
+}

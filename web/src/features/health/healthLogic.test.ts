@@ -1,0 +1,68 @@
+import { describe, expect, it } from 'vitest';
+import {
+  connectionHealth,
+  notificationHealth,
+  overallHealth,
+  serviceWorkerHealth,
+  type CheckStatus,
+} from './healthLogic';
+
+describe('overallHealth', () => {
+  const all: CheckStatus[] = ['checking', 'healthy', 'warning', 'error'];
+  it('is healthy only when all three are healthy', () => {
+    expect(overallHealth({ notifications: 'healthy', serviceWorker: 'healthy', connection: 'healthy' })).toBe('healthy');
+  });
+  it('orders checking > error > warning > healthy', () => {
+    expect(overallHealth({ notifications: 'error', serviceWorker: 'checking', connection: 'warning' })).toBe('checking');
+    expect(overallHealth({ notifications: 'warning', serviceWorker: 'error', connection: 'healthy' })).toBe('error');
+    expect(overallHealth({ notifications: 'healthy', serviceWorker: 'healthy', connection: 'warning' })).toBe('warning');
+  });
+  it('is symmetric in its inputs (exhaustive)', () => {
+    const rank = (s: CheckStatus) => ['checking', 'error', 'warning', 'healthy'].indexOf(s);
+    for (const a of all)
+      for (const b of all)
+        for (const c of all) {
+          const expected = [a, b, c].sort((x, y) => rank(x) - rank(y))[0];
+          expect(overallHealth({ notifications: a, serviceWorker: b, connection: c })).toBe(expected);
+        }
+  });
+});
+
+describe('notificationHealth', () => {
+  it('is healthy when granted and subscribed', () => {
+    expect(notificationHealth({ supported: true, permission: 'granted', subscribed: true })).toBe('healthy');
+  });
+  it('is error when denied or unsupported', () => {
+    expect(notificationHealth({ supported: true, permission: 'denied', subscribed: false })).toBe('error');
+    expect(notificationHealth({ supported: false, permission: undefined, subscribed: undefined })).toBe('error');
+  });
+  it('is warning otherwise', () => {
+    expect(notificationHealth({ supported: true, permission: 'granted', subscribed: false })).toBe('warning');
+    expect(notificationHealth({ supported: true, permission: 'default', subscribed: false })).toBe('warning');
+    expect(notificationHealth({ supported: true, permission: 'default', subscribed: true })).toBe('warning');
+  });
+  it('is checking while facts are unknown', () => {
+    expect(notificationHealth({ supported: true, permission: undefined, subscribed: undefined })).toBe('checking');
+    expect(notificationHealth({ supported: true, permission: 'granted', subscribed: undefined })).toBe('checking');
+  });
+});
+
+describe('serviceWorkerHealth', () => {
+  it('maps states', () => {
+    expect(serviceWorkerHealth('active')).toBe('healthy');
+    expect(serviceWorkerHealth('registered')).toBe('warning');
+    expect(serviceWorkerHealth('not-registered')).toBe('warning');
+    expect(serviceWorkerHealth('unsupported')).toBe('error');
+    expect(serviceWorkerHealth('checking')).toBe('checking');
+  });
+});
+
+describe('connectionHealth', () => {
+  it('maps online state and probe', () => {
+    expect(connectionHealth(false, 'ok')).toBe('error');
+    expect(connectionHealth(false, 'pending')).toBe('error');
+    expect(connectionHealth(true, 'ok')).toBe('healthy');
+    expect(connectionHealth(true, 'failed')).toBe('warning');
+    expect(connectionHealth(true, 'pending')).toBe('checking');
+  });
+});

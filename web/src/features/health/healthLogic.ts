@@ -1,0 +1,72 @@
+/**
+ * Health indicator (product spec section 4). Each check is checking | healthy | warning | error;
+ * the overall status is the worst of the three in the order checking, error, warning, healthy.
+ */
+export type CheckStatus = 'checking' | 'healthy' | 'warning' | 'error';
+
+export interface HealthChecks {
+  notifications: CheckStatus;
+  serviceWorker: CheckStatus;
+  connection: CheckStatus;
+}
+
+/** Lower rank = "worse" (wins the reduction). */
+const SEVERITY: Record<CheckStatus, number> = { checking: 0, error: 1, warning: 2, healthy: 3 };
+
+export function overallHealth(checks: HealthChecks): CheckStatus {
+  const all: CheckStatus[] = [checks.notifications, checks.serviceWorker, checks.connection];
+  return all.reduce((worst, s) => (SEVERITY[s] < SEVERITY[worst] ? s : worst), 'healthy');
+}
+
+export type PermissionState = 'default' | 'granted' | 'denied';
+
+export interface NotificationFacts {
+  supported: boolean;
+  /** undefined while still being determined */
+  permission: PermissionState | undefined;
+  /** undefined while the push subscription lookup runs */
+  subscribed: boolean | undefined;
+}
+
+/** healthy when granted and subscribed; error when denied or unsupported; otherwise warning. */
+export function notificationHealth(f: NotificationFacts): CheckStatus {
+  if (!f.supported) return 'error';
+  if (f.permission === undefined) return 'checking';
+  if (f.permission === 'denied') return 'error';
+  if (f.permission === 'granted') {
+    if (f.subscribed === undefined) return 'checking';
+    if (f.subscribed) return 'healthy';
+  }
+  return 'warning';
+}
+
+export type ServiceWorkerState = 'checking' | 'unsupported' | 'not-registered' | 'registered' | 'active';
+
+/** healthy when active; warning if registered but not active; error if unsupported. */
+export function serviceWorkerHealth(state: ServiceWorkerState): CheckStatus {
+  switch (state) {
+    case 'checking':
+      return 'checking';
+    case 'active':
+      return 'healthy';
+    case 'unsupported':
+      return 'error';
+    case 'registered':
+    case 'not-registered':
+      return 'warning';
+  }
+}
+
+export type ProbeResult = 'pending' | 'ok' | 'failed';
+
+/** error when offline; healthy when the health probe succeeds; otherwise warning. */
+export function connectionHealth(online: boolean, probe: ProbeResult): CheckStatus {
+  if (!online) return 'error';
+  if (probe === 'ok') return 'healthy';
+  if (probe === 'pending') return 'checking';
+  return 'warning';
+}
+
+/** Health probe constants (spec section 7/9): HEAD /api/health, 5 s timeout, every 30 s. */
+export const HEALTH_PROBE_TIMEOUT_MS = 5_000;
+export const HEALTH_PROBE_INTERVAL_MS = 30_000;

@@ -1,0 +1,87 @@
+import { useCallback, useEffect, useState } from 'react';
+import { api } from '../../lib/api';
+import { usePushState } from '../notifications/usePushState';
+import {
+  HEALTH_PROBE_INTERVAL_MS,
+  HEALTH_PROBE_TIMEOUT_MS,
+  connectionHealth,
+  notificationHealth,
+  overallHealth,
+  serviceWorkerHealth,
+  type HealthChecks,
+  type CheckStatus,
+  type ProbeResult,
+  type ServiceWorkerState,
+} from './healthLogic';
+
+export async function readServiceWorkerState(): Promise<ServiceWorkerState> {
+  if (!('serviceWorker' in navigator)) return 'unsupported';
+  try {
+    const reg = await navigator.serviceWorker.getRegistration();
+    if (!reg) return 'not-registered';
+    return reg.active ? 'active' : 'registered';
+  } catch {
+    return 'not-registered';
+  }
+}
+
+export function useOnline(): boolean {
+  const [online, setOnline] = useState(() => navigator.onLine);
+  useEffect(() => {
+    const up = () => setOnline(true);
+    const down = () => setOnline(false);
+    window.addEventListener('online', up);
+    window.addEventListener('offline', down);
+    return () => {
+      window.removeEventListener('online', up);
+      window.removeEventListener('offline', down);
+    };
+  }, []);
+  return online;
+}
+
+export interface Health {
+  checks: HealthChecks;
+  overall: CheckStatus;
+  refresh: () => void;
+}
+
+/** The three checks of the health indicator, re-probed every 30 s and when the tab shows. */
+export function useHealth(): Health {
+  const push = usePushState();
+  const online = useOnline();
+  const [sw, setSw] = useState<ServiceWorkerState>('checking');
+  const [probe, setProbe] = useState<ProbeResult>('pending');
+
+  const refresh = useCallback(() => {
+    void readServiceWorkerState().then(setSw);
+    push.refresh();
+    if (!navigator.onLine) return;
+    api.health.probe(HEALTH_PROBE_TIMEOUT_MS).then(
+      () => setProbe('ok'),
+      () => setProbe('failed'),
+    );
+  }, [push.refresh]);
+
+  useEffect(() => {
+    refresh();
+    const h = setInterval(refresh, HEALTH_PROBE_INTERVAL_MS);
+    const onVisible = () => document.visibilityState === 'visible' && refresh();
+    document.addEventListener('visibilitychange', onVisible);
+    window.addEventListener('online', refresh);
+    navigator.serviceWorker?.addEventListener?.('controllerchange', refresh);
+    return () => {
+      clearInterval(h);
+      document.removeEventListener('visibilitychange', onVisible);
+      window.removeEventListener('online', refresh);
+      navigator.serviceWorker?.removeEventListener?.('controllerchange', refresh);
+    };
+  }, [refresh]);
+
+  const checks: HealthChecks = {
+    notifications: notificationHealth({ supported: push.supported, permission: push.permission, subscribed: push.subscribed }),
+    serviceWorker: serviceWorkerHealth(sw),
+    connection: connectionHealth(online, probe),
+  };
+  return { checks, overall: overallHealth(checks), refresh };
+}

@@ -1,0 +1,166 @@
+/**
+ * Browser push: permission, subscription and the server's subscribe/test endpoints.
+ * Errors carry a `code` the UI maps to texts (namespace `notifications`).
+ */
+import { api, isApiError } from '../../lib/api';
+import { browserTimeZone } from '../../lib/zonedTime';
+
+export type PushErrorCode =
+  | 'unsupported'
+  | 'blocked'
+  | 'serviceWorker'
+  | 'config'
+  | 'network'
+  | 'authRequired'
+  | 'failed';
+
+export class PushError extends Error {
+  constructor(readonly code: PushErrorCode, message?: string) {
+    super(message ?? code);
+    this.name = 'PushError';
+  }
+}
+
+export function pushSupported(): boolean {
+  return typeof window !== 'undefined' && 'Notification' in window && 'serviceWorker' in navigator && 'PushManager' in window;
+}
+
+export function notificationPermission(): NotificationPermission | 'unsupported' {
+  return typeof Notification === 'undefined' ? 'unsupported' : Notification.permission;
+}
+
+/** URL-safe base64 (VAPID public key) to bytes. */
+export function urlBase64ToUint8Array(base64: string): Uint8Array<ArrayBuffer> {
+  const padded = (base64 + '='.repeat((4 - (base64.length % 4)) % 4)).replace(/-/g, '+').replace(/_/g, '/');
+  const raw = atob(padded);
+  const out = new Uint8Array(new ArrayBuffer(raw.length));
+  for (let i = 0; i < raw.length; i++) out[i] = raw.charCodeAt(i);
+  return out;
+}
+
+function bufferToBase64Url(buf: ArrayBuffer | null): string {
+  if (!buf) return '';
+  let s = '';
+  for (const b of new Uint8Array(buf)) s += String.fromCharCode(b);
+  return btoa(s).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+}
+
+export function sameKey(a: ArrayBuffer | null | undefined, b: Uint8Array): boolean {
+  if (!a || a.byteLength !== b.byteLength) return false;
+  const x = new Uint8Array(a);
+  return x.every((v, i) => v === b[i]);
+}
+
+async function registration(timeoutMs = 10_000): Promise<ServiceWorkerRegistration> {
+  if (!('serviceWorker' in navigator)) throw new PushError('serviceWorker');
+  const ready = navigator.serviceWorker.ready;
+  const timeout = new Promise<never>((_, reject) => setTimeout(() => reject(new PushError('serviceWorker')), timeoutMs));
+  return Promise.race([ready, timeout]);
+}
+
+export async function currentSubscription(): Promise<PushSubscription | null> {
+  if (!pushSupported()) return null;
+  const reg = await navigator.serviceWorker.getRegistration();
+  return (await reg?.pushManager.getSubscription()) ?? null;
+}
+
+function deviceInfo() {
+  const nav = navigator as Navigator & { userAgentData?: { platform?: string } };
+  return {
+    user_agent: navigator.userAgent,
+    platform: nav.userAgentData?.platform ?? navigator.platform ?? '',
+    language: navigator.language,
+    timezone: browserTimeZone(),
+  };
+}
+
+async function sendSubscription(sub: PushSubscription): Promise<void> {
+  const json = sub.toJSON();
+  await api.notifications.subscribe({
+    subscription: {
+      endpoint: sub.endpoint,
+      keys: {
+        p256dh: json.keys?.p256dh ?? bufferToBase64Url(sub.getKey('p256dh')),
+        auth: json.keys?.auth ?? bufferToBase64Url(sub.getKey('auth')),
+      },
+    },
+    device_info: deviceInfo(),
+  });
+}
+
+function mapError(e: unknown): PushError {
+  if (e instanceof PushError) return e;
+  if (isApiError(e)) {
+    if (e.status === 401) return new PushError('authRequired', e.message);
+    if (e.code === 'ERR_NETWORK' || e.code === 'TIMEOUT') return new PushError('network', e.message);
+    return new PushError('failed', e.message);
+  }
+  if (e instanceof DOMException && e.name === 'NotAllowedError') return new PushError('blocked');
+  return new PushError('failed', e instanceof Error ? e.message : String(e));
+}
+
+/** Ask permission (if needed), subscribe with the server's VAPID key, register it. */
+export async function enableNotifications(): Promise<PushSubscription> {
+  try {
+    if (!pushSupported()) throw new PushError('unsupported');
+    if (Notification.permission === 'denied') throw new PushError('blocked');
+    const permission = Notification.permission === 'granted' ? 'granted' : await Notification.requestPermission();
+    if (permission !== 'granted') throw new PushError('blocked');
+    const reg = await registration();
+    let key: string;
+    try {
+      key = (await api.notifications.vapidPublicKey()).public_key;
+    } catch (e) {
+      throw isApiError(e) && (e.code === 'ERR_NETWORK' || e.code === 'TIMEOUT') ? e : new PushError('config');
+    }
+    if (!key) throw new PushError('config');
+    const appKey = urlBase64ToUint8Array(key);
+    let sub = await reg.pushManager.getSubscription();
+    if (sub && !sameKey(sub.options.applicationServerKey, appKey)) {
+      await sub.unsubscribe();
+      sub = null;
+    }
+    sub ??= await reg.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: appKey });
+    await sendSubscription(sub);
+    return sub;
+  } catch (e) {
+    throw mapError(e);
+  }
+}
+
+export async function disableNotifications(): Promise<void> {
+  const sub = await currentSubscription();
+  if (!sub) return;
+  try {
+    await api.notifications.unsubscribe(sub.endpoint);
+  } finally {
+    await sub.unsubscribe();
+  }
+}
+
+/**
+ * App start: when permission is granted, make sure this device's subscription exists, uses the
+ * server's current VAPID key and is known to the server; re-subscribe silently otherwise.
+ */
+export async function syncSubscription(): Promise<boolean> {
+  if (!pushSupported() || Notification.permission !== 'granted') return false;
+  try {
+    await enableNotifications();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export type TestNotificationResult = 'sent' | 'notSubscribed' | 'rateLimited' | 'failed';
+
+export async function sendTestNotification(): Promise<TestNotificationResult> {
+  try {
+    await api.notifications.test();
+    return 'sent';
+  } catch (e) {
+    if (isApiError(e, 'SUBSCRIPTION_NOT_FOUND')) return 'notSubscribed';
+    if (isApiError(e, 'RATE_LIMITED')) return 'rateLimited';
+    return 'failed';
+  }
+}

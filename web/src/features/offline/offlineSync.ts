@@ -1,0 +1,86 @@
+/**
+ * Glue between the encrypted offline store, the sync queue and the API for the signed-in user.
+ * Loaded lazily (after first paint).
+ */
+import { mutate } from 'swr';
+import { api } from '../../lib/api';
+import { isReminderKey } from '../../lib/swrKeys';
+import type { Reminder, ReminderInput } from '../../lib/types';
+import { OfflineStore } from './offlineDb';
+import { processQueue, SyncScheduler, type PendingAction, type SyncNotifier } from './syncQueue';
+
+let current: { userId: string; store: OfflineStore; scheduler: SyncScheduler; stop: () => void } | null = null;
+
+const notifier: SyncNotifier = {
+  permission: () => (typeof Notification === 'undefined' ? 'unsupported' : Notification.permission),
+  async show(title, body) {
+    const reg = await navigator.serviceWorker?.getRegistration();
+    if (reg) await reg.showNotification(title, { body, tag: 'sync-error' });
+    else new Notification(title, { body });
+  },
+};
+
+export async function startOfflineSync(userId: string): Promise<void> {
+  if (current?.userId === userId) return;
+  stopOfflineSync();
+  if (typeof indexedDB === 'undefined') return;
+  const store = await OfflineStore.open(userId);
+  const scheduler = new SyncScheduler({
+    isOnline: () => navigator.onLine,
+    run: () =>
+      processQueue({
+        storage: store.queue(),
+        notifier,
+        api: {
+          create: (d) => api.reminders.create(d as ReminderInput),
+          update: (id, d) => api.reminders.update(id, d as Partial<ReminderInput>),
+          remove: (id) => api.reminders.remove(id),
+          handle: (input) => api.reminders.handle(input),
+        },
+      }),
+    onResult: (r) => {
+      if (r.succeeded > 0 || r.dropped.length > 0) void mutate(isReminderKey);
+    },
+  });
+  const onOnline = () => void scheduler.runNow();
+  window.addEventListener('online', onOnline);
+  current = {
+    userId,
+    store,
+    scheduler,
+    stop: () => {
+      window.removeEventListener('online', onOnline);
+      scheduler.stop();
+      store.db.close();
+    },
+  };
+  void scheduler.runNow();
+}
+
+export function stopOfflineSync(): void {
+  current?.stop();
+  current = null;
+}
+
+/** Queue an action for later (offline create/update) and nudge the scheduler. */
+export async function enqueue(action: Omit<PendingAction, 'timestamp' | 'retryCount'>): Promise<void> {
+  if (!current) throw new Error('Offline sync not started');
+  await current.store.queue().add({ ...action, timestamp: Date.now(), retryCount: 0 });
+  current.scheduler.nudge();
+}
+
+/** Cache the latest server list (encrypted) for offline reading. */
+export async function cacheReminders(list: Reminder[]): Promise<void> {
+  if (!current) return;
+  await current.store.replaceReminders(list as never);
+}
+
+export async function cachedReminders(): Promise<Reminder[]> {
+  if (!current) return [];
+  return (await current.store.getReminders()) as unknown as Reminder[];
+}
+
+export async function pendingCount(): Promise<number> {
+  if (!current) return 0;
+  return (await current.store.queue().list()).length;
+}

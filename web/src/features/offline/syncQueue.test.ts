@@ -1,0 +1,203 @@
+import { describe, expect, it, vi } from 'vitest';
+import {
+  SyncScheduler,
+  backoffDelay,
+  executeAction,
+  memoryQueueStorage,
+  processQueue,
+  type PendingAction,
+  type SyncApi,
+  type SyncResult,
+} from './syncQueue';
+
+function fakeApi(overrides: Partial<SyncApi> = {}) {
+  const calls: string[] = [];
+  const api: SyncApi = {
+    create: vi.fn(async (d: unknown) => {
+      calls.push(`create:${(d as { title: string }).title}`);
+      return { id: 'srv-1' };
+    }),
+    update: vi.fn(async (id: string) => {
+      calls.push(`update:${id}`);
+    }),
+    remove: vi.fn(async (id: string) => {
+      calls.push(`delete:${id}`);
+    }),
+    handle: vi.fn(async (input) => {
+      calls.push(`${input.action}:${input.reminder_id}:${input.log_id}`);
+    }),
+    ...overrides,
+  };
+  return { api, calls };
+}
+
+const act = (p: Partial<PendingAction> & Pick<PendingAction, 'type'>, t: number): PendingAction => ({
+  timestamp: t,
+  retryCount: 0,
+  ...p,
+});
+
+describe('backoffDelay', () => {
+  it('is min(1 s × 2^n, 60 s)', () => {
+    expect([0, 1, 2, 3, 4, 5, 6, 7, 10].map(backoffDelay)).toEqual([
+      1000, 2000, 4000, 8000, 16000, 32000, 60000, 60000, 60000,
+    ]);
+  });
+});
+
+describe('executeAction', () => {
+  it('requires reminderId and logId for complete and snooze', async () => {
+    const { api } = fakeApi();
+    await expect(executeAction(act({ type: 'complete', reminderId: 'r1' }, 1), api)).rejects.toThrow(
+      'Missing reminderId or logId',
+    );
+    await expect(executeAction(act({ type: 'snooze', logId: 'l1' }, 1), api)).rejects.toThrow(
+      'Missing reminderId or logId',
+    );
+  });
+  it('rejects an unknown type', async () => {
+    const { api } = fakeApi();
+    await expect(executeAction({ type: 'explode' as never, timestamp: 1, retryCount: 0 }, api)).rejects.toThrow(
+      'Unknown action type: explode',
+    );
+  });
+  it('passes snooze minutes', async () => {
+    const { api } = fakeApi();
+    await executeAction(act({ type: 'snooze', reminderId: 'r', logId: 'l', data: { snooze_minutes: 15 } }, 1), api);
+    expect(api.handle).toHaveBeenCalledWith({ reminder_id: 'r', log_id: 'l', action: 'snooze', snooze_minutes: 15 });
+  });
+});
+
+describe('processQueue', () => {
+  it('processes in order and removes successes', async () => {
+    const storage = memoryQueueStorage([
+      act({ type: 'delete', reminderId: 'r9' }, 3),
+      act({ type: 'create', data: { title: 'A' } }, 1),
+      act({ type: 'update', reminderId: 'r2', data: {} }, 2),
+      act({ type: 'complete', reminderId: 'r3', logId: 'l3' }, 4),
+      act({ type: 'snooze', reminderId: 'r4', logId: 'l4' }, 5),
+    ]);
+    const { api, calls } = fakeApi();
+    const r = await processQueue({ storage, api });
+    expect(calls).toEqual(['create:A', 'update:r2', 'delete:r9', 'complete:r3:l3', 'snooze:r4:l4']);
+    expect(r.succeeded).toBe(5);
+    expect(storage.items).toHaveLength(0);
+  });
+
+  it('increments retryCount on failure and keeps the action', async () => {
+    const storage = memoryQueueStorage([act({ type: 'update', reminderId: 'r1', data: {} }, 1)]);
+    const { api } = fakeApi({ update: vi.fn().mockRejectedValue(new Error('boom')) });
+    const r = await processQueue({ storage, api });
+    expect(r.failed).toBe(1);
+    expect(r.remaining).toBe(1);
+    expect(storage.items[0]?.retryCount).toBe(1);
+  });
+
+  it('drops the action at the 5th failure and notifies when permission is granted', async () => {
+    const storage = memoryQueueStorage([act({ type: 'update', reminderId: 'r1', data: {} }, 1)]);
+    const { api } = fakeApi({ update: vi.fn().mockRejectedValue(new Error('boom')) });
+    const show = vi.fn();
+    const notifier = { permission: () => 'granted' as const, show };
+    for (let i = 1; i <= 4; i++) {
+      await processQueue({ storage, api, notifier });
+      expect(storage.items[0]?.retryCount).toBe(i);
+    }
+    expect(show).not.toHaveBeenCalled();
+    const r = await processQueue({ storage, api, notifier });
+    expect(storage.items).toHaveLength(0);
+    expect(r.dropped).toHaveLength(1);
+    expect(show).toHaveBeenCalledWith('Sync error', expect.stringContaining('boom'));
+  });
+
+  it('does not notify without permission', async () => {
+    const storage = memoryQueueStorage([act({ type: 'delete', reminderId: 'r1', retryCount: 4 }, 1)]);
+    const { api } = fakeApi({ remove: vi.fn().mockRejectedValue(new Error('x')) });
+    const show = vi.fn();
+    await processQueue({ storage, api, notifier: { permission: () => 'default', show } });
+    expect(storage.items).toHaveLength(0);
+    expect(show).not.toHaveBeenCalled();
+  });
+
+  it('treats missing ids and unknown types as failures', async () => {
+    const storage = memoryQueueStorage([
+      act({ type: 'complete', reminderId: 'r1' }, 1),
+      { type: 'bogus' as never, timestamp: 2, retryCount: 0 },
+    ]);
+    const { api } = fakeApi();
+    const r = await processQueue({ storage, api });
+    expect(r.failed).toBe(2);
+    expect(String(r.errors[0]?.error)).toContain('Missing reminderId or logId');
+    expect(String(r.errors[1]?.error)).toContain('Unknown action type');
+    expect(storage.items.map((a) => a.retryCount)).toEqual([1, 1]);
+  });
+
+  it('keeps per-reminder order: a failed action holds back later ones for the same reminder', async () => {
+    const storage = memoryQueueStorage([
+      act({ type: 'update', reminderId: 'r1', data: { n: 1 } }, 1),
+      act({ type: 'update', reminderId: 'r2', data: {} }, 2),
+      act({ type: 'delete', reminderId: 'r1' }, 3),
+    ]);
+    const update = vi.fn(async (id: string) => {
+      if (id === 'r1') throw new Error('nope');
+    });
+    const { api } = fakeApi({ update });
+    const remove = api.remove as ReturnType<typeof vi.fn>;
+    const r = await processQueue({ storage, api });
+    expect(update).toHaveBeenCalledTimes(2);
+    expect(remove).not.toHaveBeenCalled();
+    expect(r.remaining).toBe(2);
+    expect(storage.items.map((a) => [a.type, a.retryCount])).toEqual([
+      ['update', 1],
+      ['delete', 0],
+    ]);
+  });
+
+  it('maps a temp id to the server id for later actions', async () => {
+    const storage = memoryQueueStorage([
+      act({ type: 'create', reminderId: 'temp-1', data: { title: 'T' } }, 1),
+      act({ type: 'update', reminderId: 'temp-1', data: {} }, 2),
+    ]);
+    const { api, calls } = fakeApi();
+    const r = await processQueue({ storage, api });
+    expect(calls).toEqual(['create:T', 'update:srv-1']);
+    expect(r.idMap).toEqual({ 'temp-1': 'srv-1' });
+  });
+});
+
+describe('SyncScheduler', () => {
+  function harness(results: SyncResult[], online = true) {
+    const timers: { fn: () => void; ms: number }[] = [];
+    const run = vi.fn(async () => results.shift() ?? base);
+    const s = new SyncScheduler({
+      run,
+      isOnline: () => online,
+      setTimer: (fn, ms) => {
+        timers.push({ fn, ms });
+        return timers.length;
+      },
+      clearTimer: () => {},
+    });
+    return { s, run, timers };
+  }
+  const base: SyncResult = { succeeded: 0, failed: 0, dropped: [], remaining: 0, idMap: {}, errors: [] };
+  const failing: SyncResult = { ...base, failed: 1, remaining: 1 };
+
+  it('runs 100 ms after an enqueue when online', () => {
+    const { s, timers } = harness([]);
+    s.nudge();
+    expect(timers[0]?.ms).toBe(100);
+  });
+  it('does nothing offline', async () => {
+    const { s, timers, run } = harness([], false);
+    s.nudge();
+    await s.runNow();
+    expect(timers).toHaveLength(0);
+    expect(run).not.toHaveBeenCalled();
+  });
+  it('backs off 1 s, 2 s, 4 s… after failed runs, then returns to the 5-minute period', async () => {
+    const { s, timers } = harness([failing, failing, failing, base]);
+    for (let i = 0; i < 4; i++) await s.runNow();
+    expect(timers.map((t) => t.ms)).toEqual([1000, 2000, 4000, 300000]);
+    expect(s.consecutiveFailures).toBe(0);
+  });
+});

@@ -1,0 +1,87 @@
+import { describe, expect, it } from 'vitest';
+import type { Reminder } from '../../lib/types';
+import { buildRecurrence, dashboardSummary, emptyForm, formFromReminder, formToInput, validateForm, type ReminderForm } from './reminderLogic';
+
+function rem(id: string, scheduled: string, extra: Partial<Reminder> = {}): Reminder {
+  return {
+    id,
+    user_id: 'u',
+    title: id,
+    send_at: scheduled,
+    scheduled_at: scheduled,
+    is_active: true,
+    is_archived: false,
+    status: 'pending',
+    created_at: scheduled,
+    updated_at: scheduled,
+    ...extra,
+  };
+}
+
+describe('dashboardSummary', () => {
+  it('counts active, archived as completed, and the next 5 active by scheduled_at', () => {
+    const list = [
+      rem('g', '2030-01-07T00:00:00Z'),
+      rem('a', '2030-01-01T00:00:00Z'),
+      rem('x', '2029-01-01T00:00:00Z', { is_archived: true, is_active: false, status: 'completed' }),
+      rem('c', '2030-01-03T00:00:00Z'),
+      rem('b', '2030-01-02T00:00:00Z'),
+      rem('f', '2030-01-06T00:00:00Z'),
+      rem('e', '2030-01-05T00:00:00Z'),
+      rem('d', '2030-01-04T00:00:00Z'),
+    ];
+    const s = dashboardSummary(list);
+    expect(s.active).toBe(7);
+    expect(s.completed).toBe(1);
+    expect(s.upcoming.map((r) => r.id)).toEqual(['a', 'b', 'c', 'd', 'e']);
+  });
+  it('is empty for no reminders', () => {
+    expect(dashboardSummary([])).toEqual({ active: 0, completed: 0, upcoming: [] });
+  });
+});
+
+const base: ReminderForm = {
+  title: ' Take medicine ',
+  description: '',
+  date: '2030-01-02',
+  time: '09:00:05',
+  timezone: 'Asia/Tokyo',
+  kind: 'none',
+  intervalHours: 1,
+  days: [],
+};
+
+describe('reminder form', () => {
+  it('builds the API input with RFC 3339 offset and recurrence objects', () => {
+    expect(formToInput(base)).toEqual({
+      title: 'Take medicine',
+      description: null,
+      send_at: '2030-01-02T09:00:05+09:00',
+      timezone: 'Asia/Tokyo',
+      recurrence: { kind: 'none' },
+    });
+    expect(buildRecurrence({ kind: 'custom', intervalHours: 1, days: ['wed', 'mon'] })).toEqual({ kind: 'custom', days: ['mon', 'wed'] });
+    expect(buildRecurrence({ kind: 'hourly', intervalHours: 3, days: [] })).toEqual({ kind: 'hourly', interval_hours: 3 });
+    expect(buildRecurrence({ kind: 'weekdays', intervalHours: 3, days: ['mon'] })).toEqual({ kind: 'weekdays' });
+  });
+  it('validates title, hourly range, custom days and future time', () => {
+    const now = Date.UTC(2030, 0, 1);
+    expect(validateForm(base, now, { requireFuture: true })).toEqual({});
+    expect(validateForm({ ...base, title: '  ' }, now, { requireFuture: true }).title).toBe('errors.titleRequired');
+    expect(validateForm({ ...base, title: 'x'.repeat(201) }, now, { requireFuture: true }).title).toBe('errors.titleTooLong');
+    expect(validateForm({ ...base, kind: 'hourly', intervalHours: 0 }, now, { requireFuture: true }).intervalHours).toBe('errors.intervalRange');
+    expect(validateForm({ ...base, kind: 'hourly', intervalHours: 25 }, now, { requireFuture: true }).intervalHours).toBe('errors.intervalRange');
+    expect(validateForm({ ...base, kind: 'hourly', intervalHours: 24 }, now, { requireFuture: true })).toEqual({});
+    expect(validateForm({ ...base, kind: 'custom' }, now, { requireFuture: true }).days).toBe('errors.daysRequired');
+    expect(validateForm(base, Date.UTC(2030, 0, 3), { requireFuture: true }).time).toBe('errors.mustBeFuture');
+    expect(validateForm(base, Date.UTC(2030, 0, 3), { requireFuture: false })).toEqual({});
+  });
+  it('starts a new form 5 minutes after the next full minute', () => {
+    const f = emptyForm('Asia/Tokyo', Date.UTC(2030, 0, 1, 0, 0, 30));
+    expect(f).toMatchObject({ date: '2030-01-01', time: '09:06:00', kind: 'none' });
+  });
+  it('loads an existing reminder into the form', () => {
+    const r = rem('r', '2030-01-02T00:00:05Z', { timezone: 'Asia/Tokyo', recurrence: { kind: 'custom', days: ['fri'] }, description: 'd' });
+    expect(formFromReminder(r, 'UTC')).toMatchObject({ date: '2030-01-02', time: '09:00:05', kind: 'custom', days: ['fri'], description: 'd' });
+  });
+});

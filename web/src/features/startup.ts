@@ -1,0 +1,33 @@
+/** Work that starts after the first paint: push subscription health, offline sync, sign-out cleanup. */
+import { mutate } from 'swr';
+import { getAuthState, onSignOut, subscribeAuth } from './auth/authStore';
+import { syncSubscription } from './notifications/pushClient';
+import { pushStateChanged } from './notifications/usePushState';
+import { wipeOfflineData } from './offline/offlineDb';
+import { startOfflineSync, stopOfflineSync } from './offline/offlineSync';
+
+let started = false;
+
+export function startBackgroundTasks(): void {
+  if (started) return;
+  started = true;
+
+  onSignOut(async () => {
+    stopOfflineSync();
+    await mutate(() => true, undefined, { revalidate: false });
+    if (typeof indexedDB !== 'undefined') await wipeOfflineData();
+  });
+
+  let lastUser: string | null = null;
+  const onAuth = () => {
+    const { user, status } = getAuthState();
+    const id = user && status === 'signedIn' ? user.id : null;
+    if (id === lastUser) return;
+    lastUser = id;
+    if (!id) return;
+    void startOfflineSync(id).catch((e: unknown) => console.warn('Offline cache unavailable', e));
+    void syncSubscription().then((ok) => ok && pushStateChanged());
+  };
+  subscribeAuth(onAuth);
+  onAuth();
+}

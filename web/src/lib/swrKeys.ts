@@ -1,0 +1,23 @@
+/**
+ * Every SWR key of the app, in one place. Keys are arrays whose first element names the
+ * resource, so related entries can be revalidated together with a matcher.
+ */
+import type { ReminderStatusFilter } from './types';
+
+export const swrKeys = {
+  reminders: (status: ReminderStatusFilter = 'all') => ['reminders', status] as const,
+  reminder: (id: string) => ['reminder', id] as const,
+  occurrences: (id: string, count = 5) => ['reminder-occurrences', id, count] as const,
+  preview: (inputJson: string) => ['reminder-preview', inputJson] as const,
+  settings: () => ['settings'] as const,
+  subscriptions: () => ['notification-subscriptions'] as const,
+  adminStats: () => ['admin-stats'] as const,
+  adminUsers: (page: number) => ['admin-users', page] as const,
+  serverStatus: () => ['server-status'] as const,
+  healthDetails: () => ['health-details'] as const,
+} as const;
+
+/** Matches every reminder-related key (for mutate(matcher)). */
+export function isReminderKey(key: unknown): boolean {
+  return Array.isArray(key) && typeof key[0] === 'string' && key[0].startsWith('reminder');
+}

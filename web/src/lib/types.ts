@@ -1,0 +1,110 @@
+/** Shapes from /work/shared/spec/api.md (fields are the documented minimum). */
+export interface User {
+  id: string;
+  email: string;
+  is_active: boolean;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface OtpRequestAnswer {
+  expires_in: number;
+  resend_after: number;
+}
+
+export interface VerifyAnswer {
+  access_token?: string;
+  token_type?: 'Bearer';
+  expires_in?: number;
+  user: User;
+  is_new_user?: boolean;
+}
+
+export interface SessionAnswer {
+  user: User;
+  is_admin: boolean;
+}
+
+export type Weekday = 'mon' | 'tue' | 'wed' | 'thu' | 'fri' | 'sat' | 'sun';
+export const WEEKDAYS: readonly Weekday[] = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'];
+
+export type Recurrence =
+  | { kind: 'none' }
+  | { kind: 'hourly'; interval_hours: number }
+  | { kind: 'daily' }
+  | { kind: 'weekly' }
+  | { kind: 'weekdays' }
+  | { kind: 'custom'; days: Weekday[] }
+  | { kind: 'monthly' };
+
+export type RecurrenceKind = Recurrence['kind'];
+
+export interface ReminderInput {
+  title: string;
+  description?: string | null;
+  /** RFC 3339 with offset */
+  send_at: string;
+  timezone?: string;
+  recurrence?: Recurrence;
+  send_to?: string[] | null;
+  metadata?: Record<string, unknown> | null;
+}
+
+export interface Reminder extends ReminderInput {
+  id: string;
+  user_id: string;
+  scheduled_at: string;
+  is_active: boolean;
+  is_archived: boolean;
+  status: 'pending' | 'completed';
+  created_at: string;
+  updated_at: string;
+}
+
+export type ReminderStatusFilter = 'active' | 'archived' | 'all';
+
+export interface Occurrences {
+  occurrences: string[];
+}
+
+export interface DeliveryLog {
+  id: string;
+  occurrence_at: string;
+  sent_at: string | null;
+  status: string;
+  action: string | null;
+  action_at: string | null;
+}
+
+export const SNOOZE_PRESETS = [5, 10, 15, 30, 60] as const;
+export type SnoozeMinutes = (typeof SNOOZE_PRESETS)[number];
+
+export interface Settings {
+  timezone: string;
+  language: 'ja' | 'en';
+  default_snooze_minutes: SnoozeMinutes;
+  speak_titles: boolean;
+  hide_notification_content: boolean;
+}
+
+export interface PushSubscriptionInput {
+  subscription: { endpoint: string; keys: { p256dh: string; auth: string } };
+  device_info: { user_agent: string; platform: string; language: string; timezone: string };
+}
+
+export interface AdminStats {
+  [key: string]: unknown;
+}
+
+export interface AdminUserRow {
+  id: string;
+  email: string;
+  reminder_count?: number;
+  last_activity?: string | null;
+  [key: string]: unknown;
+}
+
+export interface HealthDetails {
+  status: 'ok' | 'degraded';
+  checks: Record<string, unknown>;
+}

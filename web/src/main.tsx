@@ -1,0 +1,29 @@
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { BrowserRouter } from 'react-router';
+import { initI18n } from './i18n';
+import { initialLanguageRedirect, langFromPath, readSavedLang } from './lib/lang';
+import { installAuth } from './features/auth/authStore';
+import { registerServiceWorker } from './lib/registerSw';
+import { AppRoutes } from './routes';
+import './styles.css';
+
+// First visit to a root path: saved preference, else browser language (decisions.md).
+const here = location.pathname + location.search + location.hash;
+const target = initialLanguageRedirect(here, readSavedLang(globalThis.localStorage), navigator.languages ?? [navigator.language]);
+if (target) history.replaceState(history.state, '', target);
+
+const lang = langFromPath(location.pathname);
+document.documentElement.lang = lang;
+initI18n(lang);
+installAuth();
+registerServiceWorker();
+void import('./features/startup').then((m) => m.startBackgroundTasks());
+
+createRoot(document.getElementById('root')!).render(
+  <StrictMode>
+    <BrowserRouter>
+      <AppRoutes />
+    </BrowserRouter>
+  </StrictMode>,
+);

@@ -1,0 +1,79 @@
+import { lazy, type ComponentType, type LazyExoticComponent, type ReactNode } from 'react';
+import { Route, Routes } from 'react-router';
+import { Layout } from './components/Layout';
+import { ProtectedRoute } from './features/auth/ProtectedRoute';
+import LoginPage from './features/auth/LoginPage';
+import HomePage from './features/home/HomePage';
+
+// Home and login are in the initial bundle; every other page loads on demand.
+const page = (load: () => Promise<{ default: ComponentType }>) => lazy(load);
+
+const AuthCallbackPage = page(() => import('./features/auth/AuthCallbackPage'));
+const RemindersPage = page(() => import('./features/reminders/RemindersPage'));
+const SettingsPage = page(() => import('./features/settings/SettingsPage'));
+const DeleteAccountPage = page(() => import('./features/settings/DeleteAccountPage'));
+const FaqPage = page(() => import('./features/info/FaqPage'));
+const GuidePage = page(() => import('./features/info/GuidePage'));
+const PrivacyPage = page(() => import('./features/info/PrivacyPage'));
+const TermsPage = page(() => import('./features/info/TermsPage'));
+const CommercialPage = page(() => import('./features/info/CommercialTransactionActPage'));
+const AdminPage = page(() => import('./features/admin/AdminPage'));
+const AdminUsersPage = page(() => import('./features/admin/AdminUsersPage'));
+const TestEmailPage = page(() => import('./features/admin/TestEmailPage'));
+const StatusPage = page(() => import('./features/status/StatusPage'));
+const NotFoundPage = page(() => import('./components/NotFoundPage'));
+
+interface RouteDef {
+  path: string;
+  Component: ComponentType | LazyExoticComponent<ComponentType>;
+  protected?: boolean;
+}
+
+/** Product spec section 2. Each route exists at the root (ja) and under /en (en). */
+export const ROUTES: readonly RouteDef[] = [
+  { path: 'login', Component: LoginPage },
+  { path: 'auth/callback', Component: AuthCallbackPage },
+  { path: 'reminders', Component: RemindersPage, protected: true },
+  { path: 'settings', Component: SettingsPage, protected: true },
+  { path: 'settings/delete-account', Component: DeleteAccountPage, protected: true },
+  { path: 'faq', Component: FaqPage },
+  { path: 'guide', Component: GuidePage },
+  { path: 'privacy', Component: PrivacyPage },
+  { path: 'terms', Component: TermsPage },
+  { path: 'commercial-transaction-act', Component: CommercialPage },
+  { path: 'admin', Component: AdminPage, protected: true },
+  { path: 'admin/dashboard', Component: AdminPage, protected: true },
+  { path: 'admin/users', Component: AdminUsersPage, protected: true },
+  { path: 'test-email', Component: TestEmailPage, protected: true },
+  { path: 'status', Component: StatusPage },
+];
+
+function element(def: RouteDef): ReactNode {
+  const C = def.Component;
+  return def.protected ? (
+    <ProtectedRoute>
+      <C />
+    </ProtectedRoute>
+  ) : (
+    <C />
+  );
+}
+
+function children(prefix: string) {
+  return [
+    <Route key={`${prefix}index`} index element={<HomePage />} />,
+    ...ROUTES.map((r) => <Route key={prefix + r.path} path={r.path} element={element(r)} />),
+    <Route key={`${prefix}*`} path="*" element={<NotFoundPage />} />,
+  ];
+}
+
+export function AppRoutes() {
+  return (
+    <Routes>
+      <Route element={<Layout />}>
+        <Route path="/en">{children('en:')}</Route>
+        <Route path="/">{children('ja:')}</Route>
+      </Route>
+    </Routes>
+  );
+}
