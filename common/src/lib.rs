@@ -1,1 +1,19 @@
+//! Hibiki's shared core: configuration, domain rules, storage and job types.
+//!
+//! Everything here is plain Rust that the API, scheduler and worker crates call; nothing in
+//! this crate speaks HTTP.
 
+pub mod config;
+pub mod crypto;
+pub mod email;
+pub mod error;
+pub mod jobs;
+pub mod keys;
+pub mod recurrence;
+pub mod reminder;
+pub mod settings;
+pub mod signin;
+pub mod storage;
+pub mod time;
+
+pub use error::{Error, Result};

@@ -5,8 +5,8 @@ import { HealthIndicator } from '../features/health/HealthIndicator';
 import { NotificationToggle, TestNotificationButton } from '../features/notifications/NotificationControls';
 import { useLocalizedPath } from '../lib/useLang';
 import { LangLink } from './LangLink';
+import { OPEN_CREATE_DIALOG } from '../lib/navState';
 
-export const OPEN_CREATE_DIALOG = 'openCreateDialog';
 
 /** Header controls for signed-in users (lazy-loaded). */
 export default function SignedInControls({ email }: { email: string }) {

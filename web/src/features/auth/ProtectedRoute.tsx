@@ -4,7 +4,7 @@ import { Navigate, useLocation } from 'react-router';
 import { PageFallback } from '../../components/Spinner';
 import { toast } from '../../components/toast';
 import { LangLink } from '../../components/LangLink';
-import { useLocalizedPath } from '../../lib/useLang';
+import { useLang, useLocalizedPath } from '../../lib/useLang';
 import { useAuth } from './authStore';
 
 /**
@@ -12,7 +12,8 @@ import { useAuth } from './authStore';
  * session check runs, a spinner shows. The toast says whether the session check itself failed.
  */
 export function ProtectedRoute({ children }: { children: ReactNode }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
+  const lang = useLang();
   const auth = useAuth();
   const lp = useLocalizedPath();
   const location = useLocation();
@@ -20,8 +21,10 @@ export function ProtectedRoute({ children }: { children: ReactNode }) {
 
   useEffect(() => {
     if (!mustLeave) return;
-    toast.error(auth.checkFailed ? t('auth.checkFailed') : t('auth.required'));
-  }, [mustLeave, auth.checkFailed, t]);
+    // In the path's language even while i18next is still switching.
+    const tl = i18n.getFixedT(lang, 'common');
+    toast.error(auth.checkFailed ? tl('auth.checkFailed') : tl('auth.required'));
+  }, [mustLeave, auth.checkFailed, i18n, lang]);
 
   if (auth.user) return <>{children}</>;
   if (auth.status === 'checking') return <PageFallback />;

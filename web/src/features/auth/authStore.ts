@@ -117,8 +117,10 @@ export function checkSession(): Promise<void> {
 }
 
 /** Wires 401 AUTHENTICATION_REQUIRED to logout, and re-checks when another tab signs in/out. */
+// Any 401 with error_type AUTHENTICATION_REQUIRED logs the user out.
+api.setAuthRequiredHandler(() => clearLocal());
+
 export function installAuth(): void {
-  api.setAuthRequiredHandler(() => clearLocal());
   window.addEventListener('storage', (e) => {
     if (e.key !== AUTH_STORAGE_KEY) return;
     const user = readStoredUser();

@@ -1,0 +1,171 @@
+//! The one typed configuration of every `hibiki` process. Each setting is an environment
+//! variable (a `.env` file too) and a flag of the same name; the names are fixed by
+//! decisions.md.
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+
+use clap::Args;
+use clap::builder::BoolishValueParser;
+use url::Url;
+
+#[derive(Debug, Clone, Args)]
+pub struct Config {
+    /// HTTP address of the API.
+    #[arg(long, env = "HIBIKI_LISTEN", default_value = "127.0.0.1:8080")]
+    pub listen: SocketAddr,
+
+    /// The URL users reach: links in emails, the VAPID subject's default.
+    #[arg(long, env = "HIBIKI_PUBLIC_URL", default_value = "http://localhost:8080")]
+    pub public_url: Url,
+
+    /// SQLite file, mail outbox and generated keys.
+    #[arg(long, env = "HIBIKI_DATA_DIR", default_value = "./data")]
+    pub data_dir: PathBuf,
+
+    /// `sqlite://…` or `postgres://…`; unset means SQLite in the data directory.
+    #[arg(long, env = "HIBIKI_DATABASE_URL")]
+    pub database_url: Option<String>,
+
+    /// Redis for the job queues; unset means SQLite-backed queues.
+    #[arg(long, env = "HIBIKI_REDIS_URL")]
+    pub redis_url: Option<String>,
+
+    /// e.g. `smtp://127.0.0.1:2525` or `smtps://user:pass@host`; unset means log + outbox.
+    #[arg(long, env = "HIBIKI_SMTP_URL")]
+    pub smtp_url: Option<String>,
+
+    /// Sender address of every email.
+    #[arg(long, env = "HIBIKI_MAIL_FROM", default_value = "Hibiki <no-reply@localhost>")]
+    pub mail_from: String,
+
+    /// Base64url P-256 private key; unset means generated into the data directory.
+    #[arg(long, env = "HIBIKI_VAPID_PRIVATE_KEY", hide_env_values = true)]
+    pub vapid_private_key: Option<String>,
+
+    /// VAPID contact (`mailto:` or `https:`).
+    #[arg(long, env = "HIBIKI_VAPID_SUBJECT")]
+    pub vapid_subject: Option<String>,
+
+    /// Base64 256-bit key sealing reminder contents; unset means generated into the data dir.
+    #[arg(long, env = "HIBIKI_DATA_KEY", hide_env_values = true)]
+    pub data_key: Option<String>,
+
+    /// Comma-separated admin addresses.
+    #[arg(long, env = "HIBIKI_ADMIN_EMAILS", value_delimiter = ',', default_value = "")]
+    pub admin_emails: Vec<String>,
+
+    /// `1` enables the developer sign-in shortcut (only while listening on loopback).
+    #[arg(long, env = "HIBIKI_DEV_LOGIN", value_parser = BoolishValueParser::new(), default_value = "0")]
+    pub dev_login: bool,
+
+    /// `1` accepts push endpoints on private or loopback addresses, http too.
+    #[arg(long, env = "HIBIKI_ALLOW_PRIVATE_PUSH", value_parser = BoolishValueParser::new(), default_value = "0")]
+    pub allow_private_push: bool,
+
+    /// Prometheus address of this process (`off` disables the exporter).
+    #[arg(long, env = "HIBIKI_METRICS_LISTEN", default_value = "127.0.0.1:9464")]
+    pub metrics_listen: String,
+
+    /// Built web app to serve (the Vite output).
+    #[arg(long, env = "HIBIKI_WEB_DIR", default_value = "web/dist")]
+    pub web_dir: PathBuf,
+
+    /// Sign-in requests (code, verify, link) allowed per client address and minute.
+    #[arg(long, env = "HIBIKI_AUTH_RATE_PER_MINUTE", default_value_t = 30)]
+    pub auth_rate_per_minute: u32,
+
+    /// API requests allowed per client address and minute.
+    #[arg(long, env = "HIBIKI_API_RATE_PER_MINUTE", default_value_t = 600)]
+    pub api_rate_per_minute: u32,
+}
+
+impl Config {
+    /// A configuration with every default, rooted at `data_dir` (tests and tools).
+    pub fn with_data_dir(data_dir: impl Into<PathBuf>) -> Config {
+        use clap::Parser;
+        #[derive(Parser)]
+        struct Wrapper {
+            #[command(flatten)]
+            config: Config,
+        }
+        // Parse from an empty argument list so the defaults come from one place; the
+        // environment is deliberately not consulted here.
+        let mut config = Wrapper::parse_from(["hibiki"]).config;
+        config.data_dir = data_dir.into();
+        config
+    }
+
+    pub fn database_url(&self) -> String {
+        match &self.database_url {
+            Some(url) => url.clone(),
+            None => format!("sqlite://{}?mode=rwc", self.data_dir.join("hibiki.sqlite").display()),
+        }
+    }
+
+    pub fn is_admin(&self, email: &str) -> bool {
+        self.admin_emails.iter().any(|a| !a.trim().is_empty() && a.trim().eq_ignore_ascii_case(email))
+    }
+
+    /// `mailto:admin@<public host>` unless configured.
+    pub fn vapid_subject(&self) -> String {
+        self.vapid_subject.clone().unwrap_or_else(|| {
+            format!("mailto:admin@{}", self.public_url.host_str().unwrap_or("localhost"))
+        })
+    }
+
+    /// Session cookies are `Secure` when users reach Hibiki over https.
+    pub fn secure_cookies(&self) -> bool {
+        self.public_url.scheme() == "https"
+    }
+
+    /// The developer shortcut is refused unless every listening address is loopback.
+    pub fn check(&self) -> anyhow::Result<()> {
+        if self.dev_login && !self.listen.ip().is_loopback() {
+            anyhow::bail!(
+                "HIBIKI_DEV_LOGIN=1 is only allowed when HIBIKI_LISTEN is a loopback address (it is {})",
+                self.listen
+            );
+        }
+        if self.auth_rate_per_minute == 0 || self.api_rate_per_minute == 0 {
+            anyhow::bail!("rate limits must be at least 1 per minute");
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn defaults_match_decisions() {
+        let c = Config::with_data_dir("./data");
+        assert_eq!(c.listen.to_string(), "127.0.0.1:8080");
+        assert_eq!(c.public_url.as_str(), "http://localhost:8080/");
+        assert_eq!(c.mail_from, "Hibiki <no-reply@localhost>");
+        assert_eq!(c.metrics_listen, "127.0.0.1:9464");
+        assert!(!c.dev_login && !c.allow_private_push);
+        assert!(c.admin_emails.iter().all(|a| a.is_empty()));
+        assert_eq!(c.vapid_subject(), "mailto:admin@localhost");
+        assert!(c.database_url().starts_with("sqlite://"));
+    }
+
+    #[test]
+    fn dev_login_needs_loopback() {
+        let mut c = Config::with_data_dir("./data");
+        c.dev_login = true;
+        assert!(c.check().is_ok());
+        c.listen = "0.0.0.0:8080".parse().unwrap();
+        assert!(c.check().is_err());
+    }
+
+    #[test]
+    fn admins_compare_case_insensitively() {
+        let mut c = Config::with_data_dir("./data");
+        c.admin_emails = vec!["Boss@Example.com".into(), " ".into()];
+        assert!(c.is_admin("boss@example.com"));
+        assert!(!c.is_admin("other@example.com"));
+        assert!(!c.is_admin(""));
+    }
+}

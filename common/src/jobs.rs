@@ -1,0 +1,24 @@
+//! Job types that cross process boundaries, and the names of their queues. Defined once here
+//! so the API (which enqueues) and the worker (which runs) cannot disagree.
+
+use serde::{Deserialize, Serialize};
+
+pub const MAIL_QUEUE: &str = "hibiki::mail";
+
+/// An email to send. The worker renders it in the recipient's language.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum MailJob {
+    /// A sign-in email carrying both the 6-digit code and the link token.
+    SignIn { email: String, code: String, link_token: String, lang: String },
+    /// `POST /api/test-email`.
+    Test { email: String, lang: String },
+}
+
+impl MailJob {
+    pub fn recipient(&self) -> &str {
+        match self {
+            MailJob::SignIn { email, .. } | MailJob::Test { email, .. } => email,
+        }
+    }
+}

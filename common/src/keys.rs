@@ -1,0 +1,151 @@
+//! Long-lived secrets: the data key and the VAPID key pair. Configured through the
+//! environment, or generated once into the data directory (file mode 0600) and reused.
+
+use std::fs;
+use std::io::Write;
+use std::path::Path;
+
+use anyhow::{Context, bail};
+use base64::Engine;
+use base64::engine::general_purpose::{STANDARD, URL_SAFE_NO_PAD};
+use ring::rand::{SecureRandom, SystemRandom};
+
+use crate::config::Config;
+
+/// A VAPID key pair as Web Push uses it: the raw private scalar and the uncompressed public
+/// point, both URL-safe base64 without padding.
+#[derive(Clone)]
+pub struct VapidKeys {
+    pub private_key: String,
+    pub public_key: String,
+}
+
+impl std::fmt::Debug for VapidKeys {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("VapidKeys").field("public_key", &self.public_key).finish_non_exhaustive()
+    }
+}
+
+impl VapidKeys {
+    pub fn generate() -> VapidKeys {
+        let rng = SystemRandom::new();
+        loop {
+            let mut scalar = [0u8; 32];
+            rng.fill(&mut scalar).expect("system randomness");
+            // Not every 32-byte string is a valid P-256 scalar (zero, or above the order).
+            if let Ok(secret) = p256::SecretKey::from_slice(&scalar) {
+                return VapidKeys::from_secret(&secret);
+            }
+        }
+    }
+
+    pub fn from_private_key(b64: &str) -> anyhow::Result<VapidKeys> {
+        let bytes = URL_SAFE_NO_PAD
+            .decode(b64.trim().trim_end_matches('='))
+            .context("the VAPID private key is not URL-safe base64")?;
+        let secret = p256::SecretKey::from_slice(&bytes).context("the VAPID private key is not a P-256 scalar")?;
+        Ok(VapidKeys::from_secret(&secret))
+    }
+
+    fn from_secret(secret: &p256::SecretKey) -> VapidKeys {
+        use p256::elliptic_curve::sec1::ToEncodedPoint;
+        let public = secret.public_key().to_encoded_point(false);
+        VapidKeys {
+            private_key: URL_SAFE_NO_PAD.encode(secret.to_bytes()),
+            public_key: URL_SAFE_NO_PAD.encode(public.as_bytes()),
+        }
+    }
+}
+
+/// Loads (or creates) the data key: `HIBIKI_DATA_KEY`, else `<data dir>/data.key`.
+pub fn data_key(config: &Config) -> anyhow::Result<[u8; 32]> {
+    let encoded = match &config.data_key {
+        Some(key) => key.clone(),
+        None => load_or_create(&config.data_dir.join("data.key"), || {
+            let mut key = [0u8; 32];
+            SystemRandom::new().fill(&mut key).expect("system randomness");
+            STANDARD.encode(key)
+        })?,
+    };
+    let bytes = STANDARD
+        .decode(encoded.trim())
+        .or_else(|_| URL_SAFE_NO_PAD.decode(encoded.trim().trim_end_matches('=')))
+        .context("HIBIKI_DATA_KEY is not base64")?;
+    let Ok(key) = <[u8; 32]>::try_from(bytes.as_slice()) else {
+        bail!("HIBIKI_DATA_KEY must be 32 bytes (256 bits), it is {}", bytes.len());
+    };
+    Ok(key)
+}
+
+/// Loads (or creates) the VAPID keys: `HIBIKI_VAPID_PRIVATE_KEY`, else `<data dir>/vapid.key`.
+pub fn vapid_keys(config: &Config) -> anyhow::Result<VapidKeys> {
+    let private = match &config.vapid_private_key {
+        Some(key) => key.clone(),
+        None => load_or_create(&config.data_dir.join("vapid.key"), || VapidKeys::generate().private_key)?,
+    };
+    VapidKeys::from_private_key(&private)
+}
+
+fn load_or_create(path: &Path, make: impl FnOnce() -> String) -> anyhow::Result<String> {
+    if let Ok(existing) = fs::read_to_string(path) {
+        return Ok(existing.trim().to_owned());
+    }
+    if let Some(dir) = path.parent() {
+        fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+    }
+    let value = make();
+    let mut options = fs::OpenOptions::new();
+    options.write(true).create_new(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.mode(0o600);
+    }
+    match options.open(path) {
+        Ok(mut file) => {
+            file.write_all(value.as_bytes())?;
+            file.sync_all()?;
+            tracing::info!(path = %path.display(), "generated a new key");
+            Ok(value)
+        }
+        // Another process of this deployment created it first: use theirs.
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Ok(fs::read_to_string(path)?.trim().to_owned()),
+        Err(e) => Err(e).with_context(|| format!("writing {}", path.display())),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn generated_keys_persist_and_reload() {
+        let dir = std::env::temp_dir().join(format!("hibiki-keys-{}", uuid::Uuid::new_v4()));
+        let config = Config::with_data_dir(&dir);
+        let k1 = data_key(&config).unwrap();
+        let k2 = data_key(&config).unwrap();
+        assert_eq!(k1, k2);
+        let v1 = vapid_keys(&config).unwrap();
+        let v2 = vapid_keys(&config).unwrap();
+        assert_eq!(v1.public_key, v2.public_key);
+        // Uncompressed P-256 point: 65 bytes starting with 0x04.
+        let public = URL_SAFE_NO_PAD.decode(&v1.public_key).unwrap();
+        assert_eq!(public.len(), 65);
+        assert_eq!(public[0], 4);
+        fs::remove_dir_all(dir).unwrap();
+    }
+
+    #[test]
+    fn configured_keys_are_validated() {
+        let mut config = Config::with_data_dir("/nonexistent");
+        config.data_key = Some(STANDARD.encode([1u8; 16]));
+        assert!(data_key(&config).is_err());
+        config.data_key = Some(STANDARD.encode([1u8; 32]));
+        assert_eq!(data_key(&config).unwrap(), [1u8; 32]);
+        config.vapid_private_key = Some("not base64!".into());
+        assert!(vapid_keys(&config).is_err());
+        let pair = VapidKeys::generate();
+        config.vapid_private_key = Some(pair.private_key.clone());
+        assert_eq!(vapid_keys(&config).unwrap().public_key, pair.public_key);
+    }
+}

@@ -1,0 +1,328 @@
+//! Reminders: the input the API accepts, the rules it must satisfy, and the shape it answers
+//! with. Validation is plain functions over plain types so it is unit-tested here.
+
+use jiff::Timestamp;
+use jiff::tz::TimeZone;
+use serde::{Deserialize, Deserializer, Serialize};
+use utoipa::ToSchema;
+
+use crate::error::{Error, FieldErrors};
+use crate::recurrence::{Recurrence, Schedule};
+
+pub const MAX_ACTIVE_REMINDERS: usize = 100;
+pub const MAX_TITLE_CHARS: usize = 200;
+pub const MAX_DESCRIPTION_CHARS: usize = 2000;
+pub const MAX_METADATA_BYTES: usize = 4096;
+pub const MAX_SEND_TO: usize = 50;
+/// How far ahead a reminder may be set. Nobody needs more, and it keeps every computed
+/// occurrence far inside the calendar range.
+pub const MAX_YEARS_AHEAD: i64 = 10;
+pub const DEFAULT_PREVIEW_COUNT: usize = 5;
+pub const MAX_PREVIEW_COUNT: usize = 50;
+
+/// `POST /api/reminders` body.
+#[derive(Debug, Clone, Deserialize, ToSchema)]
+pub struct ReminderInput {
+    pub title: String,
+    #[serde(default)]
+    pub description: Option<String>,
+    /// RFC 3339 with offset; a fraction of a second is rounded up to the next second.
+    #[schema(value_type = String, format = DateTime)]
+    pub send_at: Timestamp,
+    /// IANA time zone; defaults to the user's setting.
+    #[serde(default)]
+    pub timezone: Option<String>,
+    #[serde(default)]
+    #[schema(value_type = Option<Object>)]
+    pub recurrence: Option<Recurrence>,
+    /// Ids of the user's push subscriptions to deliver to; all of them when absent.
+    #[serde(default)]
+    pub send_to: Option<Vec<String>>,
+    #[serde(default)]
+    pub metadata: Option<serde_json::Value>,
+}
+
+/// `PUT /api/reminders/{id}` body: any subset of the input fields. `null` clears the optional
+/// ones.
+#[derive(Debug, Clone, Default, Deserialize, ToSchema)]
+pub struct ReminderPatch {
+    #[serde(default)]
+    pub title: Option<String>,
+    #[serde(default, deserialize_with = "present")]
+    #[schema(value_type = Option<String>)]
+    pub description: Option<Option<String>>,
+    #[serde(default)]
+    #[schema(value_type = Option<String>, format = DateTime)]
+    pub send_at: Option<Timestamp>,
+    #[serde(default)]
+    pub timezone: Option<String>,
+    #[serde(default)]
+    #[schema(value_type = Option<Object>)]
+    pub recurrence: Option<Recurrence>,
+    #[serde(default, deserialize_with = "present")]
+    #[schema(value_type = Option<Vec<String>>)]
+    pub send_to: Option<Option<Vec<String>>>,
+    #[serde(default, deserialize_with = "present")]
+    #[schema(value_type = Option<Object>)]
+    pub metadata: Option<Option<serde_json::Value>>,
+}
+
+/// `POST /api/reminders/preview` body: only the scheduling fields matter.
+#[derive(Debug, Clone, Deserialize, ToSchema)]
+pub struct PreviewInput {
+    #[schema(value_type = String, format = DateTime)]
+    pub send_at: Timestamp,
+    #[serde(default)]
+    pub timezone: Option<String>,
+    #[serde(default)]
+    #[schema(value_type = Option<Object>)]
+    pub recurrence: Option<Recurrence>,
+}
+
+/// Distinguishes a field that is absent (outer `None`) from one that is `null`
+/// (`Some(None)`).
+fn present<'de, D, T>(d: D) -> Result<Option<Option<T>>, D::Error>
+where
+    D: Deserializer<'de>,
+    T: Deserialize<'de>,
+{
+    Option::<T>::deserialize(d).map(Some)
+}
+
+/// The contents of a reminder that are sealed at rest.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Contents {
+    pub title: String,
+    pub description: Option<String>,
+    pub send_to: Option<Vec<String>>,
+    pub metadata: Option<serde_json::Value>,
+}
+
+/// When and how often a reminder fires.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Timing {
+    pub send_at: Timestamp,
+    pub timezone: String,
+    pub recurrence: Recurrence,
+}
+
+impl Timing {
+    pub fn schedule(&self) -> Schedule {
+        let tz = TimeZone::get(&self.timezone).unwrap_or(TimeZone::UTC);
+        Schedule::new(self.send_at, tz, self.recurrence.clone())
+    }
+
+    /// The next occurrence at or after `now` (the reminder's `scheduled_at`).
+    pub fn next_occurrence(&self, now: Timestamp) -> Option<Timestamp> {
+        self.schedule().next_at_or_after(now)
+    }
+}
+
+/// A reminder as the API answers it.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct Reminder {
+    pub id: String,
+    pub user_id: String,
+    pub title: String,
+    pub description: Option<String>,
+    #[schema(value_type = String, format = DateTime)]
+    pub send_at: Timestamp,
+    pub timezone: String,
+    #[schema(value_type = Object)]
+    pub recurrence: Recurrence,
+    pub send_to: Option<Vec<String>>,
+    #[schema(value_type = Option<Object>)]
+    pub metadata: Option<serde_json::Value>,
+    /// The next occurrence; null once completed.
+    #[schema(value_type = Option<String>, format = DateTime)]
+    pub scheduled_at: Option<Timestamp>,
+    pub is_active: bool,
+    pub is_archived: bool,
+    pub status: ReminderStatus,
+    #[schema(value_type = String, format = DateTime)]
+    pub created_at: Timestamp,
+    #[schema(value_type = String, format = DateTime)]
+    pub updated_at: Timestamp,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum ReminderStatus {
+    Pending,
+    Completed,
+}
+
+/// Which reminders a list asks for.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum StatusFilter {
+    #[default]
+    Active,
+    Archived,
+    All,
+}
+
+/// Trims and checks the contents; `errors` collects every problem.
+pub fn check_contents(contents: &mut Contents, errors: &mut FieldErrors) {
+    contents.title = contents.title.trim().to_owned();
+    let title_len = contents.title.chars().count();
+    if title_len == 0 {
+        errors.add("title", "Title is required");
+    } else if title_len > MAX_TITLE_CHARS {
+        errors.add("title", format!("Title must be at most {MAX_TITLE_CHARS} characters"));
+    }
+    if let Some(d) = &contents.description {
+        if d.chars().count() > MAX_DESCRIPTION_CHARS {
+            errors.add("description", format!("Description must be at most {MAX_DESCRIPTION_CHARS} characters"));
+        }
+    }
+    if let Some(targets) = &contents.send_to {
+        if targets.len() > MAX_SEND_TO || targets.iter().any(|t| t.is_empty() || t.len() > 100) {
+            errors.add("send_to", format!("send_to must list at most {MAX_SEND_TO} device ids"));
+        }
+    }
+    if let Some(m) = &contents.metadata {
+        if serde_json::to_vec(m).map(|v| v.len()).unwrap_or(usize::MAX) > MAX_METADATA_BYTES {
+            errors.add("metadata", format!("Metadata must be at most {MAX_METADATA_BYTES} bytes of JSON"));
+        }
+    }
+}
+
+/// Checks a time zone name against the IANA database.
+pub fn check_timezone(name: &str, errors: &mut FieldErrors) {
+    if name.is_empty() || name.len() > 64 || TimeZone::get(name).is_err() {
+        errors.add("timezone", "Unknown time zone (use an IANA name such as Asia/Tokyo)");
+    }
+}
+
+/// Checks the timing of a reminder that is created or whose time is edited, and returns its
+/// next occurrence. `send_at_given` says whether the client set `send_at` in this request: a
+/// given time must be in the future; an edit of only the recurrence keeps the old anchor.
+pub fn check_timing(timing: &mut Timing, send_at_given: bool, now: Timestamp, errors: &mut FieldErrors) -> Option<Timestamp> {
+    timing.send_at = crate::time::ceil_to_second(timing.send_at);
+    check_timezone(&timing.timezone, errors);
+    if let Err(e) = timing.recurrence.validate() {
+        errors.add("recurrence", e.to_string());
+    }
+    if send_at_given && timing.send_at <= now {
+        errors.add("send_at", "send_at must be in the future");
+    }
+    let limit = now.saturating_add(jiff::SignedDuration::from_hours(24 * 366 * MAX_YEARS_AHEAD)).unwrap_or(now);
+    if timing.send_at > limit {
+        errors.add("send_at", format!("send_at must be within {MAX_YEARS_AHEAD} years"));
+    }
+    if !errors.is_empty() {
+        return None;
+    }
+    let next = timing.next_occurrence(now.checked_add(jiff::SignedDuration::from_secs(1)).unwrap_or(now));
+    if next.is_none() {
+        errors.add("send_at", "send_at must be in the future");
+    }
+    next
+}
+
+/// Clamps the preview count to the contract's range.
+pub fn preview_count(count: Option<usize>) -> Result<usize, Error> {
+    match count {
+        None => Ok(DEFAULT_PREVIEW_COUNT),
+        Some(n) if (1..=MAX_PREVIEW_COUNT).contains(&n) => Ok(n),
+        Some(_) => Err(Error::field("count", format!("count must be between 1 and {MAX_PREVIEW_COUNT}"))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ts(s: &str) -> Timestamp {
+        s.parse().unwrap()
+    }
+
+    fn contents(title: &str) -> Contents {
+        Contents { title: title.into(), description: None, send_to: None, metadata: None }
+    }
+
+    #[test]
+    fn title_is_trimmed_and_bounded() {
+        let mut errors = FieldErrors::default();
+        let mut c = contents("  歯医者  ");
+        check_contents(&mut c, &mut errors);
+        assert!(errors.is_empty());
+        assert_eq!(c.title, "歯医者");
+
+        for bad in ["", "   ", &"あ".repeat(201)] {
+            let mut errors = FieldErrors::default();
+            check_contents(&mut contents(bad), &mut errors);
+            assert!(!errors.is_empty(), "{bad:?}");
+        }
+        let mut errors = FieldErrors::default();
+        check_contents(&mut contents(&"あ".repeat(200)), &mut errors);
+        assert!(errors.is_empty(), "200 characters, not bytes");
+    }
+
+    #[test]
+    fn description_and_metadata_limits() {
+        let mut c = contents("t");
+        c.description = Some("x".repeat(2001));
+        c.metadata = Some(serde_json::json!({ "k": "v".repeat(4100) }));
+        let mut errors = FieldErrors::default();
+        check_contents(&mut c, &mut errors);
+        let Err(Error::Validation(fields)) = errors.into_result() else { panic!() };
+        assert!(fields.contains_key("description") && fields.contains_key("metadata"));
+    }
+
+    #[test]
+    fn timing_rules() {
+        let now = ts("2026-03-01T00:00:00Z");
+        let mut t = Timing { send_at: ts("2026-03-01T00:00:00.2Z"), timezone: "Asia/Tokyo".into(), recurrence: Recurrence::None };
+        let mut errors = FieldErrors::default();
+        // Rounded up to 00:00:01, which is in the future.
+        assert_eq!(check_timing(&mut t, true, now, &mut errors), Some(ts("2026-03-01T00:00:01Z")));
+        assert!(errors.is_empty());
+
+        t.send_at = now;
+        let mut errors = FieldErrors::default();
+        assert_eq!(check_timing(&mut t, true, now, &mut errors), None);
+        assert!(!errors.is_empty());
+
+        let mut t = Timing { send_at: ts("2026-03-02T00:00:00Z"), timezone: "Mars/Olympus".into(), recurrence: Recurrence::Hourly { interval_hours: 25 } };
+        let mut errors = FieldErrors::default();
+        check_timing(&mut t, true, now, &mut errors);
+        let Err(Error::Validation(fields)) = errors.into_result() else { panic!() };
+        assert!(fields.contains_key("timezone") && fields.contains_key("recurrence"));
+
+        let mut far = Timing { send_at: ts("2040-01-01T00:00:00Z"), timezone: "UTC".into(), recurrence: Recurrence::None };
+        let mut errors = FieldErrors::default();
+        assert_eq!(check_timing(&mut far, true, now, &mut errors), None);
+    }
+
+    #[test]
+    fn editing_a_recurring_reminder_keeps_its_past_anchor() {
+        let now = ts("2026-03-10T12:00:00Z");
+        let mut t = Timing { send_at: ts("2026-03-01T09:00:00Z"), timezone: "UTC".into(), recurrence: Recurrence::Daily };
+        let mut errors = FieldErrors::default();
+        assert_eq!(check_timing(&mut t, false, now, &mut errors), Some(ts("2026-03-11T09:00:00Z")));
+        // A one-time reminder in the past has no next occurrence.
+        t.recurrence = Recurrence::None;
+        let mut errors = FieldErrors::default();
+        assert_eq!(check_timing(&mut t, false, now, &mut errors), None);
+        assert!(!errors.is_empty());
+    }
+
+    #[test]
+    fn patch_tells_absent_from_null() {
+        let p: ReminderPatch = serde_json::from_str(r#"{"description": null}"#).unwrap();
+        assert_eq!(p.description, Some(None));
+        assert_eq!(p.metadata, None);
+        let p: ReminderPatch = serde_json::from_str(r#"{"description": "d"}"#).unwrap();
+        assert_eq!(p.description, Some(Some("d".into())));
+    }
+
+    #[test]
+    fn preview_count_bounds() {
+        assert_eq!(preview_count(None).unwrap(), 5);
+        assert_eq!(preview_count(Some(50)).unwrap(), 50);
+        assert!(preview_count(Some(0)).is_err());
+        assert!(preview_count(Some(51)).is_err());
+    }
+}

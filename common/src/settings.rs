@@ -1,0 +1,96 @@
+//! User settings and their rules.
+
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+use crate::error::FieldErrors;
+
+pub const SNOOZE_PRESETS: [i64; 5] = [5, 10, 15, 30, 60];
+pub const LANGUAGES: [&str; 2] = ["ja", "en"];
+
+#[derive(Debug, Clone, PartialEq, Serialize, ToSchema)]
+pub struct Settings {
+    pub timezone: String,
+    pub language: String,
+    pub default_snooze_minutes: i64,
+    pub speak_titles: bool,
+    pub hide_notification_content: bool,
+}
+
+#[derive(Debug, Clone, Default, Deserialize, ToSchema)]
+pub struct SettingsPatch {
+    pub timezone: Option<String>,
+    pub language: Option<String>,
+    pub default_snooze_minutes: Option<i64>,
+    pub speak_titles: Option<bool>,
+    pub hide_notification_content: Option<bool>,
+}
+
+impl SettingsPatch {
+    pub fn check(&self) -> crate::Result<()> {
+        let mut errors = FieldErrors::default();
+        if let Some(tz) = &self.timezone {
+            crate::reminder::check_timezone(tz, &mut errors);
+        }
+        if let Some(lang) = &self.language {
+            if !LANGUAGES.contains(&lang.as_str()) {
+                errors.add("language", "language must be ja or en");
+            }
+        }
+        if let Some(m) = self.default_snooze_minutes {
+            if !SNOOZE_PRESETS.contains(&m) {
+                errors.add("default_snooze_minutes", "default_snooze_minutes must be one of 5, 10, 15, 30, 60");
+            }
+        }
+        errors.into_result()
+    }
+
+    pub fn apply(self, s: &mut Settings) {
+        if let Some(v) = self.timezone {
+            s.timezone = v;
+        }
+        if let Some(v) = self.language {
+            s.language = v;
+        }
+        if let Some(v) = self.default_snooze_minutes {
+            s.default_snooze_minutes = v;
+        }
+        if let Some(v) = self.speak_titles {
+            s.speak_titles = v;
+        }
+        if let Some(v) = self.hide_notification_content {
+            s.hide_notification_content = v;
+        }
+    }
+}
+
+/// `ja` or `en` from a client's hint; English otherwise (the spec's default).
+pub fn language_or_default(lang: Option<&str>) -> &'static str {
+    match lang.map(|l| l.trim().to_ascii_lowercase()) {
+        Some(l) if l == "ja" || l.starts_with("ja-") => "ja",
+        _ => "en",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn checks_each_field() {
+        assert!(SettingsPatch { timezone: Some("Asia/Tokyo".into()), ..Default::default() }.check().is_ok());
+        assert!(SettingsPatch { timezone: Some("Asia/Nowhere".into()), ..Default::default() }.check().is_err());
+        assert!(SettingsPatch { language: Some("fr".into()), ..Default::default() }.check().is_err());
+        assert!(SettingsPatch { default_snooze_minutes: Some(7), ..Default::default() }.check().is_err());
+        assert!(SettingsPatch { default_snooze_minutes: Some(30), ..Default::default() }.check().is_ok());
+    }
+
+    #[test]
+    fn language_hint() {
+        assert_eq!(language_or_default(Some("ja")), "ja");
+        assert_eq!(language_or_default(Some("ja-JP")), "ja");
+        assert_eq!(language_or_default(Some("en")), "en");
+        assert_eq!(language_or_default(Some("de")), "en");
+        assert_eq!(language_or_default(None), "en");
+    }
+}

@@ -1,0 +1,151 @@
+//! Passwordless sign-in: one email carries a 6-digit code and a link; either signs in once.
+//!
+//! The rules (decisions.md): codes live 1200 s, are stored only as keyed hashes, are spent
+//! atomically and compared in constant time; 5 wrong tries burn a code; 10 consecutive
+//! failures block code sign-in for the address for an hour (the link still works); a resend
+//! needs 60 s; at most 3 sign-in emails per address per hour. Asking for a code answers the
+//! same for known and unknown addresses; accounts are created on first verification.
+
+use jiff::{SignedDuration, Timestamp};
+
+use crate::crypto::{Keys, hashes_equal, session_hash};
+use crate::jobs::MailJob;
+use crate::storage::{Db, StoreOtp, User};
+
+pub const CODE_TTL_SECS: i64 = 1200;
+pub const RESEND_AFTER_SECS: i64 = 60;
+pub const MAX_CODE_ATTEMPTS: i64 = 5;
+pub const FAILURES_BEFORE_BLOCK: i64 = 10;
+pub const BLOCK_SECS: i64 = 3600;
+pub const MAILS_PER_HOUR: i64 = 3;
+pub const SESSION_TTL: SignedDuration = SignedDuration::from_hours(24 * 30);
+pub const MAIL_KIND_SIGN_IN: &str = "sign_in";
+pub const MAIL_KIND_TEST: &str = "test";
+
+#[derive(Debug, thiserror::Error)]
+pub enum SignInError {
+    #[error("{0}")]
+    EmailInvalid(&'static str),
+    #[error("too many requests")]
+    RateLimited { retry_after_secs: i64 },
+    #[error("Invalid verification code. Please check and try again.")]
+    OtpInvalid,
+    #[error("Verification code has expired. Please request a new one.")]
+    OtpExpired,
+    /// The code is burned, or code sign-in is blocked for the address for a while.
+    #[error("Too many wrong codes. Please request a new code.")]
+    AttemptsExceeded { retry_after_secs: Option<i64> },
+    #[error("This sign-in link is invalid or has expired. Please sign in again.")]
+    LinkInvalid,
+    #[error(transparent)]
+    Store(#[from] crate::Error),
+}
+
+type Result<T> = std::result::Result<T, SignInError>;
+
+/// What a successful verification yields: the session token to hand out (only its hash is
+/// stored) and the user.
+#[derive(Debug)]
+pub struct SignedIn {
+    pub token: String,
+    pub user: User,
+    pub is_new_user: bool,
+}
+
+fn secs_until(ms: i64, now: Timestamp) -> i64 {
+    ((ms - now.as_millisecond()) as f64 / 1000.0).ceil().max(1.0) as i64
+}
+
+/// Issues a code and link for `email` and returns the mail job to queue.
+pub async fn request_code(db: &Db, keys: &Keys, raw_email: &str, lang: &str, now: Timestamp) -> Result<MailJob> {
+    let email = crate::email::normalize(raw_email).map_err(SignInError::EmailInvalid)?;
+    let hour_ago = now - SignedDuration::from_secs(3600);
+    let (sent, oldest) = db.mail_sent_since(&email, MAIL_KIND_SIGN_IN, hour_ago).await?;
+    if sent >= MAILS_PER_HOUR {
+        let oldest = oldest.unwrap_or(now.as_millisecond());
+        return Err(SignInError::RateLimited { retry_after_secs: secs_until(oldest + 3_600_000, now) });
+    }
+    let code = keys.otp_code();
+    let link_token = keys.token();
+    let code_hash = keys.otp_hash("code", &email, &code);
+    let link_hash = keys.otp_hash("link", "", &link_token);
+    match db.store_otp(&email, &code_hash, &link_hash, lang, now, CODE_TTL_SECS * 1000, RESEND_AFTER_SECS * 1000).await? {
+        StoreOtp::Stored => {}
+        StoreOtp::Cooldown { retry_after_ms } => {
+            return Err(SignInError::RateLimited { retry_after_secs: secs_until(now.as_millisecond() + retry_after_ms, now) });
+        }
+    }
+    db.log_mail(&email, MAIL_KIND_SIGN_IN, now).await?;
+    Ok(MailJob::SignIn { email, code, link_token, lang: lang.to_owned() })
+}
+
+/// Verifies a code. Of concurrent correct submissions exactly one succeeds.
+pub async fn verify_code(db: &Db, keys: &Keys, raw_email: &str, code: &str, now: Timestamp) -> Result<SignedIn> {
+    let email = crate::email::normalize(raw_email).map_err(SignInError::EmailInvalid)?;
+    if let Some(until) = db.code_blocked_until(&email, now).await? {
+        return Err(SignInError::AttemptsExceeded { retry_after_secs: Some(secs_until(until, now)) });
+    }
+    let code = code.trim();
+    let well_formed = code.len() == 6 && code.bytes().all(|b| b.is_ascii_digit());
+    let Some(row) = db.otp_row(&email).await? else {
+        db.record_code_failure(&email, now, FAILURES_BEFORE_BLOCK, BLOCK_SECS * 1000).await?;
+        return Err(SignInError::OtpInvalid);
+    };
+    if row.expires_at <= now.as_millisecond() {
+        return Err(SignInError::OtpExpired);
+    }
+    if row.attempts >= MAX_CODE_ATTEMPTS {
+        return Err(SignInError::AttemptsExceeded { retry_after_secs: None });
+    }
+    let candidate = keys.otp_hash("code", &email, code);
+    if well_formed && hashes_equal(&candidate, &row.code_hash) {
+        if let Some(lang) = db.consume_code(&email, &candidate, now, MAX_CODE_ATTEMPTS).await? {
+            db.clear_code_failures(&email).await?;
+            return start_session(db, keys, &email, &lang, now).await;
+        }
+        // Another request spent it (or burned it) between our read and our delete.
+        return Err(SignInError::OtpInvalid);
+    }
+    db.record_code_failure(&email, now, FAILURES_BEFORE_BLOCK, BLOCK_SECS * 1000).await?;
+    match db.count_wrong_code(&email, MAX_CODE_ATTEMPTS).await? {
+        Some(n) if n < MAX_CODE_ATTEMPTS => Err(SignInError::OtpInvalid),
+        // The fifth wrong try burns the code; say so at once so the user asks for a new one.
+        _ => Err(SignInError::AttemptsExceeded { retry_after_secs: None }),
+    }
+}
+
+/// Verifies a sign-in link token (from `/auth/callback#token=…`).
+pub async fn verify_link(db: &Db, keys: &Keys, token: &str, now: Timestamp) -> Result<SignedIn> {
+    let token = token.trim();
+    if token.is_empty() || token.len() > 128 {
+        return Err(SignInError::LinkInvalid);
+    }
+    let link_hash = keys.otp_hash("link", "", token);
+    let Some((email, lang)) = db.consume_link(&link_hash, now).await? else {
+        return Err(SignInError::LinkInvalid);
+    };
+    // The link proves control of the mailbox, so it also lifts a code block.
+    db.clear_code_failures(&email).await?;
+    start_session(db, keys, &email, &lang, now).await
+}
+
+/// Signs in without a code (the developer shortcut; the API decides when that is allowed).
+pub async fn start_session(db: &Db, keys: &Keys, email: &str, lang: &str, now: Timestamp) -> Result<SignedIn> {
+    let (user, is_new_user) = db.find_or_create_user(email, crate::settings::language_or_default(Some(lang)), now).await?;
+    let token = keys.token();
+    db.create_session(&session_hash(&token), &user.id, now, SESSION_TTL).await?;
+    db.touch_user(&user.id, now).await?;
+    Ok(SignedIn { token, user, is_new_user })
+}
+
+/// The user behind a session token, if the session is live.
+pub async fn authenticate(db: &Db, token: &str, now: Timestamp) -> crate::Result<Option<User>> {
+    if token.is_empty() || token.len() > 128 {
+        return Ok(None);
+    }
+    db.session_user(&session_hash(token), now, SESSION_TTL).await
+}
+
+pub async fn sign_out(db: &Db, token: &str) -> crate::Result<()> {
+    db.delete_session(&session_hash(token)).await
+}

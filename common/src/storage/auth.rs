@@ -1,0 +1,168 @@
+//! Sign-in state: codes, failure counters and the mail log. Every check that must hold under
+//! concurrency is a single conditional statement, so the database decides the race.
+
+use jiff::Timestamp;
+use sqlx::Row;
+
+use super::Db;
+use crate::Result;
+use crate::time::to_millis;
+
+#[derive(Debug, Clone)]
+pub struct OtpRow {
+    pub code_hash: Vec<u8>,
+    pub attempts: i64,
+    pub expires_at: i64,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum StoreOtp {
+    Stored,
+    /// A code was sent less than the cooldown ago; retry after this many ms.
+    Cooldown { retry_after_ms: i64 },
+}
+
+impl Db {
+    /// Replaces the address's code unless the current one is younger than `cooldown_ms`.
+    #[allow(clippy::too_many_arguments)]
+    pub async fn store_otp(
+        &self,
+        email: &str,
+        code_hash: &[u8],
+        link_hash: &[u8],
+        lang: &str,
+        now: Timestamp,
+        ttl_ms: i64,
+        cooldown_ms: i64,
+    ) -> Result<StoreOtp> {
+        let now_ms = to_millis(now);
+        let stored = sqlx::query(
+            "INSERT INTO otp_codes (email, code_hash, link_hash, lang, attempts, created_at, expires_at)
+             VALUES ($1, $2, $3, $4, 0, $5, $6)
+             ON CONFLICT (email) DO UPDATE SET code_hash = excluded.code_hash, link_hash = excluded.link_hash,
+                 lang = excluded.lang, attempts = 0, created_at = excluded.created_at, expires_at = excluded.expires_at
+             WHERE otp_codes.created_at <= $7
+             RETURNING email",
+        )
+        .bind(email)
+        .bind(code_hash.to_vec())
+        .bind(link_hash.to_vec())
+        .bind(lang)
+        .bind(now_ms)
+        .bind(now_ms + ttl_ms)
+        .bind(now_ms - cooldown_ms)
+        .fetch_optional(&self.pool)
+        .await?
+        .is_some();
+        if stored {
+            return Ok(StoreOtp::Stored);
+        }
+        let created: i64 = sqlx::query_scalar("SELECT created_at FROM otp_codes WHERE email = $1")
+            .bind(email)
+            .fetch_optional(&self.pool)
+            .await?
+            .unwrap_or(now_ms - cooldown_ms);
+        Ok(StoreOtp::Cooldown { retry_after_ms: (created + cooldown_ms - now_ms).max(1) })
+    }
+
+    pub async fn otp_row(&self, email: &str) -> Result<Option<OtpRow>> {
+        let row = sqlx::query("SELECT code_hash, attempts, expires_at FROM otp_codes WHERE email = $1")
+            .bind(email)
+            .fetch_optional(&self.pool)
+            .await?;
+        row.map(|r| Ok(OtpRow { code_hash: r.try_get("code_hash")?, attempts: r.try_get("attempts")?, expires_at: r.try_get("expires_at")? }))
+            .transpose()
+    }
+
+    /// Spends the code (and with it the link) if it is still the live, unexpired, unburned
+    /// code. Of concurrent callers exactly one gets `Some(lang)`.
+    pub async fn consume_code(&self, email: &str, code_hash: &[u8], now: Timestamp, max_attempts: i64) -> Result<Option<String>> {
+        Ok(sqlx::query_scalar(
+            "DELETE FROM otp_codes WHERE email = $1 AND code_hash = $2 AND expires_at > $3 AND attempts < $4 RETURNING lang",
+        )
+        .bind(email)
+        .bind(code_hash.to_vec())
+        .bind(to_millis(now))
+        .bind(max_attempts)
+        .fetch_optional(&self.pool)
+        .await?)
+    }
+
+    /// Counts one wrong guess against the live code; `None` when it was already burned (or
+    /// gone). The guard keeps the count at `max_attempts` however many guesses race.
+    pub async fn count_wrong_code(&self, email: &str, max_attempts: i64) -> Result<Option<i64>> {
+        Ok(sqlx::query_scalar("UPDATE otp_codes SET attempts = attempts + 1 WHERE email = $1 AND attempts < $2 RETURNING attempts")
+            .bind(email)
+            .bind(max_attempts)
+            .fetch_optional(&self.pool)
+            .await?)
+    }
+
+    /// Spends a sign-in link: `Some((email, lang))` once, for an unexpired link.
+    pub async fn consume_link(&self, link_hash: &[u8], now: Timestamp) -> Result<Option<(String, String)>> {
+        let row = sqlx::query("DELETE FROM otp_codes WHERE link_hash = $1 AND expires_at > $2 RETURNING email, lang")
+            .bind(link_hash.to_vec())
+            .bind(to_millis(now))
+            .fetch_optional(&self.pool)
+            .await?;
+        row.map(|r| Ok((r.try_get("email")?, r.try_get("lang")?))).transpose()
+    }
+
+    /// Until when code sign-in is blocked for this address (ms), if it is.
+    pub async fn code_blocked_until(&self, email: &str, now: Timestamp) -> Result<Option<i64>> {
+        let until: Option<i64> = sqlx::query_scalar("SELECT blocked_until FROM auth_failures WHERE email = $1")
+            .bind(email)
+            .fetch_optional(&self.pool)
+            .await?;
+        Ok(until.filter(|u| *u > to_millis(now)))
+    }
+
+    /// Counts a failed code sign-in; the `threshold`-th consecutive one blocks code sign-in
+    /// for `block_ms` and starts the count again.
+    pub async fn record_code_failure(&self, email: &str, now: Timestamp, threshold: i64, block_ms: i64) -> Result<()> {
+        let now_ms = to_millis(now);
+        let failures: i64 = sqlx::query_scalar(
+            "INSERT INTO auth_failures (email, failures, blocked_until, updated_at) VALUES ($1, 1, 0, $2)
+             ON CONFLICT (email) DO UPDATE SET failures = auth_failures.failures + 1, updated_at = excluded.updated_at
+             RETURNING failures",
+        )
+        .bind(email)
+        .bind(now_ms)
+        .fetch_one(&self.pool)
+        .await?;
+        if failures >= threshold {
+            sqlx::query("UPDATE auth_failures SET failures = 0, blocked_until = $2 WHERE email = $1")
+                .bind(email)
+                .bind(now_ms + block_ms)
+                .execute(&self.pool)
+                .await?;
+        }
+        Ok(())
+    }
+
+    pub async fn clear_code_failures(&self, email: &str) -> Result<()> {
+        sqlx::query("DELETE FROM auth_failures WHERE email = $1").bind(email).execute(&self.pool).await?;
+        Ok(())
+    }
+
+    /// How many mails of `kind` went to `email` since `since`, and the oldest one's time.
+    pub async fn mail_sent_since(&self, email: &str, kind: &str, since: Timestamp) -> Result<(i64, Option<i64>)> {
+        let row = sqlx::query("SELECT COUNT(*) AS n, MIN(created_at) AS oldest FROM mail_log WHERE email = $1 AND kind = $2 AND created_at > $3")
+            .bind(email)
+            .bind(kind)
+            .bind(to_millis(since))
+            .fetch_one(&self.pool)
+            .await?;
+        Ok((row.try_get("n")?, row.try_get("oldest")?))
+    }
+
+    pub async fn log_mail(&self, email: &str, kind: &str, now: Timestamp) -> Result<()> {
+        sqlx::query("INSERT INTO mail_log (email, kind, created_at) VALUES ($1, $2, $3)")
+            .bind(email)
+            .bind(kind)
+            .bind(to_millis(now))
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+}

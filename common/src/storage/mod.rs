@@ -1,0 +1,119 @@
+//! The database: SQLite (embedded) or PostgreSQL (scaled out), through one `AnyPool` and one
+//! SQL dialect (`$n` placeholders, 0/1 booleans, Unix-millisecond instants). Each backend has
+//! its own migrations because their DDL differs.
+
+mod admin;
+mod auth;
+mod reminders;
+mod users;
+
+use std::str::FromStr;
+use std::time::Duration;
+
+use sqlx::any::{AnyConnectOptions, AnyPoolOptions};
+use sqlx::{AnyPool, Executor};
+
+pub use admin::{AdminStats, AdminUser, DeliveryCounts};
+pub use auth::{OtpRow, StoreOtp};
+pub use reminders::DeliveryLog;
+pub use users::User;
+
+use crate::Result;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Backend {
+    Sqlite,
+    Postgres,
+}
+
+#[derive(Debug, Clone)]
+pub struct Db {
+    pool: AnyPool,
+    backend: Backend,
+}
+
+static SQLITE_MIGRATIONS: sqlx::migrate::Migrator = sqlx::migrate!("./migrations/sqlite");
+static POSTGRES_MIGRATIONS: sqlx::migrate::Migrator = sqlx::migrate!("./migrations/postgres");
+
+impl Db {
+    pub async fn connect(url: &str) -> Result<Db> {
+        sqlx::any::install_default_drivers();
+        let backend = if url.starts_with("postgres://") || url.starts_with("postgresql://") {
+            Backend::Postgres
+        } else if url.starts_with("sqlite:") {
+            Backend::Sqlite
+        } else {
+            return Err(crate::Error::Internal(format!("unsupported database URL scheme: {}", url.split(':').next().unwrap_or(""))));
+        };
+        if backend == Backend::Sqlite {
+            create_sqlite_parent_dir(url)?;
+        }
+        let options = AnyConnectOptions::from_str(url)?;
+        let pool = match backend {
+            Backend::Sqlite => {
+                AnyPoolOptions::new()
+                    .max_connections(8)
+                    .acquire_timeout(Duration::from_secs(10))
+                    .after_connect(|conn, _| {
+                        Box::pin(async move {
+                            // WAL lets readers run beside the one writer; FULL sync keeps a
+                            // committed reminder through a power loss; the busy timeout makes
+                            // concurrent writers wait instead of failing.
+                            conn.execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 10000;").await?;
+                            Ok(())
+                        })
+                    })
+                    .connect_with(options)
+                    .await?
+            }
+            Backend::Postgres => {
+                AnyPoolOptions::new().max_connections(16).acquire_timeout(Duration::from_secs(10)).connect_with(options).await?
+            }
+        };
+        Ok(Db { pool, backend })
+    }
+
+    pub async fn migrate(&self) -> Result<()> {
+        match self.backend {
+            Backend::Sqlite => SQLITE_MIGRATIONS.run(&self.pool).await?,
+            Backend::Postgres => POSTGRES_MIGRATIONS.run(&self.pool).await?,
+        }
+        Ok(())
+    }
+
+    pub fn pool(&self) -> &AnyPool {
+        &self.pool
+    }
+
+    pub fn backend(&self) -> Backend {
+        self.backend
+    }
+
+    /// A cheap round trip, for health checks.
+    pub async fn ping(&self) -> Result<()> {
+        sqlx::query("SELECT 1").execute(&self.pool).await?;
+        Ok(())
+    }
+
+    pub async fn close(&self) {
+        self.pool.close().await;
+    }
+}
+
+fn create_sqlite_parent_dir(url: &str) -> Result<()> {
+    let path = url.trim_start_matches("sqlite://").trim_start_matches("sqlite:");
+    let path = path.split('?').next().unwrap_or("");
+    if path.is_empty() || path == ":memory:" {
+        return Ok(());
+    }
+    if let Some(parent) = std::path::Path::new(path).parent() {
+        if !parent.as_os_str().is_empty() {
+            std::fs::create_dir_all(parent).map_err(|e| crate::Error::Internal(format!("creating {}: {e}", parent.display())))?;
+        }
+    }
+    Ok(())
+}
+
+pub(crate) fn flag(b: bool) -> i64 {
+    i64::from(b)
+}

@@ -1,0 +1,235 @@
+//! Reminder rows. Contents are sealed here on the way in and opened on the way out, so no
+//! other layer handles ciphertext.
+
+use jiff::Timestamp;
+use serde::Serialize;
+use sqlx::Row;
+use sqlx::any::AnyRow;
+use utoipa::ToSchema;
+
+use super::{Db, flag};
+use crate::crypto::Keys;
+use crate::recurrence::Recurrence;
+use crate::reminder::{Contents, MAX_ACTIVE_REMINDERS, Reminder, ReminderStatus, StatusFilter, Timing};
+use crate::time::{from_millis, to_millis};
+use crate::{Error, Result};
+
+/// A delivery log entry as `GET /api/reminders/{id}/logs` answers it.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct DeliveryLog {
+    pub id: String,
+    #[schema(value_type = String, format = DateTime)]
+    pub occurrence_at: Timestamp,
+    #[schema(value_type = Option<String>, format = DateTime)]
+    pub sent_at: Option<Timestamp>,
+    pub status: String,
+    pub action: Option<String>,
+    #[schema(value_type = Option<String>, format = DateTime)]
+    pub action_at: Option<Timestamp>,
+}
+
+fn seal_contents(keys: &Keys, id: &str, c: &Contents) -> Result<[Option<Vec<u8>>; 4]> {
+    let json = |v: &serde_json::Value| serde_json::to_string(v).map_err(|e| Error::Internal(e.to_string()));
+    Ok([
+        Some(keys.seal_str(&format!("{id}/title"), &c.title)),
+        c.description.as_deref().map(|d| keys.seal_str(&format!("{id}/description"), d)),
+        match &c.send_to {
+            Some(t) => Some(keys.seal_str(&format!("{id}/send_to"), &json(&serde_json::json!(t))?)),
+            None => None,
+        },
+        match &c.metadata {
+            Some(m) => Some(keys.seal_str(&format!("{id}/metadata"), &json(m)?)),
+            None => None,
+        },
+    ])
+}
+
+fn open_json<T: serde::de::DeserializeOwned>(keys: &Keys, context: &str, sealed: Option<Vec<u8>>) -> Result<Option<T>> {
+    match sealed {
+        None => Ok(None),
+        Some(bytes) => {
+            let text = keys.open_string(context, &bytes)?;
+            serde_json::from_str(&text).map(Some).map_err(|_| Error::Crypto)
+        }
+    }
+}
+
+fn reminder_from_row(keys: &Keys, row: &AnyRow) -> Result<Reminder> {
+    let id: String = row.try_get("id")?;
+    let title: Vec<u8> = row.try_get("title")?;
+    let description: Option<Vec<u8>> = row.try_get("description")?;
+    let recurrence: String = row.try_get("recurrence")?;
+    let is_active = row.try_get::<i64, _>("is_active")? != 0;
+    let is_archived = row.try_get::<i64, _>("is_archived")? != 0;
+    Ok(Reminder {
+        title: keys.open_string(&format!("{id}/title"), &title)?,
+        description: description.map(|d| keys.open_string(&format!("{id}/description"), &d)).transpose()?,
+        send_to: open_json(keys, &format!("{id}/send_to"), row.try_get("send_to")?)?,
+        metadata: open_json(keys, &format!("{id}/metadata"), row.try_get("metadata")?)?,
+        user_id: row.try_get("user_id")?,
+        send_at: from_millis(row.try_get("send_at")?),
+        timezone: row.try_get("timezone")?,
+        recurrence: serde_json::from_str(&recurrence).unwrap_or(Recurrence::None),
+        scheduled_at: row.try_get::<Option<i64>, _>("scheduled_at")?.map(from_millis),
+        is_active,
+        is_archived,
+        status: if is_archived { ReminderStatus::Completed } else { ReminderStatus::Pending },
+        created_at: from_millis(row.try_get("created_at")?),
+        updated_at: from_millis(row.try_get("updated_at")?),
+        id,
+    })
+}
+
+impl Db {
+    /// Inserts a reminder unless the user already has the maximum of active ones. The user's
+    /// row is written first: that serializes one user's concurrent creates on both backends
+    /// (a row lock in PostgreSQL, the write lock in SQLite), so the count cannot be raced.
+    pub async fn create_reminder(&self, keys: &Keys, user_id: &str, contents: &Contents, timing: &Timing, next: Timestamp, now: Timestamp) -> Result<Reminder> {
+        let id = uuid::Uuid::new_v4().to_string();
+        let [title, description, send_to, metadata] = seal_contents(keys, &id, contents)?;
+        let recurrence = serde_json::to_string(&timing.recurrence).map_err(|e| Error::Internal(e.to_string()))?;
+        let now_ms = to_millis(now);
+        let mut tx = self.pool.begin().await?;
+        sqlx::query("UPDATE users SET updated_at = updated_at WHERE id = $1").bind(user_id).execute(&mut *tx).await?;
+        let active: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM reminders WHERE user_id = $1 AND is_active = 1")
+            .bind(user_id)
+            .fetch_one(&mut *tx)
+            .await?;
+        if active >= MAX_ACTIVE_REMINDERS as i64 {
+            return Err(Error::ReminderLimit(MAX_ACTIVE_REMINDERS));
+        }
+        let row = sqlx::query(
+            "INSERT INTO reminders (id, user_id, title, description, send_to, metadata, send_at, timezone, recurrence, scheduled_at,
+                 is_active, is_archived, created_at, updated_at)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 1, 0, $11, $11)
+             RETURNING id, user_id, title, description, send_to, metadata, send_at, timezone, recurrence, scheduled_at, is_active, is_archived, created_at, updated_at",
+        )
+        .bind(&id)
+        .bind(user_id)
+        .bind(title)
+        .bind(description)
+        .bind(send_to)
+        .bind(metadata)
+        .bind(to_millis(timing.send_at))
+        .bind(&timing.timezone)
+        .bind(recurrence)
+        .bind(to_millis(next))
+        .bind(now_ms)
+        .fetch_one(&mut *tx)
+        .await?;
+        tx.commit().await?;
+        reminder_from_row(keys, &row)
+    }
+
+    pub async fn list_reminders(&self, keys: &Keys, user_id: &str, filter: StatusFilter) -> Result<Vec<Reminder>> {
+        let sql = match filter {
+            StatusFilter::Active => {
+                "SELECT id, user_id, title, description, send_to, metadata, send_at, timezone, recurrence, scheduled_at, is_active, is_archived, created_at, updated_at
+                 FROM reminders WHERE user_id = $1 AND is_archived = 0 ORDER BY scheduled_at IS NULL, scheduled_at, created_at"
+            }
+            StatusFilter::Archived => {
+                "SELECT id, user_id, title, description, send_to, metadata, send_at, timezone, recurrence, scheduled_at, is_active, is_archived, created_at, updated_at
+                 FROM reminders WHERE user_id = $1 AND is_archived = 1 ORDER BY scheduled_at IS NULL, scheduled_at, created_at"
+            }
+            StatusFilter::All => {
+                "SELECT id, user_id, title, description, send_to, metadata, send_at, timezone, recurrence, scheduled_at, is_active, is_archived, created_at, updated_at
+                 FROM reminders WHERE user_id = $1 ORDER BY scheduled_at IS NULL, scheduled_at, created_at"
+            }
+        };
+        let rows = sqlx::query(sql).bind(user_id).fetch_all(&self.pool).await?;
+        rows.iter().map(|r| reminder_from_row(keys, r)).collect()
+    }
+
+    /// The user's reminder with this id; someone else's is `NotFound` like a missing one.
+    pub async fn get_reminder(&self, keys: &Keys, user_id: &str, id: &str) -> Result<Reminder> {
+        let row = sqlx::query(
+            "SELECT id, user_id, title, description, send_to, metadata, send_at, timezone, recurrence, scheduled_at, is_active, is_archived, created_at, updated_at
+             FROM reminders WHERE id = $1 AND user_id = $2",
+        )
+        .bind(id)
+        .bind(user_id)
+        .fetch_optional(&self.pool)
+        .await?
+        .ok_or(Error::NotFound)?;
+        reminder_from_row(keys, &row)
+    }
+
+    /// Writes an edited reminder. `reactivate` makes an archived reminder pending again (its
+    /// time was edited); that counts against the active limit like a create.
+    pub async fn save_reminder(&self, keys: &Keys, r: &Reminder, reactivate: bool, now: Timestamp) -> Result<Reminder> {
+        let contents = Contents { title: r.title.clone(), description: r.description.clone(), send_to: r.send_to.clone(), metadata: r.metadata.clone() };
+        let [title, description, send_to, metadata] = seal_contents(keys, &r.id, &contents)?;
+        let recurrence = serde_json::to_string(&r.recurrence).map_err(|e| Error::Internal(e.to_string()))?;
+        let mut tx = self.pool.begin().await?;
+        sqlx::query("UPDATE users SET updated_at = updated_at WHERE id = $1").bind(&r.user_id).execute(&mut *tx).await?;
+        if reactivate {
+            let active: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM reminders WHERE user_id = $1 AND is_active = 1")
+                .bind(&r.user_id)
+                .fetch_one(&mut *tx)
+                .await?;
+            if active >= MAX_ACTIVE_REMINDERS as i64 {
+                return Err(Error::ReminderLimit(MAX_ACTIVE_REMINDERS));
+            }
+        }
+        let (is_active, is_archived) = if reactivate { (true, false) } else { (r.is_active, r.is_archived) };
+        let row = sqlx::query(
+            "UPDATE reminders SET title = $3, description = $4, send_to = $5, metadata = $6, send_at = $7, timezone = $8,
+                 recurrence = $9, scheduled_at = $10, is_active = $11, is_archived = $12, archived_at = CASE WHEN $12 = 1 THEN archived_at ELSE NULL END,
+                 updated_at = $13
+             WHERE id = $1 AND user_id = $2
+             RETURNING id, user_id, title, description, send_to, metadata, send_at, timezone, recurrence, scheduled_at, is_active, is_archived, created_at, updated_at",
+        )
+        .bind(&r.id)
+        .bind(&r.user_id)
+        .bind(title)
+        .bind(description)
+        .bind(send_to)
+        .bind(metadata)
+        .bind(to_millis(r.send_at))
+        .bind(&r.timezone)
+        .bind(recurrence)
+        .bind(r.scheduled_at.map(to_millis))
+        .bind(flag(is_active))
+        .bind(flag(is_archived))
+        .bind(to_millis(now))
+        .fetch_optional(&mut *tx)
+        .await?
+        .ok_or(Error::NotFound)?;
+        tx.commit().await?;
+        reminder_from_row(keys, &row)
+    }
+
+    pub async fn delete_reminder(&self, user_id: &str, id: &str) -> Result<()> {
+        let mut tx = self.pool.begin().await?;
+        let deleted = sqlx::query("DELETE FROM reminders WHERE id = $1 AND user_id = $2").bind(id).bind(user_id).execute(&mut *tx).await?.rows_affected();
+        if deleted == 0 {
+            return Err(Error::NotFound);
+        }
+        sqlx::query("DELETE FROM delivery_logs WHERE reminder_id = $1").bind(id).execute(&mut *tx).await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
+    pub async fn delivery_logs(&self, user_id: &str, reminder_id: &str) -> Result<Vec<DeliveryLog>> {
+        let rows = sqlx::query(
+            "SELECT id, occurrence_at, sent_at, status, action, action_at FROM delivery_logs
+             WHERE reminder_id = $1 AND user_id = $2 ORDER BY occurrence_at DESC, created_at DESC LIMIT 200",
+        )
+        .bind(reminder_id)
+        .bind(user_id)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter()
+            .map(|r| {
+                Ok(DeliveryLog {
+                    id: r.try_get("id")?,
+                    occurrence_at: from_millis(r.try_get("occurrence_at")?),
+                    sent_at: r.try_get::<Option<i64>, _>("sent_at")?.map(from_millis),
+                    status: r.try_get("status")?,
+                    action: r.try_get("action")?,
+                    action_at: r.try_get::<Option<i64>, _>("action_at")?.map(from_millis),
+                })
+            })
+            .collect()
+    }
+}

@@ -1,0 +1,191 @@
+use jiff::Timestamp;
+use serde::Serialize;
+use sqlx::Row;
+use sqlx::any::AnyRow;
+use utoipa::ToSchema;
+
+use super::{Db, flag};
+use crate::settings::Settings;
+use crate::time::{from_millis, to_millis};
+use crate::{Error, Result};
+
+#[derive(Debug, Clone, PartialEq, Serialize, ToSchema)]
+pub struct User {
+    pub id: String,
+    pub email: String,
+    pub is_active: bool,
+    #[schema(value_type = String, format = DateTime)]
+    pub created_at: Timestamp,
+    #[schema(value_type = String, format = DateTime)]
+    pub updated_at: Timestamp,
+}
+
+impl User {
+    pub(crate) fn from_row(row: &AnyRow) -> Result<User> {
+        Ok(User {
+            id: row.try_get("id")?,
+            email: row.try_get("email")?,
+            is_active: row.try_get::<i64, _>("is_active")? != 0,
+            created_at: from_millis(row.try_get("created_at")?),
+            updated_at: from_millis(row.try_get("updated_at")?),
+        })
+    }
+}
+
+
+impl Db {
+    /// The user with this address, created (with the language hint) when there is none.
+    /// Returns whether it was created.
+    pub async fn find_or_create_user(&self, email: &str, lang: &str, now: Timestamp) -> Result<(User, bool)> {
+        let id = uuid::Uuid::new_v4().to_string();
+        let now_ms = to_millis(now);
+        let inserted = sqlx::query(
+            "INSERT INTO users (id, email, language, created_at, updated_at, last_active_at) VALUES ($1, $2, $3, $4, $4, $4)
+             ON CONFLICT (email) DO NOTHING RETURNING id",
+        )
+        .bind(&id)
+        .bind(email)
+        .bind(lang)
+        .bind(now_ms)
+        .fetch_optional(&self.pool)
+        .await?
+        .is_some();
+        let row = sqlx::query("SELECT id, email, is_active, created_at, updated_at FROM users WHERE email = $1")
+            .bind(email)
+            .fetch_one(&self.pool)
+            .await?;
+        Ok((User::from_row(&row)?, inserted))
+    }
+
+    pub async fn user_by_id(&self, id: &str) -> Result<Option<User>> {
+        let row = sqlx::query("SELECT id, email, is_active, created_at, updated_at FROM users WHERE id = $1")
+            .bind(id)
+            .fetch_optional(&self.pool)
+            .await?;
+        row.as_ref().map(User::from_row).transpose()
+    }
+
+    pub async fn user_language(&self, email: &str) -> Result<Option<String>> {
+        Ok(sqlx::query_scalar("SELECT language FROM users WHERE email = $1").bind(email).fetch_optional(&self.pool).await?)
+    }
+
+    /// Sign-ins and notification actions count as use (the 180-day non-use rule).
+    pub async fn touch_user(&self, user_id: &str, now: Timestamp) -> Result<()> {
+        sqlx::query("UPDATE users SET last_active_at = $2 WHERE id = $1").bind(user_id).bind(to_millis(now)).execute(&self.pool).await?;
+        Ok(())
+    }
+
+    pub async fn settings(&self, user_id: &str) -> Result<Settings> {
+        let row = sqlx::query(
+            "SELECT timezone, language, default_snooze_minutes, speak_titles, hide_notification_content FROM users WHERE id = $1",
+        )
+        .bind(user_id)
+        .fetch_optional(&self.pool)
+        .await?
+        .ok_or(Error::NotFound)?;
+        Ok(Settings {
+            timezone: row.try_get("timezone")?,
+            language: row.try_get("language")?,
+            default_snooze_minutes: row.try_get("default_snooze_minutes")?,
+            speak_titles: row.try_get::<i64, _>("speak_titles")? != 0,
+            hide_notification_content: row.try_get::<i64, _>("hide_notification_content")? != 0,
+        })
+    }
+
+    pub async fn save_settings(&self, user_id: &str, s: &Settings, now: Timestamp) -> Result<()> {
+        sqlx::query(
+            "UPDATE users SET timezone = $2, language = $3, default_snooze_minutes = $4, speak_titles = $5,
+             hide_notification_content = $6, updated_at = $7 WHERE id = $1",
+        )
+        .bind(user_id)
+        .bind(&s.timezone)
+        .bind(&s.language)
+        .bind(s.default_snooze_minutes)
+        .bind(flag(s.speak_titles))
+        .bind(flag(s.hide_notification_content))
+        .bind(to_millis(now))
+        .execute(&self.pool)
+        .await?;
+        Ok(())
+    }
+
+    /// Removes the user and every row that names them or their address, in one transaction.
+    pub async fn delete_user(&self, user: &User) -> Result<()> {
+        let mut tx = self.pool.begin().await?;
+        // Children first: this does not rely on the database enforcing foreign keys.
+        for sql in [
+            "DELETE FROM delivery_logs WHERE user_id = $1",
+            "DELETE FROM reminders WHERE user_id = $1",
+            "DELETE FROM sessions WHERE user_id = $1",
+        ] {
+            sqlx::query(sql).bind(&user.id).execute(&mut *tx).await?;
+        }
+        for sql in ["DELETE FROM otp_codes WHERE email = $1", "DELETE FROM auth_failures WHERE email = $1", "DELETE FROM mail_log WHERE email = $1"] {
+            sqlx::query(sql).bind(&user.email).execute(&mut *tx).await?;
+        }
+        sqlx::query("DELETE FROM users WHERE id = $1").bind(&user.id).execute(&mut *tx).await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
+    // Sessions: only a hash of the token is stored.
+
+    pub async fn create_session(&self, token_hash: &[u8], user_id: &str, now: Timestamp, ttl: jiff::SignedDuration) -> Result<()> {
+        let now_ms = to_millis(now);
+        sqlx::query("INSERT INTO sessions (token_hash, user_id, created_at, last_used_at, expires_at) VALUES ($1, $2, $3, $3, $4)")
+            .bind(token_hash.to_vec())
+            .bind(user_id)
+            .bind(now_ms)
+            .bind(now_ms + ttl.as_millis() as i64)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
+    /// The active user of a live session. The expiry slides forward with use, written at most
+    /// once a minute so that reads do not turn into a write each.
+    pub async fn session_user(&self, token_hash: &[u8], now: Timestamp, ttl: jiff::SignedDuration) -> Result<Option<User>> {
+        let now_ms = to_millis(now);
+        let row = sqlx::query(
+            "SELECT u.id, u.email, u.is_active, u.created_at, u.updated_at, s.last_used_at
+             FROM sessions s JOIN users u ON u.id = s.user_id
+             WHERE s.token_hash = $1 AND s.expires_at > $2 AND u.is_active = 1",
+        )
+        .bind(token_hash.to_vec())
+        .bind(now_ms)
+        .fetch_optional(&self.pool)
+        .await?;
+        let Some(row) = row else { return Ok(None) };
+        let last_used: i64 = row.try_get("last_used_at")?;
+        if now_ms - last_used > 60_000 {
+            sqlx::query("UPDATE sessions SET last_used_at = $2, expires_at = $3 WHERE token_hash = $1")
+                .bind(token_hash.to_vec())
+                .bind(now_ms)
+                .bind(now_ms + ttl.as_millis() as i64)
+                .execute(&self.pool)
+                .await?;
+        }
+        Ok(Some(User::from_row(&row)?))
+    }
+
+    pub async fn delete_session(&self, token_hash: &[u8]) -> Result<()> {
+        sqlx::query("DELETE FROM sessions WHERE token_hash = $1").bind(token_hash.to_vec()).execute(&self.pool).await?;
+        Ok(())
+    }
+
+    /// Expired codes, sessions and old mail-log rows (housekeeping).
+    pub async fn prune_expired(&self, now: Timestamp) -> Result<u64> {
+        let now_ms = to_millis(now);
+        let mut removed = 0;
+        removed += sqlx::query("DELETE FROM sessions WHERE expires_at <= $1").bind(now_ms).execute(&self.pool).await?.rows_affected();
+        removed += sqlx::query("DELETE FROM otp_codes WHERE expires_at <= $1").bind(now_ms).execute(&self.pool).await?.rows_affected();
+        removed += sqlx::query("DELETE FROM mail_log WHERE created_at <= $1").bind(now_ms - 86_400_000).execute(&self.pool).await?.rows_affected();
+        removed += sqlx::query("DELETE FROM auth_failures WHERE updated_at <= $1 AND blocked_until <= $2")
+            .bind(now_ms - 86_400_000)
+            .bind(now_ms)
+            .execute(&self.pool)
+            .await?
+            .rows_affected();
+        Ok(removed)
+    }
+}

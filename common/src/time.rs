@@ -1,0 +1,71 @@
+//! Time helpers. Instants are stored as Unix milliseconds (`i64`) in the database and
+//! rendered as RFC 3339 UTC (`Z`) in the API.
+
+use jiff::Timestamp;
+
+pub fn now() -> Timestamp {
+    Timestamp::now()
+}
+
+pub fn to_millis(ts: Timestamp) -> i64 {
+    ts.as_millisecond()
+}
+
+pub fn from_millis(ms: i64) -> Timestamp {
+    Timestamp::from_millisecond(ms).unwrap_or(Timestamp::UNIX_EPOCH)
+}
+
+/// Rounds an instant up to the next whole second (a reminder fires on a whole second, and
+/// rounding up means it never fires before the time asked for).
+pub fn ceil_to_second(ts: Timestamp) -> Timestamp {
+    if ts.subsec_nanosecond() == 0 {
+        return ts;
+    }
+    Timestamp::from_second(ts.as_second() + 1).unwrap_or(ts)
+}
+
+/// RFC 3339 in UTC with a `Z`, whole seconds unless the instant has a fraction.
+pub fn rfc3339(ts: Timestamp) -> String {
+    ts.to_string()
+}
+
+/// Serde adapter for optional RFC 3339 output.
+pub mod serde_rfc3339 {
+    use jiff::Timestamp;
+    use serde::Serializer;
+
+    pub fn serialize<S: Serializer>(ts: &Timestamp, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&super::rfc3339(*ts))
+    }
+
+    pub mod option {
+        use jiff::Timestamp;
+        use serde::Serializer;
+
+        pub fn serialize<S: Serializer>(ts: &Option<Timestamp>, s: S) -> Result<S::Ok, S::Error> {
+            match ts {
+                Some(ts) => s.serialize_str(&super::super::rfc3339(*ts)),
+                None => s.serialize_none(),
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ceil_rounds_fractions_up_and_keeps_whole_seconds() {
+        let whole: Timestamp = "2026-01-01T00:00:05Z".parse().unwrap();
+        assert_eq!(ceil_to_second(whole), whole);
+        let frac: Timestamp = "2026-01-01T00:00:05.001Z".parse().unwrap();
+        assert_eq!(ceil_to_second(frac).to_string(), "2026-01-01T00:00:06Z");
+    }
+
+    #[test]
+    fn millis_round_trip() {
+        let ts: Timestamp = "2026-07-01T12:34:56.789Z".parse().unwrap();
+        assert_eq!(from_millis(to_millis(ts)), ts);
+    }
+}

@@ -1,0 +1,239 @@
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { clearToasts } from './components/toast';
+import { resetAuthForTests } from './features/auth/authStore';
+import { LANG_STORAGE_KEY } from './lib/lang';
+import type { Reminder, User } from './lib/types';
+import { json, mockFetch, ok, renderApp, unauthorized } from './test/renderApp';
+
+const USER: User = { id: 'u1', email: 'taro@example.com', is_active: true, created_at: '2025-01-01T00:00:00Z', updated_at: '2025-01-01T00:00:00Z' };
+const loc = () => screen.getByTestId('location').textContent;
+
+beforeEach(() => {
+  clearToasts();
+  resetAuthForTests({ status: 'signedOut' });
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe('routing and language', () => {
+  it('renders the signed-out home in Japanese at / and English at /en', async () => {
+    mockFetch({});
+    renderApp('/');
+    expect(await screen.findByRole('link', { name: 'はじめる' })).toHaveAttribute('href', '/login');
+    expect(screen.getByRole('link', { name: '詳しく見る' })).toHaveAttribute('href', '/faq');
+    expect(screen.getByRole('link', { name: 'プライバシーポリシー' })).toHaveAttribute('href', '/privacy');
+  });
+
+  it('English home links stay under /en', async () => {
+    mockFetch({});
+    renderApp('/en');
+    expect(await screen.findByRole('link', { name: 'Get Started' })).toHaveAttribute('href', '/en/login');
+    expect(screen.getByRole('link', { name: 'Learn More' })).toHaveAttribute('href', '/en/faq');
+    expect(screen.getByRole('link', { name: 'See how it works' })).toHaveAttribute('href', '/en/guide');
+    expect(screen.getAllByRole('heading', { level: 3 }).map((h) => h.textContent)).toEqual([
+      'Audio alerts',
+      'Scheduling to the second',
+      'Interactive notifications',
+    ]);
+  });
+
+  it('the EN/JA switch saves the preference and rewrites the path', async () => {
+    mockFetch({});
+    renderApp('/faq?x=1');
+    const en = await screen.findByRole('button', { name: 'EN' });
+    fireEvent.click(en);
+    await waitFor(() => expect(loc()).toBe('/en/faq?x=1'));
+    expect(localStorage.getItem(LANG_STORAGE_KEY)).toBe('en');
+    fireEvent.click(await screen.findByRole('button', { name: 'JA' }));
+    await waitFor(() => expect(loc()).toBe('/faq?x=1'));
+    expect(localStorage.getItem(LANG_STORAGE_KEY)).toBe('ja');
+  });
+
+  it('shows the not-found page with go-back and go-home', async () => {
+    mockFetch({});
+    renderApp('/en/nope/deeper');
+    expect(await screen.findByRole('heading', { name: 'Page not found' })).toBeInTheDocument();
+    fireEvent.click(screen.getByRole('button', { name: 'Go home' }));
+    await waitFor(() => expect(loc()).toBe('/en'));
+  });
+
+  it('has a page for every route of the spec, under / and /en', async () => {
+    mockFetch({});
+    for (const path of ['/faq', '/en/guide', '/privacy', '/en/terms', '/commercial-transaction-act', '/en/status']) {
+      const { unmount } = renderApp(path);
+      expect(await screen.findByRole('heading', { level: 1 })).toBeInTheDocument();
+      expect(screen.queryByText('404')).toBeNull();
+      unmount();
+    }
+  });
+});
+
+describe('protected routes', () => {
+  it('send visitors to /login with the Japanese toast', async () => {
+    mockFetch({ 'GET /api/auth/session': () => unauthorized() });
+    renderApp('/reminders');
+    await waitFor(() => expect(loc()).toBe('/login'));
+    expect(await screen.findByText('認証が必要です。ログインしてください。')).toBeInTheDocument();
+  });
+
+  it('send English visitors to /en/login with the English toast', async () => {
+    mockFetch({});
+    renderApp('/en/settings');
+    await waitFor(() => expect(loc()).toBe('/en/login'));
+    expect(await screen.findByText('Authentication required. Please sign in.')).toBeInTheDocument();
+  });
+});
+
+describe('login', () => {
+  it('validates the email with the spec messages', async () => {
+    mockFetch({});
+    renderApp('/en/login');
+    const submit = await screen.findByRole('button', { name: 'Send code' });
+    fireEvent.click(submit);
+    expect(await screen.findByText('Email is required')).toBeInTheDocument();
+    fireEvent.change(screen.getByLabelText('Email address'), { target: { value: 'taro@' } });
+    fireEvent.click(submit);
+    expect(await screen.findByText('Please enter a valid email address')).toBeInTheDocument();
+  });
+
+  it('an Enter that confirms an IME composition does not submit', async () => {
+    const fetch = mockFetch({ 'POST /api/auth/otp': () => ok({ expires_in: 1200, resend_after: 60 }, 202) });
+    renderApp('/login');
+    const input = await screen.findByLabelText('メールアドレス');
+    fireEvent.change(input, { target: { value: 'taro@example.com' } });
+    fireEvent.keyDown(input, { key: 'Enter', keyCode: 229 });
+    fireEvent.keyDown(input, { key: 'Enter', isComposing: true });
+    expect(fetch).not.toHaveBeenCalled();
+  });
+
+  it('sends the code, then a pasted 6-digit code signs in automatically', async () => {
+    const fetch = mockFetch({
+      'POST /api/auth/otp': () => ok({ expires_in: 1200, resend_after: 60 }, 202),
+      'POST /api/auth/verify': () => ok({ user: USER, is_new_user: false }),
+      'GET /api/auth/session': () => ok({ user: USER, is_admin: false }),
+      'GET /api/reminders': () => ok([]),
+    });
+    renderApp('/en/login');
+    fireEvent.change(await screen.findByLabelText('Email address'), { target: { value: 'taro@example.com' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Send code' }));
+    const code = await screen.findByLabelText('6-digit code');
+    expect(fetch.mock.calls[0]![0]).toBe('/api/auth/otp');
+    expect(JSON.parse(fetch.mock.calls[0]![1]!.body as string)).toEqual({ email: 'taro@example.com', lang: 'en' });
+    expect(screen.getByText('Code expires in 20:00')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: /Resend available in 60 s/ })).toBeDisabled();
+    fireEvent.paste(code, { clipboardData: { getData: () => 'Code: 123 456 7' } });
+    await waitFor(() => expect(loc()).toBe('/en'));
+    const verify = fetch.mock.calls.find((c) => c[0] === '/api/auth/verify')!;
+    expect(JSON.parse(verify[1]!.body as string)).toEqual({ email: 'taro@example.com', code: '123456' });
+    expect(JSON.parse(localStorage.getItem('auth-storage')!)).toEqual({ user: USER });
+  });
+
+  it('shows the invalid-code message and clears the digits', async () => {
+    mockFetch({
+      'POST /api/auth/otp': () => ok({ expires_in: 1200, resend_after: 60 }, 202),
+      'POST /api/auth/verify': () => json(400, { success: false, error: { code: 'OTP_INVALID', message: 'bad' } }),
+    });
+    renderApp('/login');
+    fireEvent.change(await screen.findByLabelText('メールアドレス'), { target: { value: 'taro@example.com' } });
+    fireEvent.click(screen.getByRole('button', { name: 'コードを送信' }));
+    const code = await screen.findByLabelText('6桁のコード');
+    fireEvent.change(code, { target: { value: '12345' } });
+    fireEvent.change(code, { target: { value: '123456' } });
+    fireEvent.click(screen.getByRole('button', { name: 'ログイン' }));
+    expect(await screen.findByText('確認コードが正しくありません。確認してもう一度お試しください。')).toBeInTheDocument();
+    expect(code).toHaveValue('');
+  });
+});
+
+describe('auth callback', () => {
+  it('never spends the token on load; the button does', async () => {
+    window.location.hash = '#token=abc123';
+    const fetch = mockFetch({
+      'POST /api/auth/verify-link': () => ok({ user: USER }),
+      'GET /api/auth/session': () => ok({ user: USER, is_admin: false }),
+      'GET /api/reminders': () => ok([]),
+    });
+    renderApp('/auth/callback');
+    const button = await screen.findByRole('button', { name: 'ログインを完了する' });
+    expect(fetch.mock.calls.some((c) => c[0] === '/api/auth/verify-link')).toBe(false);
+    fireEvent.click(button);
+    await waitFor(() => expect(loc()).toBe('/'));
+    const call = fetch.mock.calls.find((c) => c[0] === '/api/auth/verify-link')!;
+    expect(JSON.parse(call[1]!.body as string)).toEqual({ token: 'abc123' });
+  });
+});
+
+function reminder(id: string, at: string, extra: Partial<Reminder> = {}): Reminder {
+  return {
+    id, user_id: 'u1', title: `Title ${id}`, send_at: at, scheduled_at: at, timezone: 'Asia/Tokyo',
+    recurrence: { kind: 'none' }, is_active: true, is_archived: false, status: 'pending', created_at: at, updated_at: at, ...extra,
+  };
+}
+
+describe('signed in', () => {
+  beforeEach(() => resetAuthForTests({ user: USER, status: 'signedIn' }));
+
+  it('the dashboard shows active, completed and due-soon counts and the next 5', async () => {
+    const list = [
+      ...['1', '2', '3', '4', '5', '6'].map((n) => reminder(n, `2030-01-0${n}T00:00:00Z`)),
+      reminder('x', '2029-01-01T00:00:00Z', { is_archived: true, is_active: false, status: 'completed' }),
+    ];
+    mockFetch({ 'GET /api/reminders': () => ok(list) });
+    renderApp('/en');
+    const stats = await screen.findByRole('region', { name: 'Reminder counts' });
+    await waitFor(() => expect(within(stats).getAllByText(/^\d+$/).map((e) => e.textContent)).toEqual(['6', '1', '5']));
+    expect(screen.getByText('Title 1')).toBeInTheDocument();
+    expect(screen.queryByText('Title 6')).toBeNull();
+  });
+
+  it('the dashboard has an empty state', async () => {
+    mockFetch({ 'GET /api/reminders': () => ok([]) });
+    renderApp('/');
+    expect(await screen.findByRole('button', { name: '最初のリマインダーを作成' })).toBeInTheDocument();
+  });
+
+  it('creates a reminder through the dialog with RFC 3339 offset and recurrence', async () => {
+    const created: unknown[] = [];
+    mockFetch({
+      'GET /api/reminders': () => ok([]),
+      'POST /api/reminders/preview': () => ok({ occurrences: ['2030-01-02T00:00:05Z', '2030-01-03T00:00:05Z'] }),
+      'POST /api/reminders': (_u, init) => {
+        const body = JSON.parse(init.body as string) as Record<string, unknown>;
+        created.push(body);
+        return ok(reminder('new', '2030-01-02T00:00:05Z', { title: body.title as string }), 201);
+      },
+    });
+    renderApp('/en/reminders');
+    fireEvent.click(await screen.findByRole('button', { name: 'Create reminder', hidden: false }));
+    const dialog = await screen.findByRole('dialog', { name: 'Create reminder' });
+    fireEvent.change(within(dialog).getByLabelText('Title'), { target: { value: 'Stretch' } });
+    fireEvent.change(within(dialog).getByLabelText('Date'), { target: { value: '2030-01-02' } });
+    fireEvent.change(within(dialog).getByLabelText('Time (to the second)'), { target: { value: '09:00:05' } });
+    fireEvent.change(within(dialog).getByLabelText('Time zone'), { target: { value: 'Asia/Tokyo' } });
+    fireEvent.change(within(dialog).getByLabelText('Repeat'), { target: { value: 'custom' } });
+    fireEvent.click(within(dialog).getByLabelText('Mon'));
+    fireEvent.click(within(dialog).getByLabelText('Wed'));
+    expect(await within(dialog).findAllByRole('listitem', {}, { timeout: 2000 })).toHaveLength(2);
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    });
+    await waitFor(() => expect(created).toHaveLength(1));
+    expect(created[0]).toEqual({
+      title: 'Stretch',
+      description: null,
+      send_at: '2030-01-02T09:00:05+09:00',
+      timezone: 'Asia/Tokyo',
+      recurrence: { kind: 'custom', days: ['mon', 'wed'] },
+    });
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+  });
+
+  it('a 401 AUTHENTICATION_REQUIRED signs the user out', async () => {
+    mockFetch({ 'GET /api/reminders': () => unauthorized(), 'GET /api/auth/session': () => unauthorized() });
+    renderApp('/en/reminders');
+    await waitFor(() => expect(loc()).toBe('/en/login'));
+    expect(localStorage.getItem('auth-storage')).toBeNull();
+  });
+});

@@ -1,0 +1,5 @@
+import { InfoDocument } from './InfoPage';
+
+export default function CommercialTransactionActPage() {
+  return <InfoDocument doc="commercial" />;
+}

@@ -1,0 +1,5 @@
+import { InfoDocument } from './InfoPage';
+
+export default function PrivacyPage() {
+  return <InfoDocument doc="privacy" />;
+}

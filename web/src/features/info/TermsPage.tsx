@@ -1,0 +1,5 @@
+import { InfoDocument } from './InfoPage';
+
+export default function TermsPage() {
+  return <InfoDocument doc="terms" />;
+}

@@ -1,0 +1,79 @@
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import { LangLink } from '../../components/LangLink';
+import { Spinner } from '../../components/Spinner';
+import { OPEN_CREATE_DIALOG } from '../../lib/navState';
+import { formatDate, formatTime } from '../../lib/format';
+import { useLang, useLocalizedPath } from '../../lib/useLang';
+import { dashboardSummary } from './reminderLogic';
+import { useReminders } from './useReminders';
+
+export default function Dashboard() {
+  const { t } = useTranslation('reminders');
+  const lang = useLang();
+  const lp = useLocalizedPath();
+  const navigate = useNavigate();
+  const { data, error, isLoading } = useReminders();
+  const summary = dashboardSummary(data ?? []);
+  const openCreate = () => navigate(lp('/reminders'), { state: { [OPEN_CREATE_DIALOG]: Date.now() } });
+
+  return (
+    <div className="dashboard">
+      <h1>{t('dashboard.title')}</h1>
+      <section className="stats" aria-label={t('dashboard.statsLabel')}>
+        <Stat label={t('dashboard.active')} value={summary.active} />
+        <Stat label={t('dashboard.completed')} value={summary.completed} />
+        <Stat label={t('dashboard.dueSoon')} value={summary.upcoming.length} />
+      </section>
+      <section className="card" aria-labelledby="upcoming-title">
+        <div className="row between">
+          <h2 id="upcoming-title">{t('dashboard.upcoming')}</h2>
+          <button type="button" className="button primary small" onClick={openCreate}>
+            {t('create')}
+          </button>
+        </div>
+        {isLoading && !data ? (
+          <Spinner />
+        ) : error && !data ? (
+          <p className="field-error" role="alert">
+            {t('errors.loadFailed')}
+          </p>
+        ) : summary.upcoming.length === 0 ? (
+          <div className="empty-state">
+            <p>{t('dashboard.empty')}</p>
+            <button type="button" className="button primary" onClick={openCreate}>
+              {t('dashboard.createFirst')}
+            </button>
+          </div>
+        ) : (
+          <ul className="reminder-list compact">
+            {summary.upcoming.map((r) => (
+              <li key={r.id} className="reminder-item">
+                <div className="reminder-main">
+                  <h3>{r.title}</h3>
+                  {r.description && <p className="muted">{r.description}</p>}
+                </div>
+                <div className="reminder-when">
+                  <span>{formatDate(r.scheduled_at, lang, r.timezone)}</span>
+                  <span>{formatTime(r.scheduled_at, lang, r.timezone)}</span>
+                </div>
+              </li>
+            ))}
+          </ul>
+        )}
+        <p>
+          <LangLink to="/reminders">{t('dashboard.viewAll')}</LangLink>
+        </p>
+      </section>
+    </div>
+  );
+}
+
+function Stat({ label, value }: { label: string; value: number }) {
+  return (
+    <div className="card stat">
+      <span className="stat-value">{value}</span>
+      <span className="stat-label">{label}</span>
+    </div>
+  );
+}

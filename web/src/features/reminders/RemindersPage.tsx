@@ -1,0 +1,181 @@
+import { useEffect, useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useLocation, useNavigate } from 'react-router';
+import { Dialog } from '../../components/Dialog';
+import { Spinner } from '../../components/Spinner';
+import { toast } from '../../components/toast';
+import { formatDate, formatTime } from '../../lib/format';
+import { OPEN_CREATE_DELAY_MS, OPEN_CREATE_DIALOG } from '../../lib/navState';
+import type { Reminder } from '../../lib/types';
+import { useLang } from '../../lib/useLang';
+import { browserTimeZone } from '../../lib/zonedTime';
+import { isTempId } from '../offline/syncQueue';
+import { useRecurrenceLabel } from './RecurrenceLabel';
+import { ReminderDialog } from './ReminderDialog';
+import { MAX_ACTIVE_REMINDERS, emptyForm, formFromReminder, isActive, type ReminderForm } from './reminderLogic';
+import { useReminderMutations, useReminders } from './useReminders';
+
+type Tab = 'active' | 'completed';
+
+export default function RemindersPage() {
+  const { t } = useTranslation('reminders');
+  const lang = useLang();
+  const location = useLocation();
+  const navigate = useNavigate();
+  const { data, error, isLoading } = useReminders();
+  const { create, update, remove } = useReminderMutations();
+  const recurrenceLabel = useRecurrenceLabel();
+  const [tab, setTab] = useState<Tab>('active');
+  const [dialog, setDialog] = useState<{ open: boolean; editing: Reminder | null; initial: ReminderForm }>(() => ({
+    open: false,
+    editing: null,
+    initial: emptyForm(browserTimeZone(), Date.now()),
+  }));
+  const [confirmDelete, setConfirmDelete] = useState<Reminder | null>(null);
+
+  const list = useMemo(() => {
+    const all = data ?? [];
+    const filtered = tab === 'active' ? all.filter(isActive) : all.filter((r) => r.is_archived);
+    return filtered.sort((a, b) =>
+      tab === 'active'
+        ? Date.parse(a.scheduled_at) - Date.parse(b.scheduled_at)
+        : Date.parse(b.updated_at) - Date.parse(a.updated_at),
+    );
+  }, [data, tab]);
+  const activeCount = (data ?? []).filter(isActive).length;
+  const atLimit = activeCount >= MAX_ACTIVE_REMINDERS;
+
+  const openCreate = () => setDialog({ open: true, editing: null, initial: emptyForm(browserTimeZone(), Date.now()) });
+  const openEdit = (r: Reminder) => setDialog({ open: true, editing: r, initial: formFromReminder(r, browserTimeZone()) });
+
+  // Header "create" button: navigate here, then open the dialog 100 ms later.
+  const openRequest = (location.state as Record<string, unknown> | null)?.[OPEN_CREATE_DIALOG];
+  useEffect(() => {
+    if (!openRequest) return;
+    const h = setTimeout(() => {
+      openCreate();
+      navigate(location.pathname + location.search, { replace: true, state: null });
+    }, OPEN_CREATE_DELAY_MS);
+    return () => clearTimeout(h);
+  }, [openRequest]);
+
+  async function save(input: Parameters<typeof create>[0]) {
+    if (dialog.editing) {
+      await update(dialog.editing.id, input);
+      toast.success(navigator.onLine ? t('toast.updated') : t('toast.queued'));
+    } else {
+      await create(input);
+      toast.success(navigator.onLine ? t('toast.created') : t('toast.queued'));
+    }
+  }
+
+  async function doDelete(r: Reminder) {
+    setConfirmDelete(null);
+    if (!navigator.onLine) {
+      toast.error(t('errors.deleteOffline'));
+      return;
+    }
+    try {
+      await remove(r.id);
+      toast.success(t('toast.deleted'));
+    } catch {
+      toast.error(t('errors.deleteFailed'));
+    }
+  }
+
+  return (
+    <div className="reminders-page">
+      <div className="row between wrap">
+        <h1>{t('title')}</h1>
+        <button type="button" className="button primary" onClick={openCreate} disabled={atLimit}>
+          {t('create')}
+        </button>
+      </div>
+      {atLimit && <p className="notice">{t('errors.limit')}</p>}
+
+      <div className="tabs" role="tablist" aria-label={t('tabsLabel')}>
+        {(['active', 'completed'] as const).map((k) => (
+          <button key={k} type="button" role="tab" aria-selected={tab === k} className="tab" onClick={() => setTab(k)}>
+            {t(`tabs.${k}`)}
+          </button>
+        ))}
+      </div>
+
+      <section role="tabpanel" aria-label={t(`tabs.${tab}`)}>
+        {isLoading && !data ? (
+          <Spinner />
+        ) : error && !data ? (
+          <p className="field-error" role="alert">
+            {t('errors.loadFailed')}
+          </p>
+        ) : list.length === 0 ? (
+          <div className="empty-state card">
+            <p>{tab === 'active' ? t('emptyActive') : t('emptyCompleted')}</p>
+            {tab === 'active' && (
+              <button type="button" className="button primary" onClick={openCreate}>
+                {t('dashboard.createFirst')}
+              </button>
+            )}
+          </div>
+        ) : (
+          <ul className="reminder-list">
+            {list.map((r) => (
+              <li key={r.id} className="card reminder-item">
+                <div className="reminder-main">
+                  <h2>{r.title}</h2>
+                  {r.description && <p className="muted">{r.description}</p>}
+                  <p className="tags">
+                    <span className="badge">{recurrenceLabel(r.recurrence)}</span>
+                    {isTempId(r.id) && <span className="badge warn">{t('pendingSync')}</span>}
+                    {r.is_archived && <span className="badge">{t('status.completed')}</span>}
+                  </p>
+                </div>
+                <div className="reminder-when">
+                  <span>{formatDate(r.scheduled_at, lang, r.timezone)}</span>
+                  <span>{formatTime(r.scheduled_at, lang, r.timezone)}</span>
+                  {r.timezone && <span className="muted small">{r.timezone}</span>}
+                </div>
+                <div className="reminder-actions">
+                  {!r.is_archived && (
+                    <button type="button" className="button small secondary" onClick={() => openEdit(r)} aria-label={t('editNamed', { title: r.title })}>
+                      {t('edit')}
+                    </button>
+                  )}
+                  <button type="button" className="button small danger" onClick={() => setConfirmDelete(r)} aria-label={t('deleteNamed', { title: r.title })}>
+                    {t('delete')}
+                  </button>
+                </div>
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+
+      <ReminderDialog
+        open={dialog.open}
+        initial={dialog.initial}
+        editing={dialog.editing}
+        onClose={() => setDialog((d) => ({ ...d, open: false }))}
+        onSave={save}
+      />
+
+      <Dialog
+        open={confirmDelete !== null}
+        title={t('deleteConfirm.title')}
+        onClose={() => setConfirmDelete(null)}
+        footer={
+          <>
+            <button type="button" className="button secondary" onClick={() => setConfirmDelete(null)}>
+              {t('dialog.cancel')}
+            </button>
+            <button type="button" className="button danger" onClick={() => confirmDelete && void doDelete(confirmDelete)}>
+              {t('delete')}
+            </button>
+          </>
+        }
+      >
+        <p>{t('deleteConfirm.text', { title: confirmDelete?.title ?? '' })}</p>
+      </Dialog>
+    </div>
+  );
+}

@@ -1,0 +1,98 @@
+import useSWR, { useSWRConfig } from 'swr';
+import { api, isApiError } from '../../lib/api';
+import { swrKeys } from '../../lib/swrKeys';
+import type { Reminder, ReminderInput } from '../../lib/types';
+import { makeTempId } from '../offline/syncQueue';
+import { cacheReminders, cachedReminders, enqueue } from '../offline/offlineSync';
+import { getAuthState } from '../auth/authStore';
+
+async function fetchAll(): Promise<Reminder[]> {
+  try {
+    const list = await api.reminders.list('all');
+    void cacheReminders(list).catch(() => {});
+    return list;
+  } catch (e) {
+    // Offline: serve the encrypted local cache.
+    if (isApiError(e) && (e.code === 'ERR_NETWORK' || e.code === 'TIMEOUT')) {
+      const cached = await cachedReminders().catch(() => []);
+      if (cached.length > 0) return cached;
+    }
+    throw e;
+  }
+}
+
+/** All of the user's reminders (active and archived), shared by the dashboard and the list. */
+export function useReminders() {
+  return useSWR(swrKeys.reminders('all'), fetchAll, { keepPreviousData: true });
+}
+
+const offline = () => typeof navigator !== 'undefined' && navigator.onLine === false;
+
+/** Create, update and delete with optimistic updates (product spec section 4 "Sync"). */
+export function useReminderMutations() {
+  const { mutate } = useSWRConfig();
+  const key = swrKeys.reminders('all');
+
+  async function create(input: ReminderInput): Promise<Reminder> {
+    const user = getAuthState().user;
+    if (!user) throw new Error('Authentication required to create reminder');
+    const now = new Date().toISOString();
+    const temp: Reminder = {
+      ...input,
+      id: makeTempId(Date.now()),
+      user_id: user.id,
+      scheduled_at: input.send_at,
+      is_active: true,
+      is_archived: false,
+      status: 'pending',
+      created_at: now,
+      updated_at: now,
+    };
+    if (offline()) {
+      await enqueue({ type: 'create', reminderId: temp.id, data: input });
+      await mutate(key, (list: Reminder[] = []) => [...list, temp], { revalidate: false });
+      return temp;
+    }
+    let created: Reminder | undefined;
+    await mutate(
+      key,
+      async (list: Reminder[] = []) => {
+        created = await api.reminders.create(input);
+        return [...list.filter((r) => r.id !== temp.id), created];
+      },
+      { optimisticData: (list: Reminder[] = []) => [...list, temp], rollbackOnError: true, revalidate: true },
+    );
+    return created as Reminder;
+  }
+
+  async function update(id: string, input: ReminderInput): Promise<void> {
+    const patch = (list: Reminder[] = []) => list.map((r) => (r.id === id ? { ...r, ...input, scheduled_at: input.send_at } : r));
+    if (offline()) {
+      await enqueue({ type: 'update', reminderId: id, data: input });
+      await mutate(key, patch, { revalidate: false });
+      return;
+    }
+    await mutate(
+      key,
+      async (list: Reminder[] = []) => {
+        const saved = await api.reminders.update(id, input);
+        return list.map((r) => (r.id === id ? saved : r));
+      },
+      { optimisticData: patch, rollbackOnError: true, revalidate: true },
+    );
+  }
+
+  /** Delete is never queued offline: it needs the server. */
+  async function remove(id: string): Promise<void> {
+    await mutate(
+      key,
+      async (list: Reminder[] = []) => {
+        await api.reminders.remove(id);
+        return list.filter((r) => r.id !== id);
+      },
+      { optimisticData: (list: Reminder[] = []) => list.filter((r) => r.id !== id), rollbackOnError: true, revalidate: true },
+    );
+  }
+
+  return { create, update, remove };
+}

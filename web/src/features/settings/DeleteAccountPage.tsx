@@ -1,0 +1,47 @@
+import { useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import { toast } from '../../components/toast';
+import { api } from '../../lib/api';
+import { preventImeSubmit } from '../../lib/ime';
+import { useLocalizedPath } from '../../lib/useLang';
+import { signOut, useAuth } from '../auth/authStore';
+
+export default function DeleteAccountPage() {
+  const { t } = useTranslation('settings');
+  const { user } = useAuth();
+  const navigate = useNavigate();
+  const lp = useLocalizedPath();
+  const [confirm, setConfirm] = useState('');
+  const [busy, setBusy] = useState(false);
+  const matches = !!user && confirm.trim().toLowerCase() === user.email.toLowerCase();
+
+  async function submit(e: FormEvent) {
+    e.preventDefault();
+    if (!user || !matches) return;
+    setBusy(true);
+    try {
+      await api.account.remove(user.email);
+      toast.success(t('delete.done'));
+      await signOut();
+      navigate(lp('/'), { replace: true });
+    } catch {
+      toast.error(t('delete.failed'));
+      setBusy(false);
+    }
+  }
+
+  return (
+    <div className="narrow">
+      <h1>{t('delete.title')}</h1>
+      <form className="card" onSubmit={submit} onKeyDown={preventImeSubmit}>
+        <p>{t('delete.warning')}</p>
+        <label htmlFor="delete-confirm">{t('delete.confirmLabel', { email: user?.email ?? '' })}</label>
+        <input id="delete-confirm" type="email" autoComplete="off" value={confirm} onChange={(e) => setConfirm(e.target.value)} />
+        <button type="submit" className="button danger" disabled={!matches || busy}>
+          {t('delete.submit')}
+        </button>
+      </form>
+    </div>
+  );
+}

@@ -1,0 +1,110 @@
+import { useEffect, useMemo, useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import useSWR from 'swr';
+import { LangLink } from '../../components/LangLink';
+import { Spinner } from '../../components/Spinner';
+import { toast } from '../../components/toast';
+import { api, isApiError } from '../../lib/api';
+import { preventImeSubmit } from '../../lib/ime';
+import { swrKeys } from '../../lib/swrKeys';
+import { SNOOZE_PRESETS, type Settings } from '../../lib/types';
+import { timeZones } from '../../lib/zonedTime';
+
+export default function SettingsPage() {
+  const { t } = useTranslation('settings');
+  const { data, error, isLoading, mutate } = useSWR(swrKeys.settings(), () => api.settings.get());
+  const [form, setForm] = useState<Settings | null>(null);
+  const [busy, setBusy] = useState(false);
+  const zones = useMemo(() => timeZones(), []);
+
+  useEffect(() => {
+    if (data) setForm(data);
+  }, [data]);
+
+  async function submit(e: FormEvent) {
+    e.preventDefault();
+    if (!form) return;
+    setBusy(true);
+    try {
+      const saved = await api.settings.update(form);
+      await mutate(saved ?? form, { revalidate: !saved });
+      toast.success(t('saved'));
+    } catch (err) {
+      toast.error(isApiError(err, 'VALIDATION_FAILED') ? t('invalid') : t('saveFailed'));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  const set = <K extends keyof Settings>(k: K, v: Settings[K]) => setForm((f) => (f ? { ...f, [k]: v } : f));
+
+  return (
+    <div className="settings-page narrow">
+      <h1>{t('title')}</h1>
+      {isLoading && !form ? (
+        <Spinner />
+      ) : error && !form ? (
+        <p className="field-error" role="alert">
+          {t('loadFailed')}
+        </p>
+      ) : form ? (
+        <form className="card" onSubmit={submit} onKeyDown={preventImeSubmit}>
+          <label htmlFor="settings-tz">{t('timezone')}</label>
+          <select id="settings-tz" value={form.timezone} onChange={(e) => set('timezone', e.target.value)}>
+            {!zones.includes(form.timezone) && <option value={form.timezone}>{form.timezone}</option>}
+            {zones.map((z) => (
+              <option key={z} value={z}>
+                {z}
+              </option>
+            ))}
+          </select>
+          <p className="hint">{t('timezoneHint')}</p>
+
+          <label htmlFor="settings-lang">{t('language')}</label>
+          <select id="settings-lang" value={form.language} onChange={(e) => set('language', e.target.value as Settings['language'])}>
+            <option value="ja">日本語</option>
+            <option value="en">English</option>
+          </select>
+          <p className="hint">{t('languageHint')}</p>
+
+          <label htmlFor="settings-snooze">{t('defaultSnooze')}</label>
+          <select
+            id="settings-snooze"
+            value={form.default_snooze_minutes}
+            onChange={(e) => set('default_snooze_minutes', Number(e.target.value) as Settings['default_snooze_minutes'])}
+          >
+            {SNOOZE_PRESETS.map((m) => (
+              <option key={m} value={m}>
+                {t('minutes', { n: m })}
+              </option>
+            ))}
+          </select>
+
+          <label className="check">
+            <input type="checkbox" checked={form.speak_titles} onChange={(e) => set('speak_titles', e.target.checked)} />
+            <span>{t('speakTitles')}</span>
+          </label>
+          <label className="check">
+            <input
+              type="checkbox"
+              checked={form.hide_notification_content}
+              onChange={(e) => set('hide_notification_content', e.target.checked)}
+            />
+            <span>{t('hideContent')}</span>
+          </label>
+          <p className="hint">{t('hideContentHint')}</p>
+
+          <button type="submit" className="button primary" disabled={busy}>
+            {busy ? t('saving') : t('save')}
+          </button>
+        </form>
+      ) : null}
+      <section className="card danger-zone">
+        <h2>{t('dangerZone')}</h2>
+        <LangLink to="/settings/delete-account" className="button danger">
+          {t('deleteAccount')}
+        </LangLink>
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,77 @@
+import { describe, expect, it } from 'vitest';
+import { ackRequest, actionRequest, buildNotification, clickTarget, isApiRequest, parsePushPayload, pickClient } from './logic';
+
+const ORIGIN = 'https://hibiki.example';
+
+describe('parsePushPayload', () => {
+  it('reads a full reminder payload', () => {
+    const p = parsePushPayload(
+      JSON.stringify({ type: 'reminder', reminder_id: 'r1', log_id: 'l1', action_token: 'tok', title: '薬', body: '飲む', url: '/reminders', tag: 'r1', lang: 'ja', late: true }),
+    );
+    expect(p).toEqual({ type: 'reminder', reminder_id: 'r1', log_id: 'l1', action_token: 'tok', title: '薬', body: '飲む', url: '/reminders', tag: 'r1', lang: 'ja', late: true });
+  });
+  it('falls back safely on junk so a notification is still shown', () => {
+    expect(parsePushPayload('not json', 'en')).toMatchObject({ type: 'reminder', title: 'Hibiki', body: 'not json', lang: 'en', url: '/en/reminders' });
+    expect(parsePushPayload(null)).toMatchObject({ title: 'Hibiki', body: 'リマインダーの時間です', lang: 'ja' });
+    expect(parsePushPayload({ type: 'test', title: 5, lang: 'fr' })).toMatchObject({ type: 'test', title: 'Hibiki', lang: 'ja' });
+  });
+});
+
+describe('buildNotification', () => {
+  it('adds Complete/Snooze actions, audible, sticky, tagged by reminder', () => {
+    const n = buildNotification(parsePushPayload({ reminder_id: 'r1', log_id: 'l1', title: 'T', body: 'B', lang: 'en' }));
+    expect(n.title).toBe('T');
+    expect(n.options).toMatchObject({ body: 'B', tag: 'r1', silent: false, requireInteraction: true });
+    expect(n.options.actions).toEqual([
+      { action: 'complete', title: 'Complete' },
+      { action: 'snooze', title: 'Snooze' },
+    ]);
+  });
+  it('has no actions for tests, missing ids or platforms without actions', () => {
+    expect(buildNotification(parsePushPayload({ type: 'test', title: 'x' })).options.actions).toBeUndefined();
+    expect(buildNotification(parsePushPayload({ reminder_id: 'r' })).options.actions).toBeUndefined();
+    expect(buildNotification(parsePushPayload({ reminder_id: 'r', log_id: 'l' }), false).options.actions).toBeUndefined();
+  });
+  it('marks late deliveries', () => {
+    expect(buildNotification(parsePushPayload({ title: '会議', late: true, lang: 'ja' })).title).toBe('会議（遅延）');
+  });
+});
+
+describe('actions and acks', () => {
+  it('builds the handle call with the action token', () => {
+    expect(actionRequest('snooze', { reminder_id: 'r', log_id: 'l', action_token: 't' })).toEqual({
+      url: '/api/reminders?action=handle',
+      body: { reminder_id: 'r', log_id: 'l', action: 'snooze', action_token: 't' },
+    });
+    expect(actionRequest('complete', { reminder_id: 'r' })).toBeNull();
+    expect(actionRequest('', { reminder_id: 'r', log_id: 'l' })).toBeNull();
+  });
+  it('acks only with log id and token', () => {
+    expect(ackRequest({ log_id: 'l', action_token: 't' }, 'https://push/1')).toEqual({
+      url: '/api/notifications?action=ack',
+      body: { log_id: 'l', action_token: 't', endpoint: 'https://push/1' },
+    });
+    expect(ackRequest({ log_id: 'l' })).toBeNull();
+  });
+});
+
+describe('click handling', () => {
+  it('stays on our origin', () => {
+    expect(clickTarget({ url: '/en/reminders', reminder_id: 'r1' }, ORIGIN)).toBe(`${ORIGIN}/en/reminders?reminder=r1`);
+    expect(clickTarget({ url: 'https://evil.example/x', lang: 'en' }, ORIGIN)).toBe(`${ORIGIN}/en/reminders`);
+    expect(clickTarget(undefined, ORIGIN)).toBe(`${ORIGIN}/reminders`);
+  });
+  it('prefers a focused window of the app', () => {
+    const a = { url: `${ORIGIN}/`, focused: false };
+    const b = { url: `${ORIGIN}/reminders`, focused: true };
+    const c = { url: 'https://other.example/', focused: true };
+    expect(pickClient([a, b, c], ORIGIN)).toBe(b);
+    expect(pickClient([a, c], ORIGIN)).toBe(a);
+    expect(pickClient([c], ORIGIN)).toBeUndefined();
+  });
+  it('recognises API requests', () => {
+    expect(isApiRequest(new URL(`${ORIGIN}/api/reminders`))).toBe(true);
+    expect(isApiRequest(new URL(`${ORIGIN}/apis`))).toBe(false);
+    expect(isApiRequest(new URL(`${ORIGIN}/reminders`))).toBe(false);
+  });
+});

@@ -1,0 +1,153 @@
+/**
+ * Pure parts of the service worker (push payload -> notification, notification actions,
+ * click targets). Kept free of ServiceWorkerGlobalScope so they run under Vitest.
+ * Payload (api.md): {type: "reminder"|"test", reminder_id?, log_id?, action_token?, title, body,
+ * url, tag, lang, late?}
+ */
+export interface PushPayload {
+  type: 'reminder' | 'test';
+  reminder_id?: string;
+  log_id?: string;
+  action_token?: string;
+  title: string;
+  body: string;
+  url: string;
+  tag?: string;
+  lang: 'ja' | 'en';
+  late?: boolean;
+}
+
+const TEXT = {
+  ja: { fallbackTitle: 'Hibiki', fallbackBody: 'リマインダーの時間です', complete: '完了', snooze: 'スヌーズ', late: '（遅延）' },
+  en: { fallbackTitle: 'Hibiki', fallbackBody: 'A reminder is due', complete: 'Complete', snooze: 'Snooze', late: ' (late)' },
+} as const;
+
+const str = (v: unknown): string | undefined => (typeof v === 'string' && v.length > 0 ? v : undefined);
+
+/** Never throws: a malformed push still shows a (generic) notification, as iOS requires. */
+export function parsePushPayload(raw: unknown, fallbackLang: 'ja' | 'en' = 'ja'): PushPayload {
+  let obj: Record<string, unknown> = {};
+  if (typeof raw === 'string') {
+    try {
+      const parsed: unknown = JSON.parse(raw);
+      if (parsed && typeof parsed === 'object') obj = parsed as Record<string, unknown>;
+      else obj = { body: raw };
+    } catch {
+      obj = { body: raw };
+    }
+  } else if (raw && typeof raw === 'object') obj = raw as Record<string, unknown>;
+
+  const lang = obj.lang === 'en' || obj.lang === 'ja' ? obj.lang : fallbackLang;
+  const reminderId = str(obj.reminder_id);
+  const logId = str(obj.log_id);
+  const actionToken = str(obj.action_token);
+  const tag = str(obj.tag);
+  return {
+    type: obj.type === 'test' ? 'test' : 'reminder',
+    ...(reminderId ? { reminder_id: reminderId } : {}),
+    ...(logId ? { log_id: logId } : {}),
+    ...(actionToken ? { action_token: actionToken } : {}),
+    title: str(obj.title) ?? TEXT[lang].fallbackTitle,
+    body: str(obj.body) ?? TEXT[lang].fallbackBody,
+    url: str(obj.url) ?? (lang === 'en' ? '/en/reminders' : '/reminders'),
+    ...(tag ? { tag } : {}),
+    lang,
+    ...(obj.late === true ? { late: true } : {}),
+  };
+}
+
+export interface NotificationSpec {
+  title: string;
+  options: NotificationOptions & {
+    actions?: { action: string; title: string }[];
+    requireInteraction?: boolean;
+    renotify?: boolean;
+  };
+}
+
+/** Audible, stays until acted on, Complete/Snooze actions for reminders with ids. */
+export function buildNotification(p: PushPayload, supportsActions = true): NotificationSpec {
+  const t = TEXT[p.lang];
+  const canAct = p.type === 'reminder' && !!p.reminder_id && !!p.log_id;
+  return {
+    title: p.late ? `${p.title}${t.late}` : p.title,
+    options: {
+      body: p.body,
+      tag: p.tag ?? p.reminder_id ?? 'hibiki',
+      renotify: true,
+      silent: false,
+      requireInteraction: p.type === 'reminder',
+      icon: '/icons/icon-192.png',
+      badge: '/icons/icon-192.png',
+      lang: p.lang,
+      data: p,
+      ...(canAct && supportsActions
+        ? {
+            actions: [
+              { action: 'complete', title: t.complete },
+              { action: 'snooze', title: t.snooze },
+            ],
+          }
+        : {}),
+    },
+  };
+}
+
+export interface ApiCall {
+  url: string;
+  body: Record<string, unknown>;
+}
+
+/** The API call for a Complete/Snooze press (authorized by the push's action_token). */
+export function actionRequest(action: string, data: Partial<PushPayload> | undefined): ApiCall | null {
+  if (action !== 'complete' && action !== 'snooze') return null;
+  if (!data?.reminder_id || !data.log_id) return null;
+  return {
+    url: '/api/reminders?action=handle',
+    body: {
+      reminder_id: data.reminder_id,
+      log_id: data.log_id,
+      action,
+      ...(data.action_token ? { action_token: data.action_token } : {}),
+    },
+  };
+}
+
+/** The acknowledgement that a notification was shown on this device. */
+export function ackRequest(data: Partial<PushPayload>, endpoint?: string): ApiCall | null {
+  if (!data.log_id || !data.action_token) return null;
+  return {
+    url: '/api/notifications?action=ack',
+    body: { log_id: data.log_id, action_token: data.action_token, ...(endpoint ? { endpoint } : {}) },
+  };
+}
+
+/** Where a click goes: the payload url if same-origin, else the reminders page. */
+export function clickTarget(data: Partial<PushPayload> | undefined, origin: string): string {
+  const fallback = data?.lang === 'en' ? '/en/reminders' : '/reminders';
+  try {
+    const u = new URL(data?.url ?? fallback, origin);
+    if (u.origin !== origin) return new URL(fallback, origin).href;
+    if (data?.reminder_id && !u.searchParams.has('reminder')) u.searchParams.set('reminder', data.reminder_id);
+    return u.href;
+  } catch {
+    return new URL(fallback, origin).href;
+  }
+}
+
+/** Pick an open window of the app to reuse (focused first, then any same-origin one). */
+export function pickClient<C extends { url: string; focused?: boolean }>(clients: readonly C[], origin: string): C | undefined {
+  const ours = clients.filter((c) => {
+    try {
+      return new URL(c.url).origin === origin;
+    } catch {
+      return false;
+    }
+  });
+  return ours.find((c) => c.focused) ?? ours[0];
+}
+
+/** Requests the service worker must never serve from cache. */
+export function isApiRequest(url: URL): boolean {
+  return url.pathname.startsWith('/api/') || url.pathname === '/api' || url.pathname === '/metrics';
+}
