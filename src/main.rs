@@ -1,1 +1,63 @@
-fn main() {}
+use clap::{Parser, Subcommand};
+use hibiki::{Application, Parts};
+use hibiki_common::config::Config;
+use hibiki_common::keys::VapidKeys;
+
+/// Hibiki (響き): reminders you hear.
+#[derive(Parser)]
+#[command(name = "hibiki", version, about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+    #[command(flatten)]
+    config: Config,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// API + scheduler + worker in one process (the default).
+    All,
+    /// The HTTP API only.
+    Api,
+    /// The scheduler daemon only.
+    Scheduler,
+    /// The workers only.
+    Worker,
+    /// Apply database migrations and exit.
+    Migrate,
+    /// Print a new VAPID key pair and exit.
+    VapidKeys,
+}
+
+#[tokio::main]
+async fn main() -> anyhow::Result<()> {
+    let _ = dotenvy::dotenv();
+    let cli = Cli::parse();
+    tracing_subscriber::fmt()
+        .with_env_filter(tracing_subscriber::EnvFilter::try_from_env("HIBIKI_LOG").unwrap_or_else(|_| "info,sqlx=warn,tower_http=info".into()))
+        .init();
+    let parts = match cli.command.unwrap_or(Command::All) {
+        Command::All => Parts::ALL,
+        Command::Api => Parts { api: true, scheduler: false, worker: false },
+        Command::Scheduler => Parts { api: false, scheduler: true, worker: false },
+        Command::Worker => Parts { api: false, scheduler: false, worker: true },
+        Command::Migrate => {
+            hibiki::open_database(&cli.config).await?;
+            println!("migrations applied");
+            return Ok(());
+        }
+        Command::VapidKeys => {
+            let keys = VapidKeys::generate();
+            println!("HIBIKI_VAPID_PRIVATE_KEY={}\n# public key (for reference): {}", keys.private_key, keys.public_key);
+            return Ok(());
+        }
+    };
+    if cli.config.metrics_listen != "off" {
+        let addr: std::net::SocketAddr = cli.config.metrics_listen.parse()?;
+        metrics_exporter_prometheus::PrometheusBuilder::new().with_http_listener(addr).install()?;
+        tracing::info!(address = %addr, "metrics at /metrics");
+    }
+    let app = Application::start(cli.config, parts).await?;
+    app.run_until_signal().await;
+    Ok(())
+}

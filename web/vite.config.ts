@@ -25,6 +25,10 @@ export default defineConfig({
         display: 'standalone',
         background_color: '#ffffff',
         theme_color: '#4f46e5',
+        shortcuts: [
+          { name: 'リマインダーを作成', short_name: '作成', url: '/reminders?new=1' },
+          { name: 'Create reminder', short_name: 'Create', url: '/en/reminders?new=1' },
+        ],
         icons: [
           { src: '/icons/icon-192.png', sizes: '192x192', type: 'image/png' },
           { src: '/icons/icon-512.png', sizes: '512x512', type: 'image/png' },

@@ -1,1 +1,123 @@
+//! Hibiki's HTTP API: thin axum handlers over `hibiki_common`, one error type mapped to the
+//! contract's envelope, and the hardening every route shares (body limit, rate limits,
+//! request ids, security headers, panics caught).
 
+pub mod auth;
+pub mod error;
+pub mod extract;
+pub mod openapi;
+pub mod ratelimit;
+pub mod routes;
+pub mod state;
+mod web;
+
+use std::time::Duration;
+
+use axum::Router;
+use axum::extract::{DefaultBodyLimit, MatchedPath, Request};
+use axum::http::{HeaderName, HeaderValue, header};
+use axum::middleware::{self, Next};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use tower::ServiceBuilder;
+use tower_http::catch_panic::CatchPanicLayer;
+use tower_http::request_id::{MakeRequestUuid, PropagateRequestIdLayer, SetRequestIdLayer};
+use tower_http::set_header::SetResponseHeaderLayer;
+use tower_http::trace::TraceLayer;
+use utoipa::OpenApi;
+
+pub use crate::state::AppState;
+use crate::error::ApiError;
+use crate::routes::{account, admin, auth as auth_routes, health, notifications, reminders};
+
+/// The contract's body limit.
+pub const MAX_BODY_BYTES: usize = 64 * 1024;
+
+const REQUEST_ID: HeaderName = HeaderName::from_static("x-request-id");
+
+/// A strict policy: no inline script, nothing from other origins.
+const CSP: &str = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; font-src 'self'; \
+connect-src 'self'; worker-src 'self'; manifest-src 'self'; media-src 'self' data:; object-src 'none'; \
+base-uri 'self'; form-action 'self'; frame-ancestors 'none'";
+
+pub fn router(state: AppState) -> Router {
+    let sign_in = Router::new()
+        .route("/api/auth/otp", post(auth_routes::request_otp))
+        .route("/api/auth/verify", post(auth_routes::verify))
+        .route("/api/auth/verify-link", post(auth_routes::verify_link))
+        .route("/api/auth/dev-login", post(auth_routes::dev_login))
+        .route_layer(middleware::from_fn_with_state(state.clone(), ratelimit::limit_auth));
+
+    let api = Router::new()
+        .route("/api/auth/session", get(auth_routes::session))
+        .route("/api/auth/logout", post(auth_routes::logout))
+        .route("/api/reminders", get(reminders::list).post(reminders::create_or_act))
+        .route("/api/reminders/preview", post(reminders::preview))
+        .route("/api/reminders/{id}", get(reminders::get).put(reminders::update).delete(reminders::delete))
+        .route("/api/reminders/{id}/occurrences", get(reminders::occurrences))
+        .route("/api/reminders/{id}/logs", get(reminders::logs))
+        .route("/api/settings", get(account::get_settings).put(account::put_settings))
+        .route("/api/account", axum::routing::delete(account::delete_account))
+        .route("/api/test-email", post(account::test_email))
+        .route("/api/admin/stats", get(admin::stats))
+        .route("/api/admin/users", get(admin::users))
+        .route("/api/notifications/vapid-public-key", get(notifications::vapid_public_key))
+        .route("/api/status", get(health::status))
+        .route("/api/openapi.json", get(openapi_json))
+        .route_layer(middleware::from_fn_with_state(state.clone(), ratelimit::limit_api));
+
+    // Health stays outside the rate limits: probes must always get through.
+    let health = Router::new().route("/api/health", get(health::detail).head(health::head));
+
+    Router::new()
+        .merge(sign_in)
+        .merge(api)
+        .merge(health)
+        .route("/api", axum::routing::any(api_not_found))
+        .route("/api/{*rest}", axum::routing::any(api_not_found))
+        .method_not_allowed_fallback(method_not_allowed)
+        .fallback_service(web::service(&state.config.web_dir))
+        .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
+        .layer(middleware::from_fn(record_metrics))
+        .layer(
+            ServiceBuilder::new()
+                .layer(SetRequestIdLayer::new(REQUEST_ID, MakeRequestUuid))
+                .layer(TraceLayer::new_for_http().make_span_with(|req: &Request| {
+                    let id = req.headers().get(REQUEST_ID).and_then(|v| v.to_str().ok()).unwrap_or("");
+                    tracing::info_span!("http", method = %req.method(), path = %req.uri().path(), request_id = %id)
+                }))
+                .layer(PropagateRequestIdLayer::new(REQUEST_ID))
+                .layer(CatchPanicLayer::custom(|_| ApiError::Internal("handler panicked".into()).into_response()))
+                .layer(tower_http::timeout::TimeoutLayer::with_status_code(axum::http::StatusCode::REQUEST_TIMEOUT, Duration::from_secs(30)))
+                .layer(SetResponseHeaderLayer::if_not_present(header::CONTENT_SECURITY_POLICY, HeaderValue::from_static(CSP)))
+                .layer(SetResponseHeaderLayer::if_not_present(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff")))
+                .layer(SetResponseHeaderLayer::if_not_present(header::REFERRER_POLICY, HeaderValue::from_static("no-referrer")))
+                .layer(SetResponseHeaderLayer::if_not_present(header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY"))),
+        )
+        .with_state(state)
+}
+
+async fn openapi_json() -> impl IntoResponse {
+    axum::Json(openapi::ApiDoc::openapi())
+}
+
+async fn api_not_found() -> ApiError {
+    ApiError::NotFound
+}
+
+async fn method_not_allowed() -> ApiError {
+    ApiError::MethodNotAllowed
+}
+
+/// Request count and latency per route template (never the raw path: ids would explode the
+/// label set).
+async fn record_metrics(req: Request, next: Next) -> Response {
+    let start = std::time::Instant::now();
+    let method = req.method().to_string();
+    let route = req.extensions().get::<MatchedPath>().map(|p| p.as_str().to_owned()).unwrap_or_else(|| "other".into());
+    let response = next.run(req).await;
+    let status = response.status().as_u16().to_string();
+    metrics::counter!("hibiki_http_requests_total", "method" => method.clone(), "route" => route.clone(), "status" => status).increment(1);
+    metrics::histogram!("hibiki_http_request_duration_seconds", "method" => method, "route" => route).record(start.elapsed().as_secs_f64());
+    response
+}

@@ -147,6 +147,31 @@ describe('login', () => {
   });
 });
 
+describe('login countdown', () => {
+  it('enables resend after 60 s, resets on resend, and shows the expired notice at 0', async () => {
+    const fetch = mockFetch({ 'POST /api/auth/otp': () => ok({ expires_in: 1200, resend_after: 60 }, 202) });
+    renderApp('/en/login');
+    fireEvent.change(await screen.findByLabelText('Email address'), { target: { value: 'taro@example.com' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Send code' }));
+    const code = await screen.findByLabelText('6-digit code');
+    fireEvent.change(code, { target: { value: '12' } });
+    const start = Date.now();
+    const clock = vi.spyOn(Date, 'now').mockReturnValue(start + 61_000);
+    const resend = await screen.findByRole('button', { name: 'Resend code' }, { timeout: 2500 });
+    expect(resend).toBeEnabled();
+    expect(screen.getByText('Code expires in 18:59')).toBeInTheDocument();
+    fireEvent.click(resend);
+    await waitFor(() => expect(fetch.mock.calls.filter((c) => c[0] === '/api/auth/otp')).toHaveLength(2));
+    expect(await screen.findByText('Code expires in 20:00')).toBeInTheDocument();
+    expect(code).toHaveValue('');
+    expect(screen.getByRole('button', { name: /Resend available in 60 s/ })).toBeDisabled();
+    clock.mockReturnValue(start + 61_000 + 1_200_000);
+    expect(await screen.findByText('This code has expired. Please request a new one.', {}, { timeout: 2500 })).toBeInTheDocument();
+    expect(code).toBeDisabled();
+    expect(screen.getByRole('button', { name: 'Sign in' })).toBeDisabled();
+  });
+});
+
 describe('auth callback', () => {
   it('never spends the token on load; the button does', async () => {
     window.location.hash = '#token=abc123';
@@ -228,6 +253,18 @@ describe('signed in', () => {
       recurrence: { kind: 'custom', days: ['mon', 'wed'] },
     });
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+  });
+
+  it('/reminders?new=1 opens the create dialog and defaults to the settings time zone', async () => {
+    mockFetch({
+      'GET /api/reminders': () => ok([]),
+      'GET /api/settings': () => ok({ timezone: 'Asia/Tokyo', language: 'ja', default_snooze_minutes: 10, speak_titles: false, hide_notification_content: false }),
+      'POST /api/reminders/preview': () => ok({ occurrences: [] }),
+    });
+    renderApp('/reminders?new=1');
+    const dialog = await screen.findByRole('dialog', { name: 'リマインダーを作成' });
+    await waitFor(() => expect(loc()).toBe('/reminders'));
+    expect(within(dialog).getByLabelText('タイムゾーン')).toHaveValue('Asia/Tokyo');
   });
 
   it('a 401 AUTHENTICATION_REQUIRED signs the user out', async () => {

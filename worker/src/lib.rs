@@ -1,1 +1,4 @@
+//! Hibiki's workers: mail now; Web Push and housekeeping grow here.
 
+pub mod housekeeping;
+pub mod mail;

@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
-import { signOut } from '../features/auth/authStore';
+import { signOut, useAuth } from '../features/auth/authStore';
 import { HealthIndicator } from '../features/health/HealthIndicator';
 import { NotificationToggle, TestNotificationButton } from '../features/notifications/NotificationControls';
 import { useLocalizedPath } from '../lib/useLang';
@@ -14,6 +14,7 @@ export default function SignedInControls({ email }: { email: string }) {
   const navigate = useNavigate();
   const lp = useLocalizedPath();
   const { pathname } = useLocation();
+  const { isAdmin } = useAuth();
 
   function create() {
     // Goes to /reminders; the page opens the dialog 100 ms later.
@@ -50,6 +51,7 @@ export default function SignedInControls({ email }: { email: string }) {
             <LangLink to="/guide">{t('nav.guide')}</LangLink>
             <LangLink to="/faq">{t('nav.faq')}</LangLink>
             <LangLink to="/settings">{t('nav.settings')}</LangLink>
+            {isAdmin && <LangLink to="/admin">{t('nav.admin')}</LangLink>}
           </nav>
           <button type="button" className="button secondary block" onClick={logout}>
             {t('nav.signOut')}

@@ -49,19 +49,20 @@ export interface Health {
 /** The three checks of the health indicator, re-probed every 30 s and when the tab shows. */
 export function useHealth(): Health {
   const push = usePushState();
+  const refreshPush = push.refresh;
   const online = useOnline();
   const [sw, setSw] = useState<ServiceWorkerState>('checking');
   const [probe, setProbe] = useState<ProbeResult>('pending');
 
   const refresh = useCallback(() => {
     void readServiceWorkerState().then(setSw);
-    push.refresh();
+    refreshPush();
     if (!navigator.onLine) return;
     api.health.probe(HEALTH_PROBE_TIMEOUT_MS).then(
       () => setProbe('ok'),
       () => setProbe('failed'),
     );
-  }, [push.refresh]);
+  }, [refreshPush]);
 
   useEffect(() => {
     refresh();

@@ -15,7 +15,12 @@ export default function HomePage() {
 }
 
 const FEATURES = ['audio', 'schedule', 'interactive'] as const;
-const FEATURE_ICONS: Record<(typeof FEATURES)[number], string> = { audio: '🔔', schedule: '⏱', interactive: '✅' };
+// Simple line icons (24×24), drawn in the brand colour.
+const FEATURE_ICONS: Record<(typeof FEATURES)[number], string> = {
+  audio: 'M6 9a6 6 0 0 1 12 0v4l2 3H4l2-3zM10 19a2 2 0 0 0 4 0',
+  schedule: 'M12 3a9 9 0 1 0 0 18a9 9 0 1 0 0-18zM12 7v5l3 2',
+  interactive: 'M4 12l5 5L20 6',
+};
 
 export function SignedOutHome() {
   const { t } = useTranslation('home');
@@ -40,9 +45,9 @@ export function SignedOutHome() {
         </h2>
         {FEATURES.map((f) => (
           <article key={f} className="card feature">
-            <span className="feature-icon" aria-hidden="true">
-              {FEATURE_ICONS[f]}
-            </span>
+            <svg className="feature-icon" viewBox="0 0 24 24" width="32" height="32" aria-hidden="true" focusable="false">
+              <path d={FEATURE_ICONS[f]} fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round" />
+            </svg>
             <h3>{t(`features.${f}.title`)}</h3>
             <p>{t(`features.${f}.text`)}</p>
           </article>

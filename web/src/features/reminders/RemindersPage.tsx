@@ -1,10 +1,13 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
+import useSWR from 'swr';
 import { Dialog } from '../../components/Dialog';
 import { Spinner } from '../../components/Spinner';
 import { toast } from '../../components/toast';
+import { api } from '../../lib/api';
 import { formatDate, formatTime } from '../../lib/format';
+import { swrKeys } from '../../lib/swrKeys';
 import { OPEN_CREATE_DELAY_MS, OPEN_CREATE_DIALOG } from '../../lib/navState';
 import type { Reminder } from '../../lib/types';
 import { useLang } from '../../lib/useLang';
@@ -25,6 +28,9 @@ export default function RemindersPage() {
   const { data, error, isLoading } = useReminders();
   const { create, update, remove } = useReminderMutations();
   const recurrenceLabel = useRecurrenceLabel();
+  // New reminders default to the user's timezone setting (decisions.md), else the browser's.
+  const settings = useSWR(swrKeys.settings(), () => api.settings.get(), { shouldRetryOnError: false });
+  const defaultTz = settings.data?.timezone || browserTimeZone();
   const [tab, setTab] = useState<Tab>('active');
   const [dialog, setDialog] = useState<{ open: boolean; editing: Reminder | null; initial: ReminderForm }>(() => ({
     open: false,
@@ -45,16 +51,25 @@ export default function RemindersPage() {
   const activeCount = (data ?? []).filter(isActive).length;
   const atLimit = activeCount >= MAX_ACTIVE_REMINDERS;
 
-  const openCreate = () => setDialog({ open: true, editing: null, initial: emptyForm(browserTimeZone(), Date.now()) });
-  const openEdit = (r: Reminder) => setDialog({ open: true, editing: r, initial: formFromReminder(r, browserTimeZone()) });
+  const openCreate = () => setDialog({ open: true, editing: null, initial: emptyForm(defaultTz, Date.now()) });
+  const openEdit = (r: Reminder) => setDialog({ open: true, editing: r, initial: formFromReminder(r, defaultTz) });
 
-  // Header "create" button: navigate here, then open the dialog 100 ms later.
-  const openRequest = (location.state as Record<string, unknown> | null)?.[OPEN_CREATE_DIALOG];
+  // Header "create" button: navigate here, then open the dialog 100 ms later. `?new=1` does the
+  // same (the manifest's "new reminder" shortcut uses it).
+  const openRequest =
+    (location.state as Record<string, unknown> | null)?.[OPEN_CREATE_DIALOG] ??
+    (new URLSearchParams(location.search).get('new') === '1' ? 'query' : undefined);
+  const latest = useRef({ openCreate, location, navigate });
+  latest.current = { openCreate, location, navigate };
   useEffect(() => {
     if (!openRequest) return;
     const h = setTimeout(() => {
-      openCreate();
-      navigate(location.pathname + location.search, { replace: true, state: null });
+      const { openCreate: open, location: here, navigate: go } = latest.current;
+      open();
+      const params = new URLSearchParams(here.search);
+      params.delete('new');
+      const qs = params.toString();
+      go(here.pathname + (qs ? `?${qs}` : ''), { replace: true, state: null });
     }, OPEN_CREATE_DELAY_MS);
     return () => clearTimeout(h);
   }, [openRequest]);

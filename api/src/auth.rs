@@ -1,0 +1,82 @@
+//! Who is calling: a bearer token (other clients) or the HttpOnly session cookie (the web
+//! app). Both name the same server-side session.
+
+use axum::extract::FromRequestParts;
+use axum::http::header::{AUTHORIZATION, COOKIE};
+use axum::http::request::Parts;
+use hibiki_common::signin;
+use hibiki_common::storage::User;
+
+use crate::error::ApiError;
+use crate::state::AppState;
+
+pub const SESSION_COOKIE: &str = "hibiki_session";
+
+/// The session token of the request, bearer first.
+pub fn session_token(parts: &Parts) -> Option<String> {
+    if let Some(value) = parts.headers.get(AUTHORIZATION).and_then(|v| v.to_str().ok()) {
+        let (scheme, token) = value.split_once(' ')?;
+        return scheme.eq_ignore_ascii_case("bearer").then(|| token.trim().to_owned());
+    }
+    parts
+        .headers
+        .get_all(COOKIE)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(cookie::Cookie::split_parse)
+        .filter_map(Result::ok)
+        .find(|c| c.name() == SESSION_COOKIE)
+        .map(|c| c.value().to_owned())
+}
+
+/// A signed-in user; 401 `AUTHENTICATION_REQUIRED` otherwise.
+pub struct AuthUser {
+    pub user: User,
+    pub token: String,
+}
+
+impl FromRequestParts<AppState> for AuthUser {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, Self::Rejection> {
+        let token = session_token(parts).ok_or(ApiError::Unauthorized)?;
+        let user = signin::authenticate(&state.db, &token, jiff::Timestamp::now()).await?.ok_or(ApiError::Unauthorized)?;
+        Ok(AuthUser { user, token })
+    }
+}
+
+/// A signed-in admin (`HIBIKI_ADMIN_EMAILS`); 403 `FORBIDDEN` for other users.
+pub struct AdminUser(pub User);
+
+impl FromRequestParts<AppState> for AdminUser {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, Self::Rejection> {
+        let AuthUser { user, .. } = AuthUser::from_request_parts(parts, state).await?;
+        if state.config.is_admin(&user.email) { Ok(AdminUser(user)) } else { Err(ApiError::Forbidden) }
+    }
+}
+
+/// `Set-Cookie` for a new session: HttpOnly (no script reads it), SameSite=Strict (no other
+/// site sends it), Secure when served over https.
+pub fn session_cookie(token: &str, secure: bool) -> String {
+    cookie::Cookie::build((SESSION_COOKIE, token.to_owned()))
+        .path("/")
+        .http_only(true)
+        .same_site(cookie::SameSite::Strict)
+        .secure(secure)
+        .max_age(cookie::time::Duration::seconds(hibiki_common::signin::SESSION_TTL.as_secs()))
+        .build()
+        .to_string()
+}
+
+pub fn clear_session_cookie(secure: bool) -> String {
+    cookie::Cookie::build((SESSION_COOKIE, ""))
+        .path("/")
+        .http_only(true)
+        .same_site(cookie::SameSite::Strict)
+        .secure(secure)
+        .max_age(cookie::time::Duration::ZERO)
+        .build()
+        .to_string()
+}

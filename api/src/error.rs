@@ -1,0 +1,146 @@
+//! The API's one error type and its mapping to the contract's JSON envelope:
+//! `{"success": false, "error": {"code", "message", fields?, retry_after?}, error_type?}`.
+
+use std::collections::BTreeMap;
+
+use axum::http::{HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use hibiki_common::signin::SignInError;
+use serde_json::json;
+
+#[derive(Debug, thiserror::Error)]
+pub enum ApiError {
+    #[error("validation failed")]
+    Validation(BTreeMap<String, String>),
+    #[error("the request body is not valid JSON: {0}")]
+    InvalidJson(String),
+    #[error("the request body must be application/json")]
+    UnsupportedMediaType,
+    #[error("the request body is larger than 64 KiB")]
+    PayloadTooLarge,
+    #[error("not found")]
+    NotFound,
+    #[error("method not allowed")]
+    MethodNotAllowed,
+    #[error("authentication required")]
+    Unauthorized,
+    #[error("forbidden")]
+    Forbidden,
+    #[error("too many requests, retry in {retry_after} s")]
+    RateLimited { retry_after: i64 },
+    #[error("at most {0} active reminders")]
+    ReminderLimit(usize),
+    #[error(transparent)]
+    SignIn(SignInError),
+    #[error("temporarily unavailable: {0}")]
+    Unavailable(&'static str),
+    #[error("internal error")]
+    Internal(String),
+}
+
+impl ApiError {
+    pub fn field(field: &str, message: impl Into<String>) -> ApiError {
+        ApiError::Validation(BTreeMap::from([(field.to_owned(), message.into())]))
+    }
+}
+
+impl From<hibiki_common::Error> for ApiError {
+    fn from(e: hibiki_common::Error) -> Self {
+        use hibiki_common::Error as E;
+        match e {
+            E::Validation(fields) => ApiError::Validation(fields),
+            E::NotFound => ApiError::NotFound,
+            E::ReminderLimit(n) => ApiError::ReminderLimit(n),
+            other => ApiError::Internal(other.to_string()),
+        }
+    }
+}
+
+impl From<SignInError> for ApiError {
+    fn from(e: SignInError) -> Self {
+        match e {
+            SignInError::Store(inner) => inner.into(),
+            other => ApiError::SignIn(other),
+        }
+    }
+}
+
+impl ApiError {
+    fn parts(&self) -> (StatusCode, &'static str) {
+        match self {
+            ApiError::Validation(_) => (StatusCode::BAD_REQUEST, "VALIDATION_FAILED"),
+            ApiError::InvalidJson(_) => (StatusCode::BAD_REQUEST, "INVALID_JSON"),
+            ApiError::UnsupportedMediaType => (StatusCode::UNSUPPORTED_MEDIA_TYPE, "UNSUPPORTED_MEDIA_TYPE"),
+            ApiError::PayloadTooLarge => (StatusCode::PAYLOAD_TOO_LARGE, "PAYLOAD_TOO_LARGE"),
+            ApiError::NotFound => (StatusCode::NOT_FOUND, "NOT_FOUND"),
+            ApiError::MethodNotAllowed => (StatusCode::METHOD_NOT_ALLOWED, "METHOD_NOT_ALLOWED"),
+            ApiError::Unauthorized => (StatusCode::UNAUTHORIZED, "AUTHENTICATION_REQUIRED"),
+            ApiError::Forbidden => (StatusCode::FORBIDDEN, "FORBIDDEN"),
+            ApiError::RateLimited { .. } => (StatusCode::TOO_MANY_REQUESTS, "RATE_LIMITED"),
+            ApiError::ReminderLimit(_) => (StatusCode::CONFLICT, "REMINDER_LIMIT"),
+            ApiError::SignIn(e) => match e {
+                SignInError::EmailInvalid(_) => (StatusCode::BAD_REQUEST, "EMAIL_INVALID"),
+                SignInError::RateLimited { .. } => (StatusCode::TOO_MANY_REQUESTS, "RATE_LIMITED"),
+                SignInError::OtpInvalid => (StatusCode::BAD_REQUEST, "OTP_INVALID"),
+                SignInError::OtpExpired => (StatusCode::BAD_REQUEST, "OTP_EXPIRED"),
+                SignInError::AttemptsExceeded { .. } => (StatusCode::TOO_MANY_REQUESTS, "OTP_ATTEMPTS_EXCEEDED"),
+                SignInError::LinkInvalid => (StatusCode::BAD_REQUEST, "LINK_INVALID"),
+                SignInError::Store(_) => (StatusCode::INTERNAL_SERVER_ERROR, "INTERNAL_ERROR"),
+            },
+            ApiError::Unavailable(_) => (StatusCode::SERVICE_UNAVAILABLE, "SERVICE_UNAVAILABLE"),
+            ApiError::Internal(_) => (StatusCode::INTERNAL_SERVER_ERROR, "INTERNAL_ERROR"),
+        }
+    }
+
+    fn retry_after(&self) -> Option<i64> {
+        match self {
+            ApiError::RateLimited { retry_after } => Some(*retry_after),
+            ApiError::SignIn(SignInError::RateLimited { retry_after_secs }) => Some(*retry_after_secs),
+            ApiError::SignIn(SignInError::AttemptsExceeded { retry_after_secs }) => *retry_after_secs,
+            _ => None,
+        }
+    }
+
+    fn message(&self) -> String {
+        match self {
+            ApiError::Validation(_) => "Some fields are invalid.".into(),
+            ApiError::RateLimited { .. } | ApiError::SignIn(SignInError::RateLimited { .. }) => {
+                "Too many requests. Please try again later.".into()
+            }
+            ApiError::NotFound => "Not found.".into(),
+            ApiError::Unauthorized => "Authentication required.".into(),
+            ApiError::Forbidden => "You do not have access to this.".into(),
+            // Never leak internals to clients; the log has them.
+            ApiError::Internal(_) => "Something went wrong on our side.".into(),
+            other => other.to_string(),
+        }
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        let (status, code) = self.parts();
+        if let ApiError::Internal(detail) = &self {
+            tracing::error!(error = %detail, "internal error");
+        }
+        let mut error = json!({ "code": code, "message": self.message() });
+        if let ApiError::Validation(fields) = &self {
+            error["fields"] = json!(fields);
+        }
+        let retry_after = self.retry_after();
+        if let Some(secs) = retry_after {
+            error["retry_after"] = json!(secs);
+        }
+        let mut body = json!({ "success": false, "error": error });
+        if status == StatusCode::UNAUTHORIZED {
+            body["error_type"] = json!("AUTHENTICATION_REQUIRED");
+        }
+        let mut response = (status, axum::Json(body)).into_response();
+        if let Some(secs) = retry_after {
+            response.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from(secs.max(1)));
+        }
+        response
+    }
+}
+
+pub type ApiResult<T> = Result<T, ApiError>;

@@ -1,0 +1,73 @@
+//! Extractors whose rejections speak the contract's envelope instead of axum's plain text.
+
+use axum::body::Bytes;
+use axum::extract::{FromRequest, FromRequestParts, Request};
+use axum::http::request::Parts;
+use axum::http::{StatusCode, header};
+use serde::de::DeserializeOwned;
+
+use crate::error::ApiError;
+
+/// A JSON body: 415 without a JSON content type, 413 over the body limit, 400
+/// `INVALID_JSON` for bad syntax and 400 `VALIDATION_FAILED` (naming the field) for wrong
+/// types or missing fields.
+pub struct ApiJson<T>(pub T);
+
+impl<S, T> FromRequest<S> for ApiJson<T>
+where
+    S: Send + Sync,
+    T: DeserializeOwned,
+{
+    type Rejection = ApiError;
+
+    async fn from_request(req: Request, state: &S) -> Result<Self, Self::Rejection> {
+        let is_json = req
+            .headers()
+            .get(header::CONTENT_TYPE)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.parse::<mime::Mime>().ok())
+            .is_some_and(|m| m.type_() == mime::APPLICATION && (m.subtype() == mime::JSON || m.suffix() == Some(mime::JSON)));
+        if !is_json {
+            return Err(ApiError::UnsupportedMediaType);
+        }
+        let bytes = Bytes::from_request(req, state).await.map_err(|rejection| {
+            if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE { ApiError::PayloadTooLarge } else { ApiError::InvalidJson(rejection.body_text()) }
+        })?;
+        parse_json(&bytes).map(ApiJson)
+    }
+}
+
+pub fn parse_json<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
+    let mut de = serde_json::Deserializer::from_slice(bytes);
+    let value = serde_path_to_error::deserialize(&mut de).map_err(|e| {
+        let inner = e.inner();
+        if inner.is_data() {
+            let path = e.path().to_string();
+            let field = if path == "." || path.is_empty() { "body".to_owned() } else { path };
+            ApiError::field(&field, inner.to_string())
+        } else {
+            ApiError::InvalidJson(inner.to_string())
+        }
+    })?;
+    // Trailing garbage after the value is malformed JSON too.
+    de.end().map_err(|e| ApiError::InvalidJson(e.to_string()))?;
+    Ok(value)
+}
+
+/// Query parameters, with a 400 `VALIDATION_FAILED` for values of the wrong type.
+pub struct ApiQuery<T>(pub T);
+
+impl<S, T> FromRequestParts<S> for ApiQuery<T>
+where
+    S: Send + Sync,
+    T: DeserializeOwned,
+{
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
+        axum::extract::Query::<T>::from_request_parts(parts, state)
+            .await
+            .map(|q| ApiQuery(q.0))
+            .map_err(|e| ApiError::field("query", e.body_text()))
+    }
+}

@@ -1,0 +1,68 @@
+use axum::Json;
+use axum::extract::State;
+use axum::http::StatusCode;
+use axum::http::header::SET_COOKIE;
+use axum::response::{AppendHeaders, IntoResponse, Response};
+use hibiki_common::jobs::MailJob;
+use hibiki_common::settings::{Settings, SettingsPatch};
+use hibiki_common::signin::{MAIL_KIND_TEST, MAILS_PER_HOUR};
+use jiff::{SignedDuration, Timestamp};
+use serde::Deserialize;
+use utoipa::ToSchema;
+
+use crate::auth::{AuthUser, clear_session_cookie};
+use crate::error::{ApiError, ApiResult};
+use crate::extract::ApiJson;
+use crate::routes::ok;
+use crate::state::AppState;
+
+#[derive(Deserialize, ToSchema)]
+pub struct DeleteAccount {
+    /// The user's own email address, typed again.
+    pub confirm: String,
+}
+
+/// The user's settings.
+#[utoipa::path(get, path = "/api/settings", tag = "account", responses((status = 200, body = Settings)))]
+pub async fn get_settings(State(state): State<AppState>, auth: AuthUser) -> ApiResult<Json<serde_json::Value>> {
+    Ok(ok(state.db.settings(&auth.user.id).await?))
+}
+
+/// Change any settings.
+#[utoipa::path(put, path = "/api/settings", request_body = SettingsPatch, tag = "account", responses((status = 200, body = Settings), (status = 400)))]
+pub async fn put_settings(State(state): State<AppState>, auth: AuthUser, ApiJson(patch): ApiJson<SettingsPatch>) -> ApiResult<Json<serde_json::Value>> {
+    patch.check()?;
+    let mut settings = state.db.settings(&auth.user.id).await?;
+    patch.apply(&mut settings);
+    state.db.save_settings(&auth.user.id, &settings, Timestamp::now()).await?;
+    Ok(ok(settings))
+}
+
+/// Delete the account and everything in it.
+#[utoipa::path(delete, path = "/api/account", request_body = DeleteAccount, tag = "account", responses((status = 204), (status = 400)))]
+pub async fn delete_account(State(state): State<AppState>, auth: AuthUser, ApiJson(req): ApiJson<DeleteAccount>) -> ApiResult<Response> {
+    if !req.confirm.trim().eq_ignore_ascii_case(&auth.user.email) {
+        return Err(ApiError::field("confirm", "Type your email address to confirm"));
+    }
+    state.db.delete_user(&auth.user).await?;
+    tracing::info!(user_id = %auth.user.id, "account deleted");
+    let cookie = clear_session_cookie(state.config.secure_cookies());
+    Ok((StatusCode::NO_CONTENT, AppendHeaders([(SET_COOKIE, cookie)])).into_response())
+}
+
+/// Send a test email to the user (3 per hour).
+#[utoipa::path(post, path = "/api/test-email", tag = "account", responses((status = 202), (status = 429, description = "RATE_LIMITED")))]
+pub async fn test_email(State(state): State<AppState>, auth: AuthUser) -> ApiResult<Response> {
+    let now = Timestamp::now();
+    let email = &auth.user.email;
+    let (sent, oldest) = state.db.mail_sent_since(email, MAIL_KIND_TEST, now - SignedDuration::from_hours(1)).await?;
+    if sent >= MAILS_PER_HOUR {
+        let oldest = oldest.unwrap_or(now.as_millisecond());
+        let retry_after = ((oldest + 3_600_000 - now.as_millisecond()) / 1000).max(1);
+        return Err(ApiError::RateLimited { retry_after });
+    }
+    let lang = state.db.settings(&auth.user.id).await?.language;
+    state.db.log_mail(email, MAIL_KIND_TEST, now).await?;
+    state.mail.push(MailJob::Test { email: email.clone(), lang }).map_err(|_| ApiError::Unavailable("mail queue"))?;
+    Ok((StatusCode::ACCEPTED, ok(serde_json::json!({ "queued": true }))).into_response())
+}

@@ -1,0 +1,48 @@
+use axum::Json;
+use axum::extract::State;
+use hibiki_common::storage::{AdminStats, AdminUser as AdminUserRow};
+use serde::{Deserialize, Serialize};
+use utoipa::{IntoParams, ToSchema};
+
+use crate::auth::AdminUser;
+use crate::error::{ApiError, ApiResult};
+use crate::extract::ApiQuery;
+use crate::routes::ok;
+use crate::state::AppState;
+
+#[derive(Deserialize, IntoParams)]
+pub struct PageQuery {
+    /// 1-based page, default 1
+    pub page: Option<i64>,
+    /// 1 to 100, default 50
+    pub per_page: Option<i64>,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct UserPage {
+    pub users: Vec<AdminUserRow>,
+    pub page: i64,
+    pub per_page: i64,
+    pub total: i64,
+}
+
+/// Counts for the admin dashboard.
+#[utoipa::path(get, path = "/api/admin/stats", tag = "admin", responses((status = 200, body = AdminStats), (status = 403)))]
+pub async fn stats(State(state): State<AppState>, _admin: AdminUser) -> ApiResult<Json<serde_json::Value>> {
+    Ok(ok(state.db.admin_stats(jiff::Timestamp::now(), state.mail.depth() as i64).await?))
+}
+
+/// Users with reminder counts and last activity (never reminder contents).
+#[utoipa::path(get, path = "/api/admin/users", params(PageQuery), tag = "admin", responses((status = 200, body = UserPage), (status = 403)))]
+pub async fn users(State(state): State<AppState>, _admin: AdminUser, ApiQuery(q): ApiQuery<PageQuery>) -> ApiResult<Json<serde_json::Value>> {
+    let page = q.page.unwrap_or(1);
+    let per_page = q.per_page.unwrap_or(50);
+    if page < 1 || page > 1_000_000 {
+        return Err(ApiError::field("page", "page must be 1 or more"));
+    }
+    if !(1..=100).contains(&per_page) {
+        return Err(ApiError::field("per_page", "per_page must be between 1 and 100"));
+    }
+    let (users, total) = state.db.admin_users(page, per_page).await?;
+    Ok(ok(UserPage { users, page, per_page, total }))
+}

@@ -1,0 +1,147 @@
+use axum::Json;
+use axum::extract::State;
+use axum::http::header::SET_COOKIE;
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::{AppendHeaders, IntoResponse, Response};
+use hibiki_common::signin::{self, CODE_TTL_SECS, RESEND_AFTER_SECS, SESSION_TTL, SignedIn};
+use hibiki_common::storage::User;
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+use crate::auth::{AuthUser, clear_session_cookie, session_cookie};
+use crate::error::{ApiError, ApiResult};
+use crate::extract::ApiJson;
+use crate::routes::ok;
+use crate::state::AppState;
+
+#[derive(Deserialize, ToSchema)]
+pub struct OtpRequest {
+    pub email: String,
+    /// `ja` or `en`: the language of the email for a new address.
+    pub lang: Option<String>,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct OtpSent {
+    pub expires_in: i64,
+    pub resend_after: i64,
+}
+
+#[derive(Deserialize, ToSchema)]
+pub struct VerifyRequest {
+    pub email: String,
+    pub code: String,
+}
+
+#[derive(Deserialize, ToSchema)]
+pub struct VerifyLinkRequest {
+    pub token: String,
+}
+
+#[derive(Deserialize, ToSchema)]
+pub struct DevLoginRequest {
+    pub email: String,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct SessionIssued {
+    pub access_token: String,
+    pub token_type: &'static str,
+    pub expires_in: i64,
+    pub user: User,
+    pub is_new_user: bool,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct SessionInfo {
+    pub user: User,
+    pub is_admin: bool,
+}
+
+/// The developer shortcut's fixed addresses.
+pub const DEV_ADDRESSES: [&str; 4] = ["dev@example.com", "test@example.com", "demo@example.com", "admin@example.com"];
+
+/// Ask for a sign-in code (and link) by email.
+#[utoipa::path(post, path = "/api/auth/otp", request_body = OtpRequest, tag = "auth",
+    responses((status = 202, body = OtpSent), (status = 400, description = "EMAIL_INVALID"), (status = 429, description = "RATE_LIMITED")))]
+pub async fn request_otp(State(state): State<AppState>, ApiJson(req): ApiJson<OtpRequest>) -> ApiResult<Response> {
+    let lang = hibiki_common::settings::language_or_default(req.lang.as_deref());
+    let job = signin::request_code(&state.db, &state.keys, &req.email, lang, jiff::Timestamp::now()).await?;
+    state.mail.push(job).map_err(|_| ApiError::Unavailable("mail queue"))?;
+    metrics::counter!("hibiki_otp_requested_total").increment(1);
+    Ok((StatusCode::ACCEPTED, ok(OtpSent { expires_in: CODE_TTL_SECS, resend_after: RESEND_AFTER_SECS })).into_response())
+}
+
+/// Sign in with the emailed 6-digit code.
+#[utoipa::path(post, path = "/api/auth/verify", request_body = VerifyRequest, tag = "auth",
+    responses((status = 200, body = SessionIssued), (status = 400, description = "OTP_INVALID, OTP_EXPIRED"), (status = 429, description = "OTP_ATTEMPTS_EXCEEDED")))]
+pub async fn verify(State(state): State<AppState>, ApiJson(req): ApiJson<VerifyRequest>) -> ApiResult<Response> {
+    let result = signin::verify_code(&state.db, &state.keys, &req.email, &req.code, jiff::Timestamp::now()).await;
+    record_outcome(&result);
+    Ok(issue(&state, result?))
+}
+
+/// Sign in with the emailed link's token.
+#[utoipa::path(post, path = "/api/auth/verify-link", request_body = VerifyLinkRequest, tag = "auth",
+    responses((status = 200, body = SessionIssued), (status = 400, description = "LINK_INVALID")))]
+pub async fn verify_link(State(state): State<AppState>, ApiJson(req): ApiJson<VerifyLinkRequest>) -> ApiResult<Response> {
+    let result = signin::verify_link(&state.db, &state.keys, &req.token, jiff::Timestamp::now()).await;
+    record_outcome(&result);
+    Ok(issue(&state, result?))
+}
+
+/// The developer shortcut: only with `HIBIKI_DEV_LOGIN=1`, otherwise 404.
+#[utoipa::path(post, path = "/api/auth/dev-login", request_body = DevLoginRequest, tag = "auth",
+    responses((status = 200, body = SessionIssued), (status = 404, description = "dev login disabled")))]
+pub async fn dev_login(State(state): State<AppState>, ApiJson(req): ApiJson<DevLoginRequest>) -> ApiResult<Response> {
+    if !state.config.dev_login {
+        return Err(ApiError::NotFound);
+    }
+    let email = req.email.trim().to_ascii_lowercase();
+    if !DEV_ADDRESSES.contains(&email.as_str()) {
+        return Err(ApiError::field("email", "only the developer addresses (dev, test, demo, admin @example.com) can use dev login"));
+    }
+    let signed_in = signin::start_session(&state.db, &state.keys, &email, "en", jiff::Timestamp::now()).await?;
+    Ok(issue(&state, signed_in))
+}
+
+/// The signed-in user.
+#[utoipa::path(get, path = "/api/auth/session", tag = "auth", responses((status = 200, body = SessionInfo), (status = 401)))]
+pub async fn session(State(state): State<AppState>, AuthUser { user, .. }: AuthUser) -> Json<serde_json::Value> {
+    let is_admin = state.config.is_admin(&user.email);
+    ok(SessionInfo { user, is_admin })
+}
+
+/// Ends the session; its token stops working at once.
+#[utoipa::path(post, path = "/api/auth/logout", tag = "auth", responses((status = 204), (status = 401)))]
+pub async fn logout(State(state): State<AppState>, AuthUser { token, .. }: AuthUser) -> ApiResult<Response> {
+    signin::sign_out(&state.db, &token).await?;
+    let cookie = clear_session_cookie(state.config.secure_cookies());
+    Ok((StatusCode::NO_CONTENT, AppendHeaders([(SET_COOKIE, cookie)])).into_response())
+}
+
+fn record_outcome<T>(result: &Result<T, signin::SignInError>) {
+    let outcome = match result {
+        Ok(_) => "verified",
+        Err(signin::SignInError::OtpInvalid | signin::SignInError::LinkInvalid) => "invalid",
+        Err(signin::SignInError::OtpExpired) => "expired",
+        Err(signin::SignInError::AttemptsExceeded { .. }) => "attempts_exceeded",
+        Err(_) => "error",
+    };
+    metrics::counter!("hibiki_sign_in_total", "outcome" => outcome).increment(1);
+}
+
+fn issue(state: &AppState, signed_in: SignedIn) -> Response {
+    let mut headers = HeaderMap::new();
+    if let Ok(v) = session_cookie(&signed_in.token, state.config.secure_cookies()).parse() {
+        headers.insert(SET_COOKIE, v);
+    }
+    let body = ok(SessionIssued {
+        access_token: signed_in.token,
+        token_type: "Bearer",
+        expires_in: SESSION_TTL.as_secs(),
+        user: signed_in.user,
+        is_new_user: signed_in.is_new_user,
+    });
+    (StatusCode::OK, headers, body).into_response()
+}

@@ -1,0 +1,15 @@
+pub mod account;
+pub mod admin;
+pub mod auth;
+pub mod health;
+pub mod notifications;
+pub mod reminders;
+
+use axum::Json;
+use serde::Serialize;
+use serde_json::json;
+
+/// The success envelope: `{"success": true, "data": …}`.
+pub fn ok<T: Serialize>(data: T) -> Json<serde_json::Value> {
+    Json(json!({ "success": true, "data": data }))
+}

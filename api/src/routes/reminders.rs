@@ -1,0 +1,176 @@
+use axum::Json;
+use axum::extract::{Path, State};
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use hibiki_common::error::FieldErrors;
+use hibiki_common::recurrence::Recurrence;
+use hibiki_common::reminder::{self, Contents, PreviewInput, Reminder, ReminderInput, ReminderPatch, StatusFilter, Timing};
+use hibiki_common::storage::DeliveryLog;
+use jiff::Timestamp;
+use serde::{Deserialize, Serialize};
+use utoipa::{IntoParams, ToSchema};
+
+use crate::auth::AuthUser;
+use crate::error::{ApiError, ApiResult};
+use crate::extract::{ApiJson, ApiQuery};
+use crate::routes::ok;
+use crate::state::AppState;
+
+#[derive(Deserialize, IntoParams)]
+pub struct ListQuery {
+    /// active (default), archived or all
+    #[serde(default)]
+    #[param(value_type = Option<String>)]
+    pub status: StatusFilter,
+}
+
+#[derive(Deserialize, IntoParams)]
+pub struct ActionQuery {
+    /// `handle` for a notification action; absent to create.
+    pub action: Option<String>,
+}
+
+#[derive(Deserialize, IntoParams)]
+pub struct CountQuery {
+    /// 1 to 50, default 5
+    pub count: Option<usize>,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct Occurrences {
+    #[schema(value_type = Vec<String>)]
+    pub occurrences: Vec<Timestamp>,
+}
+
+/// The user's reminders, ordered by their next occurrence.
+#[utoipa::path(get, path = "/api/reminders", params(ListQuery), tag = "reminders", responses((status = 200, body = [Reminder])))]
+pub async fn list(State(state): State<AppState>, auth: AuthUser, ApiQuery(q): ApiQuery<ListQuery>) -> ApiResult<Json<serde_json::Value>> {
+    Ok(ok(state.db.list_reminders(&state.keys, &auth.user.id, q.status).await?))
+}
+
+/// Create a reminder (the `?action=handle` form is the delivery pipeline's).
+#[utoipa::path(post, path = "/api/reminders", params(ActionQuery), request_body = ReminderInput, tag = "reminders",
+    responses((status = 201, body = Reminder), (status = 400, description = "VALIDATION_FAILED"), (status = 409, description = "REMINDER_LIMIT")))]
+pub async fn create_or_act(State(state): State<AppState>, auth: AuthUser, ApiQuery(q): ApiQuery<ActionQuery>, body: axum::extract::Request) -> ApiResult<Response> {
+    if let Some(action) = q.action {
+        return Err(ApiError::field("action", format!("unknown action {action:?}")));
+    }
+    let ApiJson(input) = <ApiJson<ReminderInput> as axum::extract::FromRequest<AppState>>::from_request(body, &state).await?;
+    let now = Timestamp::now();
+    let timezone = match input.timezone {
+        Some(tz) => tz,
+        None => state.db.settings(&auth.user.id).await?.timezone,
+    };
+    let mut contents = Contents { title: input.title, description: input.description, send_to: input.send_to, metadata: input.metadata };
+    let mut timing = Timing { send_at: input.send_at, timezone, recurrence: input.recurrence.unwrap_or(Recurrence::None) };
+    let mut errors = FieldErrors::default();
+    reminder::check_contents(&mut contents, &mut errors);
+    let next = reminder::check_timing(&mut timing, true, now, &mut errors);
+    errors.into_result()?;
+    let next = next.ok_or_else(|| ApiError::field("send_at", "send_at must be in the future"))?;
+    let created = state.db.create_reminder(&state.keys, &auth.user.id, &contents, &timing, next, now).await?;
+    metrics::counter!("hibiki_reminders_created_total").increment(1);
+    Ok((StatusCode::CREATED, ok(created)).into_response())
+}
+
+/// One reminder.
+#[utoipa::path(get, path = "/api/reminders/{id}", tag = "reminders", responses((status = 200, body = Reminder), (status = 404)))]
+pub async fn get(State(state): State<AppState>, auth: AuthUser, Path(id): Path<String>) -> ApiResult<Json<serde_json::Value>> {
+    Ok(ok(state.db.get_reminder(&state.keys, &auth.user.id, &id).await?))
+}
+
+/// Edit any fields of a reminder. A new time must be in the future; giving a completed
+/// reminder a new time makes it pending again.
+#[utoipa::path(put, path = "/api/reminders/{id}", request_body = ReminderPatch, tag = "reminders",
+    responses((status = 200, body = Reminder), (status = 400), (status = 404), (status = 409)))]
+pub async fn update(State(state): State<AppState>, auth: AuthUser, Path(id): Path<String>, ApiJson(patch): ApiJson<ReminderPatch>) -> ApiResult<Json<serde_json::Value>> {
+    let now = Timestamp::now();
+    let mut r = state.db.get_reminder(&state.keys, &auth.user.id, &id).await?;
+    let timing_changed = patch.send_at.is_some() || patch.timezone.is_some() || patch.recurrence.is_some();
+    let mut contents = Contents { title: patch.title.unwrap_or(r.title.clone()), description: r.description.clone(), send_to: r.send_to.clone(), metadata: r.metadata.clone() };
+    if let Some(d) = patch.description {
+        contents.description = d;
+    }
+    if let Some(t) = patch.send_to {
+        contents.send_to = t;
+    }
+    if let Some(m) = patch.metadata {
+        contents.metadata = m;
+    }
+    let mut errors = FieldErrors::default();
+    reminder::check_contents(&mut contents, &mut errors);
+    let mut reactivate = false;
+    if timing_changed {
+        let mut timing = Timing {
+            send_at: patch.send_at.unwrap_or(r.send_at),
+            timezone: patch.timezone.unwrap_or(r.timezone.clone()),
+            recurrence: patch.recurrence.unwrap_or(r.recurrence.clone()),
+        };
+        let next = reminder::check_timing(&mut timing, patch.send_at.is_some(), now, &mut errors);
+        errors.into_result()?;
+        r.send_at = timing.send_at;
+        r.timezone = timing.timezone;
+        r.recurrence = timing.recurrence;
+        r.scheduled_at = next;
+        reactivate = r.is_archived;
+    } else {
+        errors.into_result()?;
+    }
+    r.title = contents.title;
+    r.description = contents.description;
+    r.send_to = contents.send_to;
+    r.metadata = contents.metadata;
+    Ok(ok(state.db.save_reminder(&state.keys, &r, reactivate, now).await?))
+}
+
+/// Delete a reminder and its delivery log.
+#[utoipa::path(delete, path = "/api/reminders/{id}", tag = "reminders", responses((status = 204), (status = 404)))]
+pub async fn delete(State(state): State<AppState>, auth: AuthUser, Path(id): Path<String>) -> ApiResult<StatusCode> {
+    state.db.delete_reminder(&auth.user.id, &id).await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+/// The first `count` occurrences from `send_at` on (inclusive), for the dialog's preview.
+#[utoipa::path(post, path = "/api/reminders/preview", params(CountQuery), request_body = PreviewInput, tag = "reminders",
+    responses((status = 200, body = Occurrences), (status = 400)))]
+pub async fn preview(State(state): State<AppState>, auth: AuthUser, ApiQuery(q): ApiQuery<CountQuery>, ApiJson(input): ApiJson<PreviewInput>) -> ApiResult<Json<serde_json::Value>> {
+    let count = reminder::preview_count(q.count)?;
+    let timezone = match input.timezone {
+        Some(tz) => tz,
+        None => state.db.settings(&auth.user.id).await?.timezone,
+    };
+    let mut errors = FieldErrors::default();
+    reminder::check_timezone(&timezone, &mut errors);
+    let recurrence = input.recurrence.unwrap_or(Recurrence::None);
+    if let Err(e) = recurrence.validate() {
+        errors.add("recurrence", e.to_string());
+    }
+    errors.into_result()?;
+    let send_at = hibiki_common::time::ceil_to_second(input.send_at);
+    let timing = Timing { send_at, timezone, recurrence };
+    Ok(ok(Occurrences { occurrences: timing.schedule().occurrences(send_at, count) }))
+}
+
+/// The reminder's next occurrences from now.
+#[utoipa::path(get, path = "/api/reminders/{id}/occurrences", params(CountQuery), tag = "reminders",
+    responses((status = 200, body = Occurrences), (status = 404)))]
+pub async fn occurrences(State(state): State<AppState>, auth: AuthUser, Path(id): Path<String>, ApiQuery(q): ApiQuery<CountQuery>) -> ApiResult<Json<serde_json::Value>> {
+    let count = reminder::preview_count(q.count)?;
+    let r = state.db.get_reminder(&state.keys, &auth.user.id, &id).await?;
+    let occurrences = match (r.is_active, r.scheduled_at) {
+        (true, Some(next)) => {
+            let timing = Timing { send_at: r.send_at, timezone: r.timezone, recurrence: r.recurrence };
+            timing.schedule().occurrences(next, count)
+        }
+        _ => Vec::new(),
+    };
+    Ok(ok(Occurrences { occurrences }))
+}
+
+/// The reminder's delivery log, newest first.
+#[utoipa::path(get, path = "/api/reminders/{id}/logs", tag = "reminders", responses((status = 200, body = [DeliveryLog]), (status = 404)))]
+pub async fn logs(State(state): State<AppState>, auth: AuthUser, Path(id): Path<String>) -> ApiResult<Json<serde_json::Value>> {
+    // Answer 404 for someone else's reminder rather than an empty list.
+    state.db.get_reminder(&state.keys, &auth.user.id, &id).await?;
+    Ok(ok(state.db.delivery_logs(&auth.user.id, &id).await?))
+}

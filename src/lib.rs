@@ -1,0 +1,134 @@
+//! Assembles Hibiki's processes. `hibiki` (= `hibiki all`) runs the API, the scheduler and the
+//! workers in one process; `api`, `scheduler` and `worker` run one part each.
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Duration;
+
+use anyhow::Context;
+use hibiki_api::AppState;
+use hibiki_common::config::Config;
+use hibiki_common::crypto::Keys;
+use hibiki_common::jobs::MailQueue;
+use hibiki_common::status::RuntimeStatus;
+use hibiki_common::storage::Db;
+use tokio::task::JoinSet;
+use tokio_util::sync::CancellationToken;
+
+/// Which parts a process runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Parts {
+    pub api: bool,
+    pub scheduler: bool,
+    pub worker: bool,
+}
+
+impl Parts {
+    pub const ALL: Parts = Parts { api: true, scheduler: true, worker: true };
+}
+
+/// A running Hibiki: its address (when it serves HTTP), its database, and the handle that
+/// stops it gracefully.
+pub struct Application {
+    pub addr: Option<SocketAddr>,
+    pub db: Db,
+    shutdown: CancellationToken,
+    tasks: JoinSet<()>,
+}
+
+/// Opens the database named by the configuration and applies the migrations.
+pub async fn open_database(config: &Config) -> anyhow::Result<Db> {
+    let db = Db::connect(&config.database_url()).await.context("connecting to the database")?;
+    db.migrate().await.context("applying migrations")?;
+    Ok(db)
+}
+
+impl Application {
+    /// Starts the chosen parts. The HTTP listener is bound before this returns, so a test can
+    /// use `addr` at once (port 0 picks a free port).
+    pub async fn start(config: Config, parts: Parts) -> anyhow::Result<Application> {
+        config.check()?;
+        std::fs::create_dir_all(&config.data_dir).with_context(|| format!("creating {}", config.data_dir.display()))?;
+        let db = open_database(&config).await?;
+        let keys = Keys::from_data_key(&hibiki_common::keys::data_key(&config)?);
+        let vapid = hibiki_common::keys::vapid_keys(&config)?;
+        let status = Arc::new(RuntimeStatus::default());
+        let shutdown = CancellationToken::new();
+        let mut tasks = JoinSet::new();
+
+        // Mail is sent by a task of whichever process queues it, until the shared queue lands.
+        let (mail, mail_jobs) = MailQueue::channel(10_000);
+        if parts.api {
+            let mailer = Arc::new(hibiki_worker::mail::Mailer::from_config(&config)?);
+            tasks.spawn(hibiki_worker::mail::run(mailer, db.clone(), mail_jobs, status.clone(), shutdown.clone()));
+        }
+        if parts.worker {
+            tasks.spawn(hibiki_worker::housekeeping::run(db.clone(), Duration::from_secs(600), shutdown.clone()));
+        }
+        if parts.scheduler {
+            tasks.spawn(hibiki_scheduler::run(status.clone(), shutdown.clone()));
+        }
+
+        let mut addr = None;
+        if parts.api {
+            let listener = tokio::net::TcpListener::bind(config.listen).await.with_context(|| format!("binding {}", config.listen))?;
+            addr = Some(listener.local_addr()?);
+            let state = AppState::new(config, db.clone(), keys, vapid, mail, status);
+            let limiters = state.limiters.clone();
+            let app = hibiki_api::router(state).into_make_service_with_connect_info::<SocketAddr>();
+            let stop = shutdown.clone();
+            tasks.spawn(async move {
+                if let Err(e) = axum::serve(listener, app).with_graceful_shutdown(stop.cancelled_owned()).await {
+                    tracing::error!(error = %e, "HTTP server failed");
+                }
+            });
+            let stop = shutdown.clone();
+            tasks.spawn(async move {
+                let mut tick = tokio::time::interval(Duration::from_secs(60));
+                loop {
+                    tokio::select! {
+                        _ = tick.tick() => limiters.shrink(),
+                        _ = stop.cancelled() => break,
+                    }
+                }
+            });
+            tracing::info!(address = %addr.expect("bound"), "Hibiki is listening");
+        }
+        Ok(Application { addr, db, shutdown, tasks })
+    }
+
+    /// Asks every part to stop and waits for them (in-flight requests finish).
+    pub async fn stop(mut self) {
+        self.shutdown.cancel();
+        while self.tasks.join_next().await.is_some() {}
+        self.db.close().await;
+    }
+
+    /// Runs until Ctrl-C or SIGTERM, then stops gracefully.
+    pub async fn run_until_signal(self) {
+        shutdown_signal().await;
+        tracing::info!("shutting down");
+        self.stop().await;
+    }
+}
+
+async fn shutdown_signal() {
+    let ctrl_c = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    #[cfg(unix)]
+    let terminate = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut s) => {
+                s.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let terminate = std::future::pending::<()>();
+    tokio::select! {
+        _ = ctrl_c => {}
+        _ = terminate => {}
+    }
+}
