@@ -38,20 +38,19 @@ where
 }
 
 pub fn parse_json<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
-    let mut de = serde_json::Deserializer::from_slice(bytes);
-    let value = serde_path_to_error::deserialize(&mut de).map_err(|e| {
-        let inner = e.inner();
-        if inner.is_data() {
-            let path = e.path().to_string();
-            let field = if path == "." || path.is_empty() { "body".to_owned() } else { path };
-            ApiError::field(&field, inner.to_string())
-        } else {
-            ApiError::InvalidJson(inner.to_string())
-        }
-    })?;
-    // Trailing garbage after the value is malformed JSON too.
-    de.end().map_err(|e| ApiError::InvalidJson(e.to_string()))?;
-    Ok(value)
+    // Syntax first (serde_json also refuses trailing data and nesting deeper than 128), so
+    // malformed bodies are told apart from well-formed ones with wrong fields.
+    let value: serde_json::Value = serde_json::from_slice(bytes).map_err(|e| ApiError::InvalidJson(e.to_string()))?;
+    // Every body of the contract is an object; serde would otherwise read an array as the
+    // struct's fields by position.
+    if !value.is_object() {
+        return Err(ApiError::field("body", "expected a JSON object"));
+    }
+    serde_path_to_error::deserialize(value).map_err(|e| {
+        let path = e.path().to_string();
+        let field = if path == "." || path.is_empty() { "body".to_owned() } else { path };
+        ApiError::field(&field, e.inner().to_string())
+    })
 }
 
 /// Query parameters, with a 400 `VALIDATION_FAILED` for values of the wrong type.

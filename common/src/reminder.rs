@@ -214,7 +214,8 @@ pub fn check_timing(timing: &mut Timing, send_at_given: bool, now: Timestamp, er
     if !errors.is_empty() {
         return None;
     }
-    let next = timing.next_occurrence(now.checked_add(jiff::SignedDuration::from_secs(1)).unwrap_or(now));
+    // Strictly after now: an occurrence at this very instant would already be due.
+    let next = timing.schedule().next_after(now);
     if next.is_none() {
         errors.add("send_at", "send_at must be in the future");
     }

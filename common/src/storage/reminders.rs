@@ -80,6 +80,15 @@ fn reminder_from_row(keys: &Keys, row: &AnyRow) -> Result<Reminder> {
     })
 }
 
+/// Ids are UUIDs we made; anything else cannot name a row. Checking before the query also
+/// keeps bytes PostgreSQL refuses in text (NUL) away from it.
+fn plausible_id(id: &str) -> Result<()> {
+    if id.is_empty() || id.len() > 64 || !id.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-') {
+        return Err(Error::NotFound);
+    }
+    Ok(())
+}
+
 impl Db {
     /// Inserts a reminder unless the user already has the maximum of active ones. The user's
     /// row is written first: that serializes one user's concurrent creates on both backends
@@ -142,6 +151,7 @@ impl Db {
 
     /// The user's reminder with this id; someone else's is `NotFound` like a missing one.
     pub async fn get_reminder(&self, keys: &Keys, user_id: &str, id: &str) -> Result<Reminder> {
+        plausible_id(id)?;
         let row = sqlx::query(
             "SELECT id, user_id, title, description, send_to, metadata, send_at, timezone, recurrence, scheduled_at, is_active, is_archived, created_at, updated_at
              FROM reminders WHERE id = $1 AND user_id = $2",
@@ -200,6 +210,7 @@ impl Db {
     }
 
     pub async fn delete_reminder(&self, user_id: &str, id: &str) -> Result<()> {
+        plausible_id(id)?;
         let mut tx = self.pool.begin().await?;
         let deleted = sqlx::query("DELETE FROM reminders WHERE id = $1 AND user_id = $2").bind(id).bind(user_id).execute(&mut *tx).await?.rows_affected();
         if deleted == 0 {
@@ -211,6 +222,7 @@ impl Db {
     }
 
     pub async fn delivery_logs(&self, user_id: &str, reminder_id: &str) -> Result<Vec<DeliveryLog>> {
+        plausible_id(reminder_id)?;
         let rows = sqlx::query(
             "SELECT id, occurrence_at, sent_at, status, action, action_at FROM delivery_logs
              WHERE reminder_id = $1 AND user_id = $2 ORDER BY occurrence_at DESC, created_at DESC LIMIT 200",

@@ -1,0 +1,288 @@
+//! `spawn_app`: the real Hibiki on an ephemeral port, on SQLite or a fresh PostgreSQL
+//! database, with mail going to the outbox or to a real SMTP server process (aiosmtpd).
+
+use std::path::{Path, PathBuf};
+use std::process::Stdio;
+use std::time::Duration;
+
+use hibiki::{Application, Parts};
+use hibiki_common::config::Config;
+use hibiki_common::storage::Db;
+use serde_json::{Value, json};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Backend {
+    Sqlite,
+    Postgres,
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct Options {
+    /// Send mail through a real SMTP server process instead of the outbox.
+    pub smtp: bool,
+    pub dev_login: bool,
+    pub admin_emails: Vec<String>,
+    /// Sign-in requests per minute and client (default: high enough to stay out of the way).
+    pub auth_rate_per_minute: Option<u32>,
+}
+
+pub struct TestApp {
+    pub base: String,
+    pub client: reqwest::Client,
+    pub db: Db,
+    #[allow(dead_code)]
+    pub backend: Backend,
+    pub data_dir: PathBuf,
+    smtp: Option<SmtpServer>,
+    app: Option<Application>,
+}
+
+fn in_ci() -> bool {
+    std::env::var("CI").map(|v| v == "true" || v == "1").unwrap_or(false)
+}
+
+/// Missing services skip a test locally but fail it in CI.
+pub fn unavailable(what: &str) {
+    if in_ci() {
+        panic!("{what} is not available, and CI=true requires it");
+    }
+    eprintln!("SKIPPED: {what} is not available");
+}
+
+pub fn postgres_admin_url() -> String {
+    std::env::var("HIBIKI_TEST_POSTGRES_URL").unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432/postgres".into())
+}
+
+/// A fresh, empty PostgreSQL database for one test, or `None` when PostgreSQL is unreachable.
+pub async fn fresh_postgres_database() -> Option<String> {
+    use sqlx::Connection;
+    let admin = postgres_admin_url();
+    let mut conn = match tokio::time::timeout(Duration::from_secs(5), sqlx::PgConnection::connect(&admin)).await {
+        Ok(Ok(conn)) => conn,
+        _ => {
+            unavailable("PostgreSQL (set HIBIKI_TEST_POSTGRES_URL)");
+            return None;
+        }
+    };
+    let name = format!("hibiki_test_{}", uuid::Uuid::new_v4().simple());
+    sqlx::query(sqlx::AssertSqlSafe(format!("CREATE DATABASE {name}"))).execute(&mut conn).await.expect("create test database");
+    let (base, _) = admin.rsplit_once('/').expect("database URL has a path");
+    Some(format!("{base}/{name}"))
+}
+
+pub fn python() -> String {
+    std::env::var("HIBIKI_TEST_PYTHON").unwrap_or_else(|_| "python3".into())
+}
+
+/// A real SMTP server process (aiosmtpd) that stores what it receives in a Maildir.
+pub struct SmtpServer {
+    pub port: u16,
+    pub maildir: PathBuf,
+    _child: tokio::process::Child,
+}
+
+impl SmtpServer {
+    pub async fn start(dir: &Path) -> Option<SmtpServer> {
+        let maildir = dir.join("maildir");
+        let port = free_port();
+        let child = tokio::process::Command::new(python())
+            .args(["-m", "aiosmtpd", "-n", "-l", &format!("127.0.0.1:{port}"), "-c", "aiosmtpd.handlers.Mailbox"])
+            .arg(&maildir)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .kill_on_drop(true)
+            .spawn()
+            .ok()?;
+        for _ in 0..100 {
+            if tokio::net::TcpStream::connect(("127.0.0.1", port)).await.is_ok() {
+                return Some(SmtpServer { port, maildir, _child: child });
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        None
+    }
+}
+
+pub fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
+}
+
+pub fn unique_email() -> String {
+    format!("user-{}@example.com", uuid::Uuid::new_v4().simple())
+}
+
+impl TestApp {
+    /// Starts Hibiki, or returns `None` (after saying why) when a needed service is missing.
+    pub async fn spawn(backend: Backend, options: Options) -> Option<TestApp> {
+        let data_dir = std::env::temp_dir().join(format!("hibiki-test-{}", uuid::Uuid::new_v4().simple()));
+        std::fs::create_dir_all(&data_dir).unwrap();
+        let mut config = Config::with_data_dir(&data_dir);
+        config.listen = "127.0.0.1:0".parse().unwrap();
+        config.metrics_listen = "off".into();
+        config.web_dir = data_dir.join("web");
+        config.dev_login = options.dev_login;
+        config.admin_emails = options.admin_emails.clone();
+        config.auth_rate_per_minute = options.auth_rate_per_minute.unwrap_or(10_000);
+        config.api_rate_per_minute = 100_000;
+        if backend == Backend::Postgres {
+            config.database_url = Some(fresh_postgres_database().await?);
+        }
+        let smtp = if options.smtp {
+            match SmtpServer::start(&data_dir).await {
+                Some(server) => {
+                    config.smtp_url = Some(format!("smtp://127.0.0.1:{}", server.port));
+                    Some(server)
+                }
+                None => {
+                    unavailable("aiosmtpd (pip install aiosmtpd, or set HIBIKI_TEST_PYTHON)");
+                    return None;
+                }
+            }
+        } else {
+            None
+        };
+        let app = Application::start(config, Parts::ALL).await.expect("Hibiki starts");
+        let base = format!("http://{}", app.addr.expect("serves HTTP"));
+        let client = reqwest::Client::builder().timeout(Duration::from_secs(30)).build().unwrap();
+        Some(TestApp { base, client, db: app.db.clone(), backend, data_dir, smtp, app: Some(app) })
+    }
+
+    pub fn url(&self, path: &str) -> String {
+        format!("{}{}", self.base, path)
+    }
+
+    // These build the request at once and return an owned future, so tests can fire many
+    // concurrently with temporary bodies.
+    pub fn post(&self, path: &str, body: &Value, token: Option<&str>) -> impl Future<Output = reqwest::Response> + use<> {
+        let mut req = self.client.post(self.url(path)).json(body);
+        if let Some(t) = token {
+            req = req.bearer_auth(t);
+        }
+        async move { req.send().await.unwrap() }
+    }
+
+    pub fn put(&self, path: &str, body: &Value, token: &str) -> impl Future<Output = reqwest::Response> + use<> {
+        let req = self.client.put(self.url(path)).json(body).bearer_auth(token);
+        async move { req.send().await.unwrap() }
+    }
+
+    pub fn get(&self, path: &str, token: Option<&str>) -> impl Future<Output = reqwest::Response> + use<> {
+        let mut req = self.client.get(self.url(path));
+        if let Some(t) = token {
+            req = req.bearer_auth(t);
+        }
+        async move { req.send().await.unwrap() }
+    }
+
+    pub fn delete(&self, path: &str, token: &str) -> impl Future<Output = reqwest::Response> + use<> {
+        let req = self.client.delete(self.url(path)).bearer_auth(token);
+        async move { req.send().await.unwrap() }
+    }
+
+    /// Every mail received for `to`, as (subject, text body), oldest first.
+    pub fn read_mails(&self, to: &str) -> Vec<(String, String)> {
+        let dirs: Vec<PathBuf> = match &self.smtp {
+            Some(s) => vec![s.maildir.join("new"), s.maildir.join("cur")],
+            None => vec![self.data_dir.join("outbox")],
+        };
+        let mut found = Vec::new();
+        for dir in &dirs {
+            let Ok(entries) = std::fs::read_dir(dir) else { continue };
+            for path in entries.filter_map(|e| e.ok().map(|e| e.path())) {
+                let raw = std::fs::read(&path).unwrap();
+                let Some(msg) = mail_parser::MessageParser::default().parse(&raw) else { continue };
+                let recipient = msg.to().and_then(|l| l.first().and_then(|a| a.address().map(str::to_owned))).unwrap_or_default();
+                if recipient.eq_ignore_ascii_case(to) {
+                    let modified = std::fs::metadata(&path).and_then(|m| m.modified()).ok();
+                    found.push((modified, msg.subject().unwrap_or("").to_owned(), msg.body_text(0).map(|b| b.into_owned()).unwrap_or_default()));
+                }
+            }
+        }
+        found.sort_by(|a, b| a.0.cmp(&b.0));
+        found.into_iter().map(|(_, s, b)| (s, b)).collect()
+    }
+
+    /// Waits up to 10 s for at least `at_least` mails to `to`.
+    pub async fn mails_for(&self, to: &str, at_least: usize) -> Vec<(String, String)> {
+        for _ in 0..200 {
+            let found = self.read_mails(to);
+            if found.len() >= at_least {
+                return found;
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        panic!("expected {at_least} mail(s) for {to}");
+    }
+
+    /// The code and link token of the newest sign-in mail for `to`.
+    pub async fn latest_code(&self, to: &str, nth: usize) -> (String, String) {
+        let mails = self.mails_for(to, nth).await;
+        let (_, body) = mails.last().unwrap();
+        let code = body.lines().map(str::trim).find(|l| l.len() == 6 && l.bytes().all(|b| b.is_ascii_digit())).expect("a 6-digit code line").to_owned();
+        let token = body.split("#token=").nth(1).expect("a sign-in link").split_whitespace().next().unwrap().to_owned();
+        (code, token)
+    }
+
+    /// Signs in through the real mail round trip; returns (access token, user json).
+    pub async fn sign_in(&self, email: &str) -> (String, Value) {
+        let before = self.read_mails(email).len();
+        let r = self.post("/api/auth/otp", &json!({ "email": email, "lang": "en" }), None).await;
+        assert_eq!(r.status(), 202, "{}", r.text().await.unwrap());
+        let (code, _) = self.latest_code(email, before + 1).await;
+        let r = self.post("/api/auth/verify", &json!({ "email": email, "code": code }), None).await;
+        assert_eq!(r.status(), 200);
+        let body: Value = r.json().await.unwrap();
+        (body["data"]["access_token"].as_str().unwrap().to_owned(), body["data"]["user"].clone())
+    }
+
+    pub async fn stop(mut self) {
+        if let Some(app) = self.app.take() {
+            app.stop().await;
+        }
+        let _ = std::fs::remove_dir_all(&self.data_dir);
+    }
+}
+
+/// Runs a test body on SQLite and on PostgreSQL, as two tests:
+/// `both_backends!(name, other => Options { .. })`.
+#[macro_export]
+macro_rules! both_backends {
+    (@options) => { $crate::helpers::Options::default() };
+    (@options $options:expr) => { $options };
+    ($($name:ident $(=> $options:expr)?),* $(,)?) => {$(
+        mod $name {
+            #[allow(unused_imports)]
+            use $crate::helpers::Options;
+            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            async fn sqlite() {
+                let options = $crate::both_backends!(@options $($options)?);
+                if let Some(app) = $crate::helpers::TestApp::spawn($crate::helpers::Backend::Sqlite, options).await {
+                    super::$name(&app).await;
+                    app.stop().await;
+                }
+            }
+            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            async fn postgres() {
+                let options = $crate::both_backends!(@options $($options)?);
+                if let Some(app) = $crate::helpers::TestApp::spawn($crate::helpers::Backend::Postgres, options).await {
+                    super::$name(&app).await;
+                    app.stop().await;
+                }
+            }
+        }
+    )*};
+}
+
+pub async fn json(r: reqwest::Response) -> Value {
+    r.json().await.expect("a JSON body")
+}
+
+/// Asserts the failure envelope and returns it.
+pub async fn expect_error(r: reqwest::Response, status: u16, code: &str) -> Value {
+    assert_eq!(r.status().as_u16(), status, "status");
+    let body = json(r).await;
+    assert_eq!(body["success"], false, "{body}");
+    assert_eq!(body["error"]["code"], code, "{body}");
+    assert!(body["error"]["message"].is_string(), "{body}");
+    body
+}

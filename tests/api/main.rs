@@ -1,0 +1,10 @@
+//! Integration tests: the real Hibiki on an ephemeral port, spoken to over HTTP, on SQLite and
+//! on PostgreSQL.
+
+mod account;
+mod admin;
+mod auth;
+mod hardening;
+mod health;
+mod helpers;
+mod reminders;
