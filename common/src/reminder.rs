@@ -171,21 +171,18 @@ pub fn check_contents(contents: &mut Contents, errors: &mut FieldErrors) {
     } else if title_len > MAX_TITLE_CHARS {
         errors.add("title", format!("Title must be at most {MAX_TITLE_CHARS} characters"));
     }
-    if let Some(d) = &contents.description {
-        if d.chars().count() > MAX_DESCRIPTION_CHARS {
+    if let Some(d) = &contents.description
+        && d.chars().count() > MAX_DESCRIPTION_CHARS {
             errors.add("description", format!("Description must be at most {MAX_DESCRIPTION_CHARS} characters"));
         }
-    }
-    if let Some(targets) = &contents.send_to {
-        if targets.len() > MAX_SEND_TO || targets.iter().any(|t| t.is_empty() || t.len() > 100) {
+    if let Some(targets) = &contents.send_to
+        && (targets.len() > MAX_SEND_TO || targets.iter().any(|t| t.is_empty() || t.len() > 100)) {
             errors.add("send_to", format!("send_to must list at most {MAX_SEND_TO} device ids"));
         }
-    }
-    if let Some(m) = &contents.metadata {
-        if serde_json::to_vec(m).map(|v| v.len()).unwrap_or(usize::MAX) > MAX_METADATA_BYTES {
+    if let Some(m) = &contents.metadata
+        && serde_json::to_vec(m).map(|v| v.len()).unwrap_or(usize::MAX) > MAX_METADATA_BYTES {
             errors.add("metadata", format!("Metadata must be at most {MAX_METADATA_BYTES} bytes of JSON"));
         }
-    }
 }
 
 /// Checks a time zone name against the IANA database.

@@ -32,16 +32,14 @@ impl SettingsPatch {
         if let Some(tz) = &self.timezone {
             crate::reminder::check_timezone(tz, &mut errors);
         }
-        if let Some(lang) = &self.language {
-            if !LANGUAGES.contains(&lang.as_str()) {
+        if let Some(lang) = &self.language
+            && !LANGUAGES.contains(&lang.as_str()) {
                 errors.add("language", "language must be ja or en");
             }
-        }
-        if let Some(m) = self.default_snooze_minutes {
-            if !SNOOZE_PRESETS.contains(&m) {
+        if let Some(m) = self.default_snooze_minutes
+            && !SNOOZE_PRESETS.contains(&m) {
                 errors.add("default_snooze_minutes", "default_snooze_minutes must be one of 5, 10, 15, 30, 60");
             }
-        }
         errors.into_result()
     }
 

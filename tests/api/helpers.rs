@@ -34,6 +34,7 @@ pub struct TestApp {
     pub backend: Backend,
     pub data_dir: PathBuf,
     smtp: Option<SmtpServer>,
+    postgres_database: Option<String>,
     app: Option<Application>,
 }
 
@@ -68,6 +69,13 @@ pub async fn fresh_postgres_database() -> Option<String> {
     sqlx::query(sqlx::AssertSqlSafe(format!("CREATE DATABASE {name}"))).execute(&mut conn).await.expect("create test database");
     let (base, _) = admin.rsplit_once('/').expect("database URL has a path");
     Some(format!("{base}/{name}"))
+}
+
+async fn drop_postgres_database(name: &str) {
+    use sqlx::Connection;
+    if let Ok(mut conn) = sqlx::PgConnection::connect(&postgres_admin_url()).await {
+        let _ = sqlx::query(sqlx::AssertSqlSafe(format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)"))).execute(&mut conn).await;
+    }
 }
 
 pub fn python() -> String {
@@ -124,8 +132,11 @@ impl TestApp {
         config.admin_emails = options.admin_emails.clone();
         config.auth_rate_per_minute = options.auth_rate_per_minute.unwrap_or(10_000);
         config.api_rate_per_minute = 100_000;
+        let mut postgres_database = None;
         if backend == Backend::Postgres {
-            config.database_url = Some(fresh_postgres_database().await?);
+            let url = fresh_postgres_database().await?;
+            postgres_database = url.rsplit('/').next().map(str::to_owned);
+            config.database_url = Some(url);
         }
         let smtp = if options.smtp {
             match SmtpServer::start(&data_dir).await {
@@ -144,7 +155,7 @@ impl TestApp {
         let app = Application::start(config, Parts::ALL).await.expect("Hibiki starts");
         let base = format!("http://{}", app.addr.expect("serves HTTP"));
         let client = reqwest::Client::builder().timeout(Duration::from_secs(30)).build().unwrap();
-        Some(TestApp { base, client, db: app.db.clone(), backend, data_dir, smtp, app: Some(app) })
+        Some(TestApp { base, client, db: app.db.clone(), backend, data_dir, smtp, postgres_database, app: Some(app) })
     }
 
     pub fn url(&self, path: &str) -> String {
@@ -198,7 +209,7 @@ impl TestApp {
                 }
             }
         }
-        found.sort_by(|a, b| a.0.cmp(&b.0));
+        found.sort_by_key(|a| a.0);
         found.into_iter().map(|(_, s, b)| (s, b)).collect()
     }
 
@@ -238,6 +249,9 @@ impl TestApp {
     pub async fn stop(mut self) {
         if let Some(app) = self.app.take() {
             app.stop().await;
+        }
+        if let Some(name) = &self.postgres_database {
+            drop_postgres_database(name).await;
         }
         let _ = std::fs::remove_dir_all(&self.data_dir);
     }

@@ -60,7 +60,7 @@ async fn create_get_list_update_delete(app: &TestApp) {
 
     let list = json(app.get("/api/reminders", Some(&token)).await).await;
     let ids: Vec<&str> = list["data"].as_array().unwrap().iter().map(|r| r["id"].as_str().unwrap()).collect();
-    let mut expected = vec![(sooner["scheduled_at"].as_str().unwrap(), id), (later["scheduled_at"].as_str().unwrap(), later["id"].as_str().unwrap())];
+    let mut expected = [(sooner["scheduled_at"].as_str().unwrap(), id), (later["scheduled_at"].as_str().unwrap(), later["id"].as_str().unwrap())];
     expected.sort();
     assert_eq!(ids, expected.iter().map(|e| e.1).collect::<Vec<_>>(), "ordered by scheduled_at");
 

@@ -37,7 +37,7 @@ pub async fn stats(State(state): State<AppState>, _admin: AdminUser) -> ApiResul
 pub async fn users(State(state): State<AppState>, _admin: AdminUser, ApiQuery(q): ApiQuery<PageQuery>) -> ApiResult<Json<serde_json::Value>> {
     let page = q.page.unwrap_or(1);
     let per_page = q.per_page.unwrap_or(50);
-    if page < 1 || page > 1_000_000 {
+    if !(1..=1_000_000).contains(&page) {
         return Err(ApiError::field("page", "page must be 1 or more"));
     }
     if !(1..=100).contains(&per_page) {

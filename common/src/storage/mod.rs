@@ -106,11 +106,10 @@ fn create_sqlite_parent_dir(url: &str) -> Result<()> {
     if path.is_empty() || path == ":memory:" {
         return Ok(());
     }
-    if let Some(parent) = std::path::Path::new(path).parent() {
-        if !parent.as_os_str().is_empty() {
+    if let Some(parent) = std::path::Path::new(path).parent()
+        && !parent.as_os_str().is_empty() {
             std::fs::create_dir_all(parent).map_err(|e| crate::Error::Internal(format!("creating {}: {e}", parent.display())))?;
         }
-    }
     Ok(())
 }
 
