@@ -33,9 +33,13 @@ enum Command {
 async fn main() -> anyhow::Result<()> {
     let _ = dotenvy::dotenv();
     let cli = Cli::parse();
-    tracing_subscriber::fmt()
-        .with_env_filter(tracing_subscriber::EnvFilter::try_from_env("HIBIKI_LOG").unwrap_or_else(|_| "info,sqlx=warn,tower_http=info".into()))
-        .init();
+    let filter = tracing_subscriber::EnvFilter::try_from_env("HIBIKI_LOG").unwrap_or_else(|_| "info,sqlx=warn".into());
+    // Operators who ship logs to a collector want one JSON object a line.
+    if std::env::var("HIBIKI_LOG_FORMAT").is_ok_and(|f| f == "json") {
+        tracing_subscriber::fmt().json().with_env_filter(filter).init();
+    } else {
+        tracing_subscriber::fmt().with_env_filter(filter).init();
+    }
     let parts = match cli.command.unwrap_or(Command::All) {
         Command::All => Parts::ALL,
         Command::Api => Parts { api: true, scheduler: false, worker: false },

@@ -1,0 +1,106 @@
+//! The `hibiki` binary as an operator runs it: subcommands, the metrics endpoint, graceful
+//! shutdown on SIGTERM, and the refusal of unsafe settings.
+
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+fn hibiki(dir: &PathBuf) -> Command {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_hibiki"));
+    // Only what the test sets: no HIBIKI_* from the caller's environment, no .env file.
+    cmd.env_clear().env("PATH", std::env::var("PATH").unwrap_or_default()).current_dir(dir).env("HIBIKI_DATA_DIR", dir.join("data"));
+    cmd
+}
+
+fn temp_dir() -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("hibiki-cli-{}", uuid::Uuid::new_v4().simple()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
+}
+
+#[test]
+fn vapid_keys_prints_a_usable_pair() {
+    let dir = temp_dir();
+    let out = hibiki(&dir).arg("vapid-keys").output().unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    let private = text.lines().find_map(|l| l.strip_prefix("HIBIKI_VAPID_PRIVATE_KEY=")).expect("a private key line");
+    let pair = hibiki_common::keys::VapidKeys::from_private_key(private).unwrap();
+    assert!(text.contains(&pair.public_key));
+    let again = String::from_utf8(hibiki(&dir).arg("vapid-keys").output().unwrap().stdout).unwrap();
+    assert_ne!(text, again, "a new pair each time");
+}
+
+#[test]
+fn migrate_creates_the_sqlite_database_and_exits() {
+    let dir = temp_dir();
+    let out = hibiki(&dir).arg("migrate").output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(dir.join("data/hibiki.sqlite").exists());
+    // Idempotent.
+    assert!(hibiki(&dir).arg("migrate").output().unwrap().status.success());
+}
+
+#[test]
+fn dev_login_is_refused_unless_listening_on_loopback() {
+    let dir = temp_dir();
+    let out = hibiki(&dir).env("HIBIKI_DEV_LOGIN", "1").env("HIBIKI_LISTEN", "0.0.0.0:0").env("HIBIKI_METRICS_LISTEN", "off").output().unwrap();
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("HIBIKI_DEV_LOGIN"), "{}", String::from_utf8_lossy(&out.stderr));
+}
+
+#[test]
+fn serves_metrics_and_stops_gracefully_on_sigterm() {
+    let dir = temp_dir();
+    let (port, metrics_port) = (free_port(), free_port());
+    let mut child = hibiki(&dir)
+        .env("HIBIKI_LISTEN", format!("127.0.0.1:{port}"))
+        .env("HIBIKI_METRICS_LISTEN", format!("127.0.0.1:{metrics_port}"))
+        .env("HIBIKI_LOG_FORMAT", "json")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    rt.block_on(async {
+        let client = reqwest::Client::new();
+        let start = Instant::now();
+        loop {
+            if let Ok(r) = client.head(format!("http://127.0.0.1:{port}/api/health")).send().await {
+                if r.status() == 200 {
+                    break;
+                }
+            }
+            assert!(start.elapsed() < Duration::from_secs(20), "hibiki did not start");
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        client.get(format!("http://127.0.0.1:{port}/api/health")).send().await.unwrap();
+        tokio::time::sleep(Duration::from_millis(1200)).await;
+        let metrics = client.get(format!("http://127.0.0.1:{metrics_port}/metrics")).send().await.unwrap().text().await.unwrap();
+        assert!(metrics.contains("hibiki_http_requests_total{method=\"GET\",route=\"/api/health\",status=\"200\"}"), "{metrics}");
+        assert!(metrics.contains("hibiki_http_request_duration_seconds"), "{metrics}");
+        assert!(metrics.contains("hibiki_scheduler_last_tick_timestamp_seconds"), "{metrics}");
+    });
+    let status = Command::new("kill").args(["-TERM", &child.id().to_string()]).status().unwrap();
+    assert!(status.success());
+    let start = Instant::now();
+    let exit = loop {
+        if let Some(exit) = child.try_wait().unwrap() {
+            break exit;
+        }
+        assert!(start.elapsed() < Duration::from_secs(15), "no graceful exit after SIGTERM");
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    assert!(exit.success(), "{exit:?}");
+    // Structured logs: one JSON object a line.
+    let mut out = String::new();
+    std::io::Read::read_to_string(&mut child.stdout.take().unwrap(), &mut out).unwrap();
+    let first = out.lines().next().expect("log lines");
+    let parsed: serde_json::Value = serde_json::from_str(first).expect("JSON log line");
+    assert!(parsed["level"].is_string(), "{first}");
+    assert!(out.contains("shutting down"), "{out}");
+}
