@@ -70,11 +70,10 @@ fn serves_metrics_and_stops_gracefully_on_sigterm() {
         let client = reqwest::Client::new();
         let start = Instant::now();
         loop {
-            if let Ok(r) = client.head(format!("http://127.0.0.1:{port}/api/health")).send().await {
-                if r.status() == 200 {
+            if let Ok(r) = client.head(format!("http://127.0.0.1:{port}/api/health")).send().await
+                && r.status() == 200 {
                     break;
                 }
-            }
             assert!(start.elapsed() < Duration::from_secs(20), "hibiki did not start");
             tokio::time::sleep(Duration::from_millis(100)).await;
         }
