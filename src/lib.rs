@@ -9,7 +9,7 @@ use anyhow::Context;
 use hibiki_api::AppState;
 use hibiki_common::config::Config;
 use hibiki_common::crypto::Keys;
-use hibiki_common::jobs::MailQueue;
+use hibiki_common::queue::Queues;
 use hibiki_common::status::RuntimeStatus;
 use hibiki_common::storage::Db;
 use tokio::task::JoinSet;
@@ -47,6 +47,11 @@ impl Application {
     /// Starts the chosen parts. The HTTP listener is bound before this returns, so a test can
     /// use `addr` at once (port 0 picks a free port).
     pub async fn start(config: Config, parts: Parts) -> anyhow::Result<Application> {
+        Self::start_with(config, parts, hibiki_scheduler::SchedulerConfig::default()).await
+    }
+
+    /// As [`Application::start`], with the scheduler's timings chosen (tests shorten them).
+    pub async fn start_with(config: Config, parts: Parts, scheduler_config: hibiki_scheduler::SchedulerConfig) -> anyhow::Result<Application> {
         config.check()?;
         std::fs::create_dir_all(&config.data_dir).with_context(|| format!("creating {}", config.data_dir.display()))?;
         let db = open_database(&config).await?;
@@ -56,24 +61,27 @@ impl Application {
         let shutdown = CancellationToken::new();
         let mut tasks = JoinSet::new();
 
-        // Mail is sent by a task of whichever process queues it, until the shared queue lands.
-        let (mail, mail_jobs) = MailQueue::channel(10_000);
-        if parts.api {
-            let mailer = Arc::new(hibiki_worker::mail::Mailer::from_config(&config)?);
-            tasks.spawn(hibiki_worker::mail::run(mailer, db.clone(), mail_jobs, status.clone(), shutdown.clone()));
-        }
+        let (queues, wakers) = Queues::connect(&config).await.context("connecting to the queues")?;
         if parts.worker {
+            let push = Arc::new(hibiki_worker::delivery::DeliveryContext {
+                db: db.clone(),
+                keys: keys.clone(),
+                client: hibiki_worker::push::PushClient::new(vapid.clone(), config.vapid_subject(), config.allow_private_push)?,
+            });
+            let mail = Arc::new(hibiki_worker::runner::MailContext { mailer: hibiki_worker::mail::Mailer::from_config(&config)?, db: db.clone() });
+            tasks.spawn(hibiki_worker::runner::run(queues.clone(), wakers, push, mail, shutdown.clone()));
             tasks.spawn(hibiki_worker::housekeeping::run(db.clone(), Duration::from_secs(600), shutdown.clone()));
         }
         if parts.scheduler {
-            tasks.spawn(hibiki_scheduler::run(status.clone(), shutdown.clone()));
+            let scheduler = hibiki_scheduler::Scheduler::new(db.clone(), queues.clone(), status.clone(), scheduler_config.clone());
+            tasks.spawn(scheduler.run(shutdown.clone()));
         }
 
         let mut addr = None;
         if parts.api {
             let listener = tokio::net::TcpListener::bind(config.listen).await.with_context(|| format!("binding {}", config.listen))?;
             addr = Some(listener.local_addr()?);
-            let state = AppState::new(config, db.clone(), keys, vapid, mail, status);
+            let state = AppState::new(config, db.clone(), keys, vapid, queues, status);
             let limiters = state.limiters.clone();
             let app = hibiki_api::router(state).into_make_service_with_connect_info::<SocketAddr>();
             let stop = shutdown.clone();

@@ -32,6 +32,10 @@ pub enum ApiError {
     ReminderLimit(usize),
     #[error(transparent)]
     SignIn(SignInError),
+    #[error("the push endpoint was refused: {0}")]
+    EndpointRejected(String),
+    #[error("Please enable notifications first")]
+    SubscriptionNotFound,
     #[error("temporarily unavailable: {0}")]
     Unavailable(&'static str),
     #[error("internal error")]
@@ -87,6 +91,8 @@ impl ApiError {
                 SignInError::LinkInvalid => (StatusCode::BAD_REQUEST, "LINK_INVALID"),
                 SignInError::Store(_) => (StatusCode::INTERNAL_SERVER_ERROR, "INTERNAL_ERROR"),
             },
+            ApiError::EndpointRejected(_) => (StatusCode::BAD_REQUEST, "ENDPOINT_REJECTED"),
+            ApiError::SubscriptionNotFound => (StatusCode::NOT_FOUND, "SUBSCRIPTION_NOT_FOUND"),
             ApiError::Unavailable(_) => (StatusCode::SERVICE_UNAVAILABLE, "SERVICE_UNAVAILABLE"),
             ApiError::Internal(_) => (StatusCode::INTERNAL_SERVER_ERROR, "INTERNAL_ERROR"),
         }

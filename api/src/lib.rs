@@ -62,6 +62,10 @@ pub fn router(state: AppState) -> Router {
         .route("/api/admin/stats", get(admin::stats))
         .route("/api/admin/users", get(admin::users))
         .route("/api/notifications/vapid-public-key", get(notifications::vapid_public_key))
+        .route("/api/notifications/subscriptions", get(notifications::subscriptions))
+        .route("/api/notifications", post(notifications::action))
+        .route("/api/push/test", post(notifications::push_test))
+        .route("/api/reminders/{id}/send", post(reminders::send))
         .route("/api/status", get(health::status))
         .route("/api/openapi.json", get(openapi_json))
         .route_layer(middleware::from_fn_with_state(state.clone(), ratelimit::limit_api));

@@ -2,8 +2,8 @@ use std::sync::Arc;
 
 use hibiki_common::config::Config;
 use hibiki_common::crypto::Keys;
-use hibiki_common::jobs::MailQueue;
 use hibiki_common::keys::VapidKeys;
+use hibiki_common::queue::Queues;
 use hibiki_common::status::RuntimeStatus;
 use hibiki_common::storage::Db;
 
@@ -16,14 +16,14 @@ pub struct AppState {
     pub db: Db,
     pub keys: Keys,
     pub vapid: Arc<VapidKeys>,
-    pub mail: MailQueue,
+    pub queues: Queues,
     pub status: Arc<RuntimeStatus>,
     pub limiters: Arc<Limiters>,
 }
 
 impl AppState {
-    pub fn new(config: Config, db: Db, keys: Keys, vapid: VapidKeys, mail: MailQueue, status: Arc<RuntimeStatus>) -> AppState {
+    pub fn new(config: Config, db: Db, keys: Keys, vapid: VapidKeys, queues: Queues, status: Arc<RuntimeStatus>) -> AppState {
         let limiters = Arc::new(Limiters::new(config.auth_rate_per_minute, config.api_rate_per_minute));
-        AppState { config: Arc::new(config), db, keys, vapid: Arc::new(vapid), mail, status, limiters }
+        AppState { config: Arc::new(config), db, keys, vapid: Arc::new(vapid), queues, status, limiters }
     }
 }

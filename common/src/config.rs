@@ -67,6 +67,10 @@ pub struct Config {
     #[arg(long, env = "HIBIKI_METRICS_LISTEN", default_value = "127.0.0.1:9464")]
     pub metrics_listen: String,
 
+    /// Prefix of the queue names, so several deployments (or test runs) can share one Redis.
+    #[arg(long, env = "HIBIKI_QUEUE_NAMESPACE", default_value = "hibiki")]
+    pub queue_namespace: String,
+
     /// Built web app to serve (the Vite output).
     #[arg(long, env = "HIBIKI_WEB_DIR", default_value = "web/dist")]
     pub web_dir: PathBuf,

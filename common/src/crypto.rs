@@ -112,6 +112,17 @@ impl Keys {
         }
     }
 
+    /// The token a push carries so the service worker can act on that one delivery (complete,
+    /// snooze, acknowledge) without the app's session. Stateless: a keyed hash of the entry's id.
+    pub fn action_token(&self, log_id: &str) -> String {
+        URL_SAFE_NO_PAD.encode(self.otp_hash("action", "", log_id))
+    }
+
+    pub fn verify_action_token(&self, log_id: &str, token: &str) -> bool {
+        let Ok(given) = URL_SAFE_NO_PAD.decode(token.trim()) else { return false };
+        hashes_equal(&given, &self.otp_hash("action", "", log_id))
+    }
+
     /// A 256-bit random token, URL-safe base64.
     pub fn token(&self) -> String {
         let mut b = [0u8; 32];

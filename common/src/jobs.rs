@@ -3,7 +3,15 @@
 
 use serde::{Deserialize, Serialize};
 
-pub const MAIL_QUEUE: &str = "hibiki::mail";
+/// A push to send.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum PushJob {
+    /// A delivery log entry: the reminder goes to every device of its user (or `send_to`).
+    Deliver { log_id: String },
+    /// `POST /api/notifications?action=test`.
+    Test { user_id: String },
+}
 
 /// An email to send. The worker renders it in the recipient's language.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -20,33 +28,5 @@ impl MailJob {
         match self {
             MailJob::SignIn { email, .. } | MailJob::Test { email, .. } => email,
         }
-    }
-}
-
-/// The mail queue as the API sees it. In this first version it is an in-process channel to
-/// the mail worker task; sending stays off the request path either way, so a slow SMTP
-/// server never slows sign-in and answer times don't depend on the address.
-#[derive(Debug, Clone)]
-pub struct MailQueue {
-    tx: tokio::sync::mpsc::Sender<MailJob>,
-}
-
-#[derive(Debug, thiserror::Error)]
-#[error("the mail queue is full or stopped")]
-pub struct QueueUnavailable;
-
-impl MailQueue {
-    pub fn channel(capacity: usize) -> (MailQueue, tokio::sync::mpsc::Receiver<MailJob>) {
-        let (tx, rx) = tokio::sync::mpsc::channel(capacity);
-        (MailQueue { tx }, rx)
-    }
-
-    pub fn push(&self, job: MailJob) -> Result<(), QueueUnavailable> {
-        self.tx.try_send(job).map_err(|_| QueueUnavailable)
-    }
-
-    /// Jobs waiting to be sent.
-    pub fn depth(&self) -> usize {
-        self.tx.max_capacity() - self.tx.capacity()
     }
 }

@@ -24,6 +24,10 @@ pub struct Options {
     pub admin_emails: Vec<String>,
     /// Sign-in requests per minute and client (default: high enough to stay out of the way).
     pub auth_rate_per_minute: Option<u32>,
+    /// Accept push endpoints on loopback (the test push service).
+    pub allow_private_push: bool,
+    /// Queues in Redis instead of SQLite.
+    pub redis: bool,
 }
 
 pub struct TestApp {
@@ -132,6 +136,19 @@ impl TestApp {
         config.admin_emails = options.admin_emails.clone();
         config.auth_rate_per_minute = options.auth_rate_per_minute.unwrap_or(10_000);
         config.api_rate_per_minute = 100_000;
+        config.allow_private_push = options.allow_private_push;
+        config.queue_namespace = format!("test-{}", uuid::Uuid::new_v4().simple());
+        if options.redis {
+            let url = std::env::var("HIBIKI_TEST_REDIS_URL").unwrap_or_else(|_| "redis://127.0.0.1:6379".into());
+            let reachable = tokio::time::timeout(Duration::from_secs(3), tokio::net::TcpStream::connect(url.trim_start_matches("redis://").trim_end_matches('/')))
+                .await
+                .is_ok_and(|r| r.is_ok());
+            if !reachable {
+                unavailable("Redis (set HIBIKI_TEST_REDIS_URL)");
+                return None;
+            }
+            config.redis_url = Some(url);
+        }
         let mut postgres_database = None;
         if backend == Backend::Postgres {
             let url = fresh_postgres_database().await?;
@@ -254,6 +271,64 @@ impl TestApp {
             drop_postgres_database(name).await;
         }
         let _ = std::fs::remove_dir_all(&self.data_dir);
+    }
+}
+
+/// A loopback push service (tests/pushsink) that verifies VAPID and decrypts each push with
+/// an implementation independent of ours.
+pub struct PushSink {
+    pub base: String,
+    client: reqwest::Client,
+    _child: tokio::process::Child,
+}
+
+impl PushSink {
+    pub async fn start() -> Option<PushSink> {
+        use tokio::io::AsyncBufReadExt;
+        let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/pushsink/pushsink.py");
+        let mut child = tokio::process::Command::new(python())
+            .args([script, "--port", "0"])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .kill_on_drop(true)
+            .spawn()
+            .ok()?;
+        let mut lines = tokio::io::BufReader::new(child.stdout.take()?).lines();
+        let line = tokio::time::timeout(Duration::from_secs(20), lines.next_line()).await.ok()?.ok()??;
+        let port = line.strip_prefix("READY ")?.trim().to_owned();
+        Some(PushSink { base: format!("http://127.0.0.1:{port}"), client: reqwest::Client::new(), _child: child })
+    }
+
+    /// A new subscription: `{id, endpoint, keys: {p256dh, auth}}`.
+    pub async fn subscription(&self) -> Value {
+        self.client.post(format!("{}/_subscriptions", self.base)).json(&json!({})).send().await.unwrap().json().await.unwrap()
+    }
+
+    pub async fn behave(&self, id: &str, behavior: Value) {
+        let r = self.client.post(format!("{}/_subscriptions/{id}/behavior", self.base)).json(&behavior).send().await.unwrap();
+        assert!(r.status().is_success());
+    }
+
+    pub async fn received(&self, id: &str) -> Vec<Value> {
+        let v: Value = self.client.get(format!("{}/_received?sub={id}", self.base)).send().await.unwrap().json().await.unwrap();
+        v["received"].as_array().cloned().unwrap_or_default()
+    }
+
+    pub async fn rejected(&self) -> Vec<Value> {
+        let v: Value = self.client.get(format!("{}/_rejected", self.base)).send().await.unwrap().json().await.unwrap();
+        v["rejected"].as_array().cloned().unwrap_or_default()
+    }
+
+    /// Waits up to `secs` for at least `n` pushes to `id`.
+    pub async fn wait_for(&self, id: &str, n: usize, secs: u64) -> Vec<Value> {
+        let start = std::time::Instant::now();
+        loop {
+            let got = self.received(id).await;
+            if got.len() >= n || start.elapsed() > Duration::from_secs(secs) {
+                return got;
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
     }
 }
 

@@ -4,6 +4,7 @@
 mod account;
 mod admin;
 mod auth;
+mod delivery;
 mod hardening;
 mod health;
 mod helpers;

@@ -1,4 +1,7 @@
 //! Hibiki's workers: mail now; Web Push and housekeeping grow here.
 
 pub mod housekeeping;
+pub mod delivery;
 pub mod mail;
+pub mod runner;
+pub mod push;

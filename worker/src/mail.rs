@@ -3,18 +3,14 @@
 //! the log (the embedded default needs no mail server).
 
 use std::path::PathBuf;
-use std::sync::Arc;
 use std::time::Duration;
 
 use hibiki_common::config::Config;
 use hibiki_common::jobs::MailJob;
-use hibiki_common::status::RuntimeStatus;
 use hibiki_common::storage::Db;
 use lettre::message::header::ContentType;
 use lettre::message::{Mailbox, Message};
 use lettre::{AsyncSmtpTransport, AsyncTransport, Tokio1Executor};
-use tokio::sync::mpsc::Receiver;
-use tokio_util::sync::CancellationToken;
 
 #[derive(Debug, thiserror::Error)]
 pub enum MailError {
@@ -120,37 +116,32 @@ fn uuid_like() -> String {
     format!("{}-{}", std::process::id(), SEQ.fetch_add(1, Ordering::Relaxed))
 }
 
-/// Sends queued mail until `shutdown`, retrying temporary failures with backoff. The recipient's
-/// saved language wins over the hint of the request (a new address has none yet).
-pub async fn run(mailer: Arc<Mailer>, db: Db, mut jobs: Receiver<MailJob>, status: Arc<RuntimeStatus>, shutdown: CancellationToken) {
+/// Sends one mail job in the recipient's language: their saved language wins over the
+/// request's hint (a new address has none yet). Temporary SMTP failures are retried here with
+/// backoff; the error of the last try is returned.
+pub async fn send_job(mailer: &Mailer, db: &Db, job: &MailJob) -> Result<(), MailError> {
+    let hint = match job {
+        MailJob::SignIn { lang, .. } | MailJob::Test { lang, .. } => lang.clone(),
+    };
+    let lang = db.user_language(job.recipient()).await.ok().flatten().unwrap_or(hint);
+    let mut delay = Duration::from_secs(1);
+    let mut attempt = 1;
     loop {
-        let job = tokio::select! {
-            job = jobs.recv() => match job { Some(job) => job, None => break },
-            _ = shutdown.cancelled() => break,
-        };
-        let hint = match &job {
-            MailJob::SignIn { lang, .. } | MailJob::Test { lang, .. } => lang.clone(),
-        };
-        let lang = db.user_language(job.recipient()).await.ok().flatten().unwrap_or(hint);
-        let mut delay = Duration::from_secs(1);
-        for attempt in 1..=4 {
-            match mailer.send(&job, &lang).await {
-                Ok(()) => {
-                    status.mail_sent();
-                    metrics::counter!("hibiki_mail_sent_total").increment(1);
-                    break;
-                }
-                Err(e) if e.is_transient() && attempt < 4 => {
-                    tracing::warn!(error = %e, attempt, "mail failed, retrying");
-                    tokio::time::sleep(delay).await;
-                    delay *= 2;
-                }
-                Err(e) => {
-                    status.mail_failed();
-                    metrics::counter!("hibiki_mail_failed_total").increment(1);
-                    tracing::error!(error = %e, "mail failed");
-                    break;
-                }
+        match mailer.send(job, &lang).await {
+            Ok(()) => {
+                metrics::counter!("hibiki_mail_sent_total").increment(1);
+                return Ok(());
+            }
+            Err(e) if e.is_transient() && attempt < 4 => {
+                tracing::warn!(error = %e, attempt, "mail failed, retrying");
+                tokio::time::sleep(delay).await;
+                delay *= 2;
+                attempt += 1;
+            }
+            Err(e) => {
+                metrics::counter!("hibiki_mail_failed_total").increment(1);
+                tracing::error!(error = %e, "mail failed");
+                return Err(e);
             }
         }
     }

@@ -63,6 +63,6 @@ pub async fn test_email(State(state): State<AppState>, auth: AuthUser) -> ApiRes
     }
     let lang = state.db.settings(&auth.user.id).await?.language;
     state.db.log_mail(email, MAIL_KIND_TEST, now).await?;
-    state.mail.push(MailJob::Test { email: email.clone(), lang }).map_err(|_| ApiError::Unavailable("mail queue"))?;
+    state.queues.mail(MailJob::Test { email: email.clone(), lang }).await.map_err(|_| ApiError::Unavailable("mail queue"))?;
     Ok((StatusCode::ACCEPTED, ok(serde_json::json!({ "queued": true }))).into_response())
 }

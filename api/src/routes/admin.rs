@@ -29,7 +29,8 @@ pub struct UserPage {
 /// Counts for the admin dashboard.
 #[utoipa::path(get, path = "/api/admin/stats", tag = "admin", responses((status = 200, body = AdminStats), (status = 403)))]
 pub async fn stats(State(state): State<AppState>, _admin: AdminUser) -> ApiResult<Json<serde_json::Value>> {
-    Ok(ok(state.db.admin_stats(jiff::Timestamp::now(), state.mail.depth() as i64).await?))
+    let depth = state.queues.depth().await.unwrap_or(-1);
+    Ok(ok(state.db.admin_stats(jiff::Timestamp::now(), depth).await?))
 }
 
 /// Users with reminder counts and last activity (never reminder contents).

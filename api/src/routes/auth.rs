@@ -67,7 +67,7 @@ pub const DEV_ADDRESSES: [&str; 4] = ["dev@example.com", "test@example.com", "de
 pub async fn request_otp(State(state): State<AppState>, ApiJson(req): ApiJson<OtpRequest>) -> ApiResult<Response> {
     let lang = hibiki_common::settings::language_or_default(req.lang.as_deref());
     let job = signin::request_code(&state.db, &state.keys, &req.email, lang, jiff::Timestamp::now()).await?;
-    state.mail.push(job).map_err(|_| ApiError::Unavailable("mail queue"))?;
+    state.queues.mail(job).await.map_err(|_| ApiError::Unavailable("mail queue"))?;
     metrics::counter!("hibiki_otp_requested_total").increment(1);
     Ok((StatusCode::ACCEPTED, ok(OtpSent { expires_in: CODE_TTL_SECS, resend_after: RESEND_AFTER_SECS })).into_response())
 }

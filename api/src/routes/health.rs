@@ -31,7 +31,11 @@ pub async fn detail(State(state): State<AppState>) -> Response {
         None => "not_in_process",
     };
     let mail = if state.config.smtp_url.is_some() { "smtp" } else { "outbox" };
-    let queue = if state.mail.depth() < 1_000 { "ok" } else { "backlogged" };
+    let queue = match tokio::time::timeout(std::time::Duration::from_secs(3), state.queues.depth()).await {
+        Ok(Ok(depth)) if depth < 10_000 => "ok",
+        Ok(Ok(_)) => "backlogged",
+        _ => "down",
+    };
     let degraded = database != "ok" || scheduler == "stalled" || queue != "ok";
     let status = if degraded { "degraded" } else { "ok" };
     let code = if database == "ok" { StatusCode::OK } else { StatusCode::SERVICE_UNAVAILABLE };
@@ -82,7 +86,7 @@ pub async fn status(State(state): State<AppState>) -> ApiResult<Json<serde_json:
             p99_ms: percentile(&lateness, 99.0),
             max_ms: lateness.last().copied(),
         },
-        queue_depth: state.mail.depth() as i64,
+        queue_depth: state.queues.depth().await.unwrap_or(-1),
         deliveries_5m: state.db.delivery_counts_since(now - SignedDuration::from_mins(5)).await?,
         deliveries_1h: state.db.delivery_counts_since(hour_ago).await?,
     }))

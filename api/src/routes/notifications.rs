@@ -1,10 +1,23 @@
 use axum::Json;
-use axum::extract::State;
-use serde::Serialize;
-use utoipa::ToSchema;
+use axum::extract::{FromRequestParts, Request, State};
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use base64::Engine;
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use hibiki_common::jobs::PushJob;
+use hibiki_common::push_endpoint;
+use hibiki_common::storage::Subscription;
+use jiff::{SignedDuration, Timestamp};
+use serde::{Deserialize, Serialize};
+use utoipa::{IntoParams, ToSchema};
 
+use crate::auth::AuthUser;
+use crate::error::{ApiError, ApiResult};
+use crate::extract::{ApiJson, ApiQuery};
 use crate::routes::ok;
 use crate::state::AppState;
+
+pub const TEST_PUSH_EVERY: SignedDuration = SignedDuration::from_secs(60);
 
 #[derive(Serialize, ToSchema)]
 pub struct VapidPublicKey {
@@ -12,8 +25,138 @@ pub struct VapidPublicKey {
     pub public_key: String,
 }
 
+#[derive(Deserialize, IntoParams)]
+pub struct ActionQuery {
+    /// subscribe, unsubscribe, ack or test
+    pub action: Option<String>,
+}
+
+#[derive(Deserialize, ToSchema)]
+pub struct PushKeys {
+    pub p256dh: String,
+    pub auth: String,
+}
+
+#[derive(Deserialize, ToSchema)]
+pub struct PushSubscription {
+    pub endpoint: String,
+    pub keys: PushKeys,
+}
+
+#[derive(Deserialize, ToSchema)]
+pub struct SubscribeRequest {
+    pub subscription: PushSubscription,
+    #[serde(default)]
+    #[schema(value_type = Object)]
+    pub device_info: serde_json::Value,
+}
+
+#[derive(Deserialize, ToSchema)]
+pub struct UnsubscribeRequest {
+    pub endpoint: String,
+}
+
+#[derive(Deserialize, ToSchema)]
+pub struct AckRequest {
+    pub log_id: String,
+    pub action_token: String,
+    pub endpoint: Option<String>,
+}
+
 /// The server's VAPID public key, for `PushManager.subscribe`.
 #[utoipa::path(get, path = "/api/notifications/vapid-public-key", tag = "notifications", responses((status = 200, body = VapidPublicKey)))]
 pub async fn vapid_public_key(State(state): State<AppState>) -> Json<serde_json::Value> {
     ok(VapidPublicKey { public_key: state.vapid.public_key.clone() })
+}
+
+/// This user's devices.
+#[utoipa::path(get, path = "/api/notifications/subscriptions", tag = "notifications", responses((status = 200, body = [Subscription])))]
+pub async fn subscriptions(State(state): State<AppState>, auth: AuthUser) -> ApiResult<Json<serde_json::Value>> {
+    Ok(ok(state.db.subscriptions(&auth.user.id).await?))
+}
+
+/// `?action=subscribe|unsubscribe|ack|test`. `ack` needs no session: the push's token
+/// authorizes it.
+#[utoipa::path(post, path = "/api/notifications", params(ActionQuery), tag = "notifications",
+    responses((status = 201, description = "subscribed"), (status = 202, description = "test queued"), (status = 204),
+        (status = 400, description = "ENDPOINT_REJECTED"), (status = 404, description = "SUBSCRIPTION_NOT_FOUND"), (status = 429, description = "RATE_LIMITED")))]
+pub async fn action(State(state): State<AppState>, ApiQuery(q): ApiQuery<ActionQuery>, req: Request) -> ApiResult<Response> {
+    let (mut parts, body) = req.into_parts();
+    let req = Request::from_parts(parts.clone(), body);
+    match q.action.as_deref() {
+        Some("ack") => {
+            let ApiJson(ack) = <ApiJson<AckRequest> as axum::extract::FromRequest<AppState>>::from_request(req, &state).await?;
+            acknowledge(&state, ack).await
+        }
+        Some("subscribe") => {
+            let auth = AuthUser::from_request_parts(&mut parts, &state).await?;
+            let ApiJson(sub) = <ApiJson<SubscribeRequest> as axum::extract::FromRequest<AppState>>::from_request(req, &state).await?;
+            subscribe(&state, &auth, sub).await
+        }
+        Some("unsubscribe") => {
+            let auth = AuthUser::from_request_parts(&mut parts, &state).await?;
+            let ApiJson(un) = <ApiJson<UnsubscribeRequest> as axum::extract::FromRequest<AppState>>::from_request(req, &state).await?;
+            state.db.delete_subscription_of_user(&auth.user.id, &un.endpoint).await?;
+            Ok(StatusCode::NO_CONTENT.into_response())
+        }
+        Some("test") => {
+            let auth = AuthUser::from_request_parts(&mut parts, &state).await?;
+            test(&state, &auth).await
+        }
+        _ => Err(ApiError::field("action", "action must be subscribe, unsubscribe, ack or test")),
+    }
+}
+
+/// `POST /api/push/test`: the same as `?action=test`.
+#[utoipa::path(post, path = "/api/push/test", tag = "notifications", responses((status = 202), (status = 404), (status = 429)))]
+pub async fn push_test(State(state): State<AppState>, auth: AuthUser) -> ApiResult<Response> {
+    test(&state, &auth).await
+}
+
+fn decoded_len(b64: &str) -> Option<(usize, u8)> {
+    let bytes = URL_SAFE_NO_PAD.decode(b64.trim().trim_end_matches('=')).ok()?;
+    Some((bytes.len(), bytes.first().copied().unwrap_or(0)))
+}
+
+async fn subscribe(state: &AppState, auth: &AuthUser, req: SubscribeRequest) -> ApiResult<Response> {
+    let allow_private = state.config.allow_private_push;
+    let url = push_endpoint::parse(&req.subscription.endpoint, allow_private).map_err(|e| ApiError::EndpointRejected(e.to_string()))?;
+    push_endpoint::check_dns(&url, allow_private).await.map_err(|e| ApiError::EndpointRejected(e.to_string()))?;
+    let mut errors = hibiki_common::error::FieldErrors::default();
+    if decoded_len(&req.subscription.keys.p256dh) != Some((65, 4)) {
+        errors.add("subscription.keys.p256dh", "p256dh must be an uncompressed P-256 public key (URL-safe base64)");
+    }
+    if decoded_len(&req.subscription.keys.auth).map(|(n, _)| n) != Some(16) {
+        errors.add("subscription.keys.auth", "auth must be 16 bytes (URL-safe base64)");
+    }
+    if req.device_info.to_string().len() > 2048 || !(req.device_info.is_object() || req.device_info.is_null()) {
+        errors.add("device_info", "device_info must be an object of at most 2 KiB");
+    }
+    errors.into_result()?;
+    let id = state
+        .db
+        .upsert_subscription(&auth.user.id, url.as_str(), req.subscription.keys.p256dh.trim(), req.subscription.keys.auth.trim(), &req.device_info, Timestamp::now())
+        .await?;
+    Ok((StatusCode::CREATED, ok(serde_json::json!({ "id": id }))).into_response())
+}
+
+async fn acknowledge(state: &AppState, ack: AckRequest) -> ApiResult<Response> {
+    if !state.keys.verify_action_token(&ack.log_id, &ack.action_token) {
+        return Err(ApiError::NotFound);
+    }
+    let entry = state.db.delivery(&ack.log_id).await?.ok_or(ApiError::NotFound)?;
+    state.db.mark_shown(&entry.log_id, ack.endpoint.as_deref(), Timestamp::now()).await?;
+    metrics::counter!("hibiki_notifications_shown_total").increment(1);
+    Ok(StatusCode::NO_CONTENT.into_response())
+}
+
+async fn test(state: &AppState, auth: &AuthUser) -> ApiResult<Response> {
+    if state.db.subscriptions(&auth.user.id).await?.is_empty() {
+        return Err(ApiError::SubscriptionNotFound);
+    }
+    if let Some(retry_after) = state.db.claim_test_push(&auth.user.id, Timestamp::now(), TEST_PUSH_EVERY).await? {
+        return Err(ApiError::RateLimited { retry_after });
+    }
+    state.queues.push(PushJob::Test { user_id: auth.user.id.clone() }).await.map_err(|_| ApiError::Unavailable("push queue"))?;
+    Ok((StatusCode::ACCEPTED, ok(serde_json::json!({ "queued": true }))).into_response())
 }

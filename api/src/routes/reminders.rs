@@ -1,5 +1,5 @@
 use axum::Json;
-use axum::extract::{Path, State};
+use axum::extract::{FromRequest, FromRequestParts, Path, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use hibiki_common::error::FieldErrors;
@@ -48,14 +48,41 @@ pub async fn list(State(state): State<AppState>, auth: AuthUser, ApiQuery(q): Ap
     Ok(ok(state.db.list_reminders(&state.keys, &auth.user.id, q.status).await?))
 }
 
-/// Create a reminder (the `?action=handle` form is the delivery pipeline's).
+/// `POST /api/reminders?action=handle` body.
+#[derive(Deserialize, ToSchema)]
+pub struct HandleRequest {
+    pub reminder_id: String,
+    pub log_id: String,
+    /// complete or snooze
+    pub action: String,
+    /// 5, 10, 15, 30 or 60; the user's default when absent
+    pub snooze_minutes: Option<i64>,
+    /// The push's token: authorizes the action without a session (the service worker).
+    pub action_token: Option<String>,
+}
+
+/// Create a reminder; with `?action=handle`, complete or snooze it from a notification.
 #[utoipa::path(post, path = "/api/reminders", params(ActionQuery), request_body = ReminderInput, tag = "reminders",
-    responses((status = 201, body = Reminder), (status = 400, description = "VALIDATION_FAILED"), (status = 409, description = "REMINDER_LIMIT")))]
-pub async fn create_or_act(State(state): State<AppState>, auth: AuthUser, ApiQuery(q): ApiQuery<ActionQuery>, body: axum::extract::Request) -> ApiResult<Response> {
-    if let Some(action) = q.action {
-        return Err(ApiError::field("action", format!("unknown action {action:?}")));
+    responses((status = 201, body = Reminder), (status = 200, description = "handled", body = Reminder), (status = 400, description = "VALIDATION_FAILED"), (status = 409, description = "REMINDER_LIMIT")))]
+pub async fn create_or_act(State(state): State<AppState>, ApiQuery(q): ApiQuery<ActionQuery>, req: axum::extract::Request) -> ApiResult<Response> {
+    let (mut parts, body) = req.into_parts();
+    match q.action.as_deref() {
+        None => {
+            let auth = AuthUser::from_request_parts(&mut parts, &state).await?;
+            let ApiJson(input) = ApiJson::<ReminderInput>::from_request(axum::extract::Request::from_parts(parts, body), &state).await?;
+            create(&state, &auth, input).await
+        }
+        Some("handle") => {
+            // A session is optional here: the push's action token can stand in for it.
+            let auth = AuthUser::from_request_parts(&mut parts, &state).await.ok();
+            let ApiJson(input) = ApiJson::<HandleRequest>::from_request(axum::extract::Request::from_parts(parts, body), &state).await?;
+            handle(&state, auth, input).await
+        }
+        Some(other) => Err(ApiError::field("action", format!("unknown action {other:?}"))),
     }
-    let ApiJson(input) = <ApiJson<ReminderInput> as axum::extract::FromRequest<AppState>>::from_request(body, &state).await?;
+}
+
+async fn create(state: &AppState, auth: &AuthUser, input: ReminderInput) -> ApiResult<Response> {
     let now = Timestamp::now();
     let timezone = match input.timezone {
         Some(tz) => tz,
@@ -71,6 +98,58 @@ pub async fn create_or_act(State(state): State<AppState>, auth: AuthUser, ApiQue
     let created = state.db.create_reminder(&state.keys, &auth.user.id, &contents, &timing, next, now).await?;
     metrics::counter!("hibiki_reminders_created_total").increment(1);
     Ok((StatusCode::CREATED, ok(created)).into_response())
+}
+
+/// Complete or snooze from a notification. The same (log_id, action) twice changes nothing
+/// the second time.
+async fn handle(state: &AppState, auth: Option<AuthUser>, req: HandleRequest) -> ApiResult<Response> {
+    let now = Timestamp::now();
+    let entry = state.db.delivery(&req.log_id).await?.ok_or(ApiError::NotFound)?;
+    let token_ok = req.action_token.as_deref().is_some_and(|t| state.keys.verify_action_token(&req.log_id, t));
+    let session_ok = auth.as_ref().is_some_and(|a| a.user.id == entry.user_id);
+    if entry.reminder_id != req.reminder_id || !(token_ok || session_ok) {
+        // Someone else's, or no proof: indistinguishable from a missing entry.
+        return match auth {
+            None if req.action_token.is_none() => Err(ApiError::Unauthorized),
+            _ => Err(ApiError::NotFound),
+        };
+    }
+    let user_id = entry.user_id.clone();
+    let r = state.db.get_reminder(&state.keys, &user_id, &entry.reminder_id).await?;
+    let minutes = match req.action.as_str() {
+        "complete" => None,
+        "snooze" => {
+            let m = match req.snooze_minutes {
+                Some(m) => m,
+                None => state.db.settings(&user_id).await?.default_snooze_minutes,
+            };
+            if !hibiki_common::settings::SNOOZE_PRESETS.contains(&m) {
+                return Err(ApiError::field("snooze_minutes", "snooze_minutes must be one of 5, 10, 15, 30, 60"));
+            }
+            Some(m)
+        }
+        _ => return Err(ApiError::field("action", "action must be complete or snooze")),
+    };
+    if state.db.record_action(&req.log_id, &req.action, now).await? {
+        match minutes {
+            None if r.recurrence == Recurrence::None => state.db.archive_reminder(&r.id, now).await?,
+            // A recurring reminder stays for its next occurrence; a pending snooze is dropped.
+            None => state.db.clear_snooze(&r.id).await?,
+            Some(m) => state.db.set_fire(&r.id, hibiki_common::storage::FIRE_SNOOZE, now + jiff::SignedDuration::from_mins(m)).await?,
+        }
+        metrics::counter!("hibiki_notification_actions_total", "action" => req.action.clone()).increment(1);
+    }
+    state.db.touch_user(&user_id, now).await?;
+    Ok((StatusCode::OK, ok(state.db.get_reminder(&state.keys, &user_id, &r.id).await?)).into_response())
+}
+
+/// Deliver the reminder to the user's devices now (a delivery log entry is made).
+#[utoipa::path(post, path = "/api/reminders/{id}/send", tag = "reminders", responses((status = 202), (status = 404)))]
+pub async fn send(State(state): State<AppState>, auth: AuthUser, Path(id): Path<String>) -> ApiResult<Response> {
+    let r = state.db.get_reminder(&state.keys, &auth.user.id, &id).await?;
+    let log_id = state.db.create_manual_delivery(&r.id, &auth.user.id, Timestamp::now()).await?;
+    state.queues.push(hibiki_common::jobs::PushJob::Deliver { log_id: log_id.clone() }).await.map_err(|_| ApiError::Unavailable("push queue"))?;
+    Ok((StatusCode::ACCEPTED, ok(serde_json::json!({ "log_id": log_id }))).into_response())
 }
 
 /// One reminder.
@@ -100,6 +179,7 @@ pub async fn update(State(state): State<AppState>, auth: AuthUser, Path(id): Pat
     let mut errors = FieldErrors::default();
     reminder::check_contents(&mut contents, &mut errors);
     let mut reactivate = false;
+    let mut timing_changed_for_fires = false;
     if timing_changed {
         let mut timing = Timing {
             send_at: patch.send_at.unwrap_or(r.send_at),
@@ -113,6 +193,7 @@ pub async fn update(State(state): State<AppState>, auth: AuthUser, Path(id): Pat
         r.recurrence = timing.recurrence;
         r.scheduled_at = next;
         reactivate = r.is_archived;
+        timing_changed_for_fires = true;
     } else {
         errors.into_result()?;
     }
@@ -120,7 +201,7 @@ pub async fn update(State(state): State<AppState>, auth: AuthUser, Path(id): Pat
     r.description = contents.description;
     r.send_to = contents.send_to;
     r.metadata = contents.metadata;
-    Ok(ok(state.db.save_reminder(&state.keys, &r, reactivate, now).await?))
+    Ok(ok(state.db.save_reminder(&state.keys, &r, reactivate, timing_changed_for_fires, now).await?))
 }
 
 /// Delete a reminder and its delivery log.

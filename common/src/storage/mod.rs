@@ -4,6 +4,7 @@
 
 mod admin;
 mod auth;
+mod delivery;
 mod reminders;
 mod users;
 
@@ -15,6 +16,7 @@ use sqlx::{AnyPool, Executor};
 
 pub use admin::{AdminStats, AdminUser, DeliveryCounts};
 pub use auth::{OtpRow, StoreOtp};
+pub use delivery::{Claimed, FIRE_OCCURRENCE, FIRE_SNOOZE, Fire, LATE_WINDOW, PendingDelivery, Subscription, SubscriptionKeys};
 pub use reminders::DeliveryLog;
 pub use users::User;
 
@@ -26,10 +28,17 @@ pub enum Backend {
     Postgres,
 }
 
+/// PostgreSQL channel on which reminder changes are announced to schedulers in other
+/// processes (payload: the reminder id).
+pub const CHANGES_CHANNEL: &str = "hibiki_reminders";
+
 #[derive(Debug, Clone)]
 pub struct Db {
     pool: AnyPool,
     backend: Backend,
+    url: String,
+    /// Reminder ids whose fires changed, for a scheduler in this process.
+    changes: tokio::sync::broadcast::Sender<String>,
 }
 
 static SQLITE_MIGRATIONS: sqlx::migrate::Migrator = sqlx::migrate!("./migrations/sqlite");
@@ -70,7 +79,27 @@ impl Db {
                 AnyPoolOptions::new().max_connections(16).acquire_timeout(Duration::from_secs(10)).connect_with(options).await?
             }
         };
-        Ok(Db { pool, backend })
+        let (changes, _) = tokio::sync::broadcast::channel(4096);
+        Ok(Db { pool, backend, url: url.to_owned(), changes })
+    }
+
+    pub fn url(&self) -> &str {
+        &self.url
+    }
+
+    /// Tells schedulers that a reminder's fires changed: in this process directly, in others
+    /// through PostgreSQL NOTIFY. Best effort: the scheduler also reconciles periodically.
+    pub async fn reminder_changed(&self, reminder_id: &str) {
+        let _ = self.changes.send(reminder_id.to_owned());
+        if self.backend == Backend::Postgres {
+            if let Err(e) = sqlx::query("SELECT pg_notify('hibiki_reminders', $1)").bind(reminder_id).execute(&self.pool).await {
+                tracing::warn!(error = %e, "could not announce a reminder change");
+            }
+        }
+    }
+
+    pub fn subscribe_changes(&self) -> tokio::sync::broadcast::Receiver<String> {
+        self.changes.subscribe()
     }
 
     pub async fn migrate(&self) -> Result<()> {

@@ -126,7 +126,9 @@ impl Db {
         .bind(now_ms)
         .fetch_one(&mut *tx)
         .await?;
+        sqlx::query("INSERT INTO fires (reminder_id, kind, fire_at, occurrence_at) VALUES ($1, 'occurrence', $2, $2)").bind(&id).bind(to_millis(next)).execute(&mut *tx).await?;
         tx.commit().await?;
+        self.reminder_changed(&id).await;
         reminder_from_row(keys, &row)
     }
 
@@ -166,7 +168,8 @@ impl Db {
 
     /// Writes an edited reminder. `reactivate` makes an archived reminder pending again (its
     /// time was edited); that counts against the active limit like a create.
-    pub async fn save_reminder(&self, keys: &Keys, r: &Reminder, reactivate: bool, now: Timestamp) -> Result<Reminder> {
+    /// `timing_changed` replaces the pending occurrence fire with the new `scheduled_at`.
+    pub async fn save_reminder(&self, keys: &Keys, r: &Reminder, reactivate: bool, timing_changed: bool, now: Timestamp) -> Result<Reminder> {
         let contents = Contents { title: r.title.clone(), description: r.description.clone(), send_to: r.send_to.clone(), metadata: r.metadata.clone() };
         let [title, description, send_to, metadata] = seal_contents(keys, &r.id, &contents)?;
         let recurrence = serde_json::to_string(&r.recurrence).map_err(|e| Error::Internal(e.to_string()))?;
@@ -205,7 +208,16 @@ impl Db {
         .fetch_optional(&mut *tx)
         .await?
         .ok_or(Error::NotFound)?;
+        if timing_changed {
+            sqlx::query("DELETE FROM fires WHERE reminder_id = $1 AND kind = 'occurrence'").bind(&r.id).execute(&mut *tx).await?;
+            if let (true, Some(next)) = (is_active, r.scheduled_at) {
+                sqlx::query("INSERT INTO fires (reminder_id, kind, fire_at, occurrence_at) VALUES ($1, 'occurrence', $2, $2)").bind(&r.id).bind(to_millis(next)).execute(&mut *tx).await?;
+            }
+        }
         tx.commit().await?;
+        if timing_changed {
+            self.reminder_changed(&r.id).await;
+        }
         reminder_from_row(keys, &row)
     }
 
@@ -216,8 +228,15 @@ impl Db {
         if deleted == 0 {
             return Err(Error::NotFound);
         }
-        sqlx::query("DELETE FROM delivery_logs WHERE reminder_id = $1").bind(id).execute(&mut *tx).await?;
+        for sql in [
+            "DELETE FROM fires WHERE reminder_id = $1",
+            "DELETE FROM deliveries WHERE log_id IN (SELECT id FROM delivery_logs WHERE reminder_id = $1)",
+            "DELETE FROM delivery_logs WHERE reminder_id = $1",
+        ] {
+            sqlx::query(sql).bind(id).execute(&mut *tx).await?;
+        }
         tx.commit().await?;
+        self.reminder_changed(id).await;
         Ok(())
     }
 

@@ -114,8 +114,11 @@ impl Db {
         let mut tx = self.pool.begin().await?;
         // Children first: this does not rely on the database enforcing foreign keys.
         for sql in [
+            "DELETE FROM deliveries WHERE log_id IN (SELECT id FROM delivery_logs WHERE user_id = $1)",
             "DELETE FROM delivery_logs WHERE user_id = $1",
+            "DELETE FROM fires WHERE reminder_id IN (SELECT id FROM reminders WHERE user_id = $1)",
             "DELETE FROM reminders WHERE user_id = $1",
+            "DELETE FROM push_subscriptions WHERE user_id = $1",
             "DELETE FROM sessions WHERE user_id = $1",
         ] {
             sqlx::query(sql).bind(&user.id).execute(&mut *tx).await?;

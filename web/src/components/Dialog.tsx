@@ -8,12 +8,15 @@ export function Dialog({
   onClose,
   children,
   footer,
+  wide = false,
 }: {
   open: boolean;
   title: string;
   onClose: () => void;
   children: ReactNode;
   footer?: ReactNode;
+  /** up to 880 px on large screens (the reminder form shows its preview beside the fields) */
+  wide?: boolean;
 }) {
   const { t } = useTranslation();
   const titleId = useId();
@@ -39,7 +42,7 @@ export function Dialog({
   if (!open) return null;
   return (
     <div className="dialog-backdrop" onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
-      <div className="dialog" role="dialog" aria-modal="true" aria-labelledby={titleId} ref={panel} tabIndex={-1}>
+      <div className={wide ? 'dialog wide' : 'dialog'} role="dialog" aria-modal="true" aria-labelledby={titleId} ref={panel} tabIndex={-1}>
         <div className="dialog-header">
           <h2 id={titleId}>{title}</h2>
           <button type="button" className="dialog-close icon-button" aria-label={t('actions.close')} onClick={onClose}>

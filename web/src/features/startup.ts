@@ -1,6 +1,7 @@
 /** Work that starts after the first paint: push subscription health, offline sync, sign-out cleanup. */
 import { mutate } from 'swr';
 import { getAuthState, onSignOut, subscribeAuth } from './auth/authStore';
+import { installInAppAlerts } from './notifications/inAppAlert';
 import { syncSubscription } from './notifications/pushClient';
 import { pushStateChanged } from './notifications/usePushState';
 import { wipeOfflineData } from './offline/offlineDb';
@@ -17,6 +18,8 @@ export function startBackgroundTasks(): void {
     await mutate(() => true, undefined, { revalidate: false });
     if (typeof indexedDB !== 'undefined') await wipeOfflineData();
   });
+
+  installInAppAlerts(() => getAuthState().status === 'signedIn');
 
   let lastUser: string | null = null;
   const onAuth = () => {

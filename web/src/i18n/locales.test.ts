@@ -11,7 +11,7 @@ import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { WEEKDAYS } from '../lib/types';
-import { RECURRENCE_KINDS } from '../features/reminders/reminderLogic';
+import { LOG_STATES, RECURRENCE_KINDS } from '../features/reminders/reminderLogic';
 
 type Tree = { [k: string]: Tree | string | Tree[] | string[] } | Tree[] | string[];
 
@@ -150,6 +150,11 @@ describe('keys used in code', () => {
       expect(exists('home', `features.${f}.title`) && exists('home', `features.${f}.text`)).toBe(true);
     }
     for (const tab of ['active', 'completed']) expect(exists('reminders', `tabs.${tab}`)).toBe(true);
+    expect(exists('health', 'advice.notifications.lost')).toBe(true);
+    for (const s of LOG_STATES) expect(exists('reminders', `details.state.${s}`)).toBe(true);
+    for (const c of ['support', 'cookies', 'storage', 'privateMode', 'privacyBrowser']) {
+      expect(exists('info', `guide.browser.checks.${c}`) && exists('info', `guide.browser.advice.${c}`)).toBe(true);
+    }
     for (const tab of ['steps', 'troubleshooting', 'diagnostics', 'platforms']) expect(exists('info', `guide.tabs.${tab}`)).toBe(true);
     for (const s of ['install', 'signIn', 'enable', 'test', 'create']) expect(exists('info', `guide.steps.${s}.title`)).toBe(true);
     for (const d of ['privacy', 'terms', 'commercial']) expect(exists('info', `${d}.sections`)).toBe(true);

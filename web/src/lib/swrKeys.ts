@@ -8,6 +8,7 @@ export const swrKeys = {
   reminders: (status: ReminderStatusFilter = 'all') => ['reminders', status] as const,
   reminder: (id: string) => ['reminder', id] as const,
   occurrences: (id: string, count = 5) => ['reminder-occurrences', id, count] as const,
+  logs: (id: string) => ['reminder-logs', id] as const,
   preview: (inputJson: string) => ['reminder-preview', inputJson] as const,
   settings: () => ['settings'] as const,
   subscriptions: () => ['notification-subscriptions'] as const,

@@ -41,6 +41,9 @@ self.addEventListener('push', (event) => {
   event.waitUntil(
     (async () => {
       await self.registration.showNotification(title, options);
+      // An open app chimes (and may speak the title): tell every window.
+      const windows = await self.clients.matchAll({ type: 'window', includeUncontrolled: true });
+      for (const w of windows) w.postMessage({ type: 'PUSH_RECEIVED', payload });
       const sub = await self.registration.pushManager.getSubscription().catch(() => null);
       const ack = ackRequest(payload, sub?.endpoint);
       if (ack) await post(ack.url, ack.body).catch(() => undefined);

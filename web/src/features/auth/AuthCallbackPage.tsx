@@ -4,7 +4,7 @@ import { useNavigate } from 'react-router';
 import { api } from '../../lib/api';
 import { LangLink } from '../../components/LangLink';
 import { useLocalizedPath } from '../../lib/useLang';
-import { checkSession, signedIn } from './authStore';
+import { afterSignIn } from './afterSignIn';
 import { authErrorKey } from './authErrors';
 
 /** Reads `#token=…` from the fragment. */
@@ -37,8 +37,7 @@ export default function AuthCallbackPage() {
     setError(null);
     try {
       const res = await api.auth.verifyLink(token);
-      signedIn(res.user);
-      void checkSession();
+      afterSignIn(res, { welcomeNew: t('welcomeNew'), signedIn: t('signedIn') });
       navigate(lp('/'), { replace: true });
     } catch (e) {
       const { key, params } = authErrorKey(e, 'errors.loginFailed');

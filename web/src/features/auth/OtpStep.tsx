@@ -6,7 +6,7 @@ import { api } from '../../lib/api';
 import { preventImeSubmit } from '../../lib/ime';
 import { useLang, useLocalizedPath } from '../../lib/useLang';
 import { useNow } from '../../lib/useNow';
-import { checkSession, signedIn } from './authStore';
+import { afterSignIn } from './afterSignIn';
 import { authErrorKey } from './authErrors';
 import {
   OTP_LENGTH,
@@ -43,8 +43,7 @@ export default function OtpStep({ email, initial, onChangeEmail }: { email: stri
     setError(null);
     try {
       const res = await api.auth.verify(email, code);
-      signedIn(res.user);
-      void checkSession();
+      afterSignIn(res, { welcomeNew: t('welcomeNew'), signedIn: t('signedIn') });
       const from = (location.state as { from?: string } | null)?.from;
       navigate(from ?? lp('/'), { replace: true });
     } catch (err) {

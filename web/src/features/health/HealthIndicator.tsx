@@ -8,7 +8,7 @@ export function StatusDot({ status }: { status: CheckStatus }) {
   return <span className={`dot dot-${status}`} aria-hidden="true" />;
 }
 
-export function HealthChecklist({ checks }: { checks: HealthChecks }) {
+export function HealthChecklist({ checks, advice = {} }: { checks: HealthChecks; advice?: Partial<Record<keyof HealthChecks, string>> }) {
   const { t } = useTranslation('health');
   return (
     <ul className="health-list">
@@ -17,7 +17,7 @@ export function HealthChecklist({ checks }: { checks: HealthChecks }) {
           <StatusDot status={checks[k]} />
           <span className="health-name">{t(`checks.${k}`)}</span>
           <span className="health-value">{t(`status.${checks[k]}`)}</span>
-          {checks[k] !== 'healthy' && checks[k] !== 'checking' && <p className="hint">{t(`advice.${k}.${checks[k]}`)}</p>}
+          {checks[k] !== 'healthy' && checks[k] !== 'checking' && <p className="hint">{t(advice[k] ?? `advice.${k}.${checks[k]}`)}</p>}
         </li>
       ))}
     </ul>
@@ -27,7 +27,7 @@ export function HealthChecklist({ checks }: { checks: HealthChecks }) {
 /** Header health indicator: a dot with the overall status; opens a small panel. */
 export function HealthIndicator() {
   const { t } = useTranslation('health');
-  const { checks, overall, refresh } = useHealth();
+  const { checks, advice, overall, refresh } = useHealth();
   const [open, setOpen] = useState(false);
   const panelId = useId();
   return (
@@ -46,7 +46,7 @@ export function HealthIndicator() {
       {open && (
         <div className="popover" id={panelId} role="region" aria-label={t('title')}>
           <h2 className="popover-title">{t('title')}</h2>
-          <HealthChecklist checks={checks} />
+          <HealthChecklist checks={checks} advice={advice} />
           <div className="row between">
             <button type="button" className="button small secondary" onClick={refresh}>
               {t('refresh')}

@@ -66,3 +66,10 @@ describe('connectionHealth', () => {
     expect(connectionHealth(true, 'pending')).toBe('checking');
   });
 });
+
+describe('notificationHealth: a device that stopped receiving', () => {
+  it('warns when the start-up check could not keep the subscription, even if one exists locally', () => {
+    expect(notificationHealth({ supported: true, permission: 'granted', subscribed: true, lost: true })).toBe('warning');
+    expect(notificationHealth({ supported: true, permission: 'granted', subscribed: true, lost: false })).toBe('healthy');
+  });
+});

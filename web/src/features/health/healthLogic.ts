@@ -26,6 +26,8 @@ export interface NotificationFacts {
   permission: PermissionState | undefined;
   /** undefined while the push subscription lookup runs */
   subscribed: boolean | undefined;
+  /** the start-up subscription check failed: this device has stopped receiving */
+  lost?: boolean;
 }
 
 /** healthy when granted and subscribed; error when denied or unsupported; otherwise warning. */
@@ -34,6 +36,7 @@ export function notificationHealth(f: NotificationFacts): CheckStatus {
   if (f.permission === undefined) return 'checking';
   if (f.permission === 'denied') return 'error';
   if (f.permission === 'granted') {
+    if (f.lost) return 'warning';
     if (f.subscribed === undefined) return 'checking';
     if (f.subscribed) return 'healthy';
   }

@@ -42,6 +42,8 @@ export function useOnline(): boolean {
 
 export interface Health {
   checks: HealthChecks;
+  /** a more specific advice text key than `advice.<check>.<status>` */
+  advice: Partial<Record<keyof HealthChecks, string>>;
   overall: CheckStatus;
   refresh: () => void;
 }
@@ -80,9 +82,10 @@ export function useHealth(): Health {
   }, [refresh]);
 
   const checks: HealthChecks = {
-    notifications: notificationHealth({ supported: push.supported, permission: push.permission, subscribed: push.subscribed }),
+    notifications: notificationHealth({ supported: push.supported, permission: push.permission, subscribed: push.subscribed, lost: push.lost }),
     serviceWorker: serviceWorkerHealth(sw),
     connection: connectionHealth(online, probe),
   };
-  return { checks, overall: overallHealth(checks), refresh };
+  const advice = push.permission === 'granted' && push.lost ? { notifications: 'advice.notifications.lost' } : {};
+  return { checks, advice, overall: overallHealth(checks), refresh };
 }

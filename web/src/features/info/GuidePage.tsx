@@ -1,12 +1,29 @@
-import { useEffect, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'react-router';
 import { LangLink } from '../../components/LangLink';
-import { HealthChecklist } from '../health/HealthIndicator';
+import { useAuth } from '../auth/authStore';
+import { HealthChecklist, StatusDot } from '../health/HealthIndicator';
 import { useHealth } from '../health/useHealth';
+import { NotificationToggle, TestNotificationButton } from '../notifications/NotificationControls';
+import { usePushState } from '../notifications/usePushState';
+import { browserChecks, gatherBrowserFacts, type BrowserCheck, type BrowserCheckStatus } from './browserChecks';
 
 const PROGRESS_KEY = 'hibiki.guideProgress';
 const STEPS = ['install', 'signIn', 'enable', 'test', 'create'] as const;
+type Step = (typeof STEPS)[number];
+
+function saveProgress(done: string[]): void {
+  try {
+    localStorage.setItem(PROGRESS_KEY, JSON.stringify(done));
+  } catch {
+    /* ignore */
+  }
+}
+
+const isStandalone = () =>
+  (typeof matchMedia === 'function' && matchMedia('(display-mode: standalone)').matches) ||
+  (navigator as Navigator & { standalone?: boolean }).standalone === true;
 type Tab = 'steps' | 'troubleshooting' | 'diagnostics' | 'platforms';
 
 function loadProgress(): string[] {
@@ -21,24 +38,44 @@ function loadProgress(): string[] {
 export default function GuidePage() {
   const { t } = useTranslation('info');
   const location = useLocation();
-  const [tab, setTab] = useState<Tab>(location.hash === '#troubleshooting' ? 'troubleshooting' : 'steps');
+  const tabFromHash = (hash: string): Tab | null =>
+    hash === '#troubleshooting' ? 'troubleshooting' : hash === '#platforms' ? 'platforms' : hash === '#diagnostics' ? 'diagnostics' : null;
+  const [tab, setTab] = useState<Tab>(() => tabFromHash(location.hash) ?? 'steps');
   const [done, setDone] = useState<string[]>(loadProgress);
 
   useEffect(() => {
-    if (location.hash === '#troubleshooting') setTab('troubleshooting');
+    const fromHash = tabFromHash(location.hash);
+    if (fromHash) setTab(fromHash);
   }, [location.hash]);
+
+  const [touring, setTouring] = useState(false);
+  const auth = useAuth();
+  const push = usePushState();
 
   function toggle(step: string) {
     setDone((d) => {
       const next = d.includes(step) ? d.filter((s) => s !== step) : [...d, step];
-      try {
-        localStorage.setItem(PROGRESS_KEY, JSON.stringify(next));
-      } catch {
-        /* ignore */
-      }
+      saveProgress(next);
       return next;
     });
   }
+  const markDone = useCallback((step: Step) => {
+    setDone((d) => {
+      if (d.includes(step)) return d;
+      const next = [...d, step];
+      saveProgress(next);
+      return next;
+    });
+  }, []);
+
+  // Steps the app can see for itself are ticked on their own.
+  const signedIn = auth.user !== null;
+  const notificationsOn = push.permission === 'granted' && push.subscribed === true;
+  useEffect(() => {
+    if (isStandalone()) markDone('install');
+    if (signedIn) markDone('signIn');
+    if (notificationsOn) markDone('enable');
+  }, [signedIn, notificationsOn, markDone]);
 
   const tabs: Tab[] = ['steps', 'troubleshooting', 'diagnostics', 'platforms'];
   const completed = STEPS.filter((s) => done.includes(s)).length;
@@ -61,6 +98,15 @@ export default function GuidePage() {
             <progress max={STEPS.length} value={completed} aria-label={t('guide.progressLabel')} />{' '}
             {t('guide.progress', { done: completed, total: STEPS.length })}
           </p>
+          {touring ? (
+            <GuideTour done={done} onDone={markDone} onClose={() => setTouring(false)} />
+          ) : (
+            <p>
+              <button type="button" className="button primary" onClick={() => setTouring(true)}>
+                {t('guide.tour.start')}
+              </button>
+            </p>
+          )}
           <ol className="guide-steps">
             {STEPS.map((s) => (
               <li key={s}>
@@ -113,13 +159,102 @@ export default function GuidePage() {
   );
 }
 
+/**
+ * The interactive tour: one step at a time, with the control that does it right there (sign in,
+ * enable notifications, send a test, create a reminder). Steps the app can detect tick themselves.
+ */
+function GuideTour({ done, onDone, onClose }: { done: string[]; onDone: (s: Step) => void; onClose: () => void }) {
+  const { t } = useTranslation('info');
+  const [i, setI] = useState(() => Math.max(0, STEPS.findIndex((s) => !done.includes(s))));
+  const step = STEPS[i] ?? STEPS[0];
+  const last = i === STEPS.length - 1;
+  const isDone = done.includes(step);
+  return (
+    <section className="card tour" aria-labelledby="tour-title" aria-live="polite">
+      <p className="muted small">{t('guide.tour.stepOf', { n: i + 1, total: STEPS.length })}</p>
+      <h2 id="tour-title">
+        {t(`guide.steps.${step}.title`)} {isDone && <span className="badge">{t('guide.tour.done')}</span>}
+      </h2>
+      <p>{t(`guide.steps.${step}.text`)}</p>
+      <div className="row">
+        {step === 'install' && (
+          <>
+            <LangLink className="button small secondary" to="/guide#platforms">
+              {t('guide.tour.howToInstall')}
+            </LangLink>
+            {!isDone && (
+              <button type="button" className="button small ghost" onClick={() => onDone('install')}>
+                {t('guide.tour.markDone')}
+              </button>
+            )}
+          </>
+        )}
+        {step === 'signIn' && !isDone && (
+          <LangLink className="button small primary" to="/login">
+            {t('guide.steps.signIn.title')}
+          </LangLink>
+        )}
+        {step === 'enable' && <NotificationToggle />}
+        {step === 'test' && <TestNotificationButton onSent={() => onDone('test')} />}
+        {step === 'create' && (
+          <LangLink className="button small primary" to="/reminders?new=1" onClick={() => onDone('create')}>
+            {t('guide.steps.create.title')}
+          </LangLink>
+        )}
+      </div>
+      <div className="row between">
+        <button type="button" className="button small secondary" disabled={i === 0} onClick={() => setI(i - 1)}>
+          {t('guide.tour.back')}
+        </button>
+        {last ? (
+          <button type="button" className="button small primary" onClick={onClose}>
+            {t('guide.tour.finish')}
+          </button>
+        ) : (
+          <button type="button" className="button small primary" onClick={() => setI(i + 1)}>
+            {t('guide.tour.next')}
+          </button>
+        )}
+      </div>
+    </section>
+  );
+}
+
+const BROWSER_CHECKS: readonly BrowserCheck[] = ['support', 'cookies', 'storage', 'privateMode', 'privacyBrowser'];
+
 function Diagnostics() {
   const { t } = useTranslation('info');
-  const { checks, refresh } = useHealth();
+  const { t: th } = useTranslation('health');
+  const { checks, advice, refresh } = useHealth();
+  const [browser, setBrowser] = useState<{ checks: Record<BrowserCheck, BrowserCheckStatus>; name: string | null } | null>(null);
+  const runBrowser = useCallback(() => {
+    void gatherBrowserFacts().then((f) => setBrowser({ checks: browserChecks(f), name: f.privacyBrowser }));
+  }, []);
+  useEffect(runBrowser, [runBrowser]);
   return (
     <section role="tabpanel" aria-label={t('guide.tabs.diagnostics')}>
-      <HealthChecklist checks={checks} />
-      <button type="button" className="button secondary" onClick={refresh}>
+      <HealthChecklist checks={checks} advice={advice} />
+      <h2>{t('guide.browser.title')}</h2>
+      {browser && (
+        <ul className="health-list browser-checks">
+          {BROWSER_CHECKS.map((k) => (
+            <li key={k}>
+              <StatusDot status={browser.checks[k]} />
+              <span className="health-name">{t(`guide.browser.checks.${k}`)}</span>
+              <span className="health-value">{th(`status.${browser.checks[k]}`)}</span>
+              {browser.checks[k] !== 'healthy' && <p className="hint">{t(`guide.browser.advice.${k}`, { name: browser.name ?? '' })}</p>}
+            </li>
+          ))}
+        </ul>
+      )}
+      <button
+        type="button"
+        className="button secondary"
+        onClick={() => {
+          refresh();
+          runBrowser();
+        }}
+      >
         {t('guide.diagnosticsRefresh')}
       </button>
     </section>

@@ -48,14 +48,17 @@ export function NotificationToggle() {
   );
 }
 
-export function TestNotificationButton() {
+export function TestNotificationButton({ onSent }: { onSent?: () => void } = {}) {
   const { t } = useTranslation('notifications');
   const [busy, setBusy] = useState(false);
   async function test() {
     setBusy(true);
     const r = await sendTestNotification();
     setBusy(false);
-    if (r === 'sent') toast.success(t('test.sent'));
+    if (r === 'sent') {
+      toast.success(t('test.sent'));
+      onSent?.();
+    }
     else if (r === 'notSubscribed') toast.error(t('test.notSubscribed'));
     else if (r === 'rateLimited') toast.warning(t('test.rateLimited'));
     else toast.error(t('test.failed'));

@@ -122,6 +122,7 @@ export async function enableNotifications(): Promise<PushSubscription> {
     }
     sub ??= await reg.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: appKey });
     await sendSubscription(sub);
+    setSubscriptionHealth('ok');
     return sub;
   } catch (e) {
     throw mapError(e);
@@ -135,19 +136,92 @@ export async function disableNotifications(): Promise<void> {
     await api.notifications.unsubscribe(sub.endpoint);
   } finally {
     await sub.unsubscribe();
+    setSubscriptionHealth('unknown');
   }
 }
 
 /**
- * App start: when permission is granted, make sure this device's subscription exists, uses the
- * server's current VAPID key and is known to the server; re-subscribe silently otherwise.
+ * Subscription health (decisions.md "Notifications"): on every app start the app compares its
+ * subscription with the server's (its list of devices, when the server offers it, and its VAPID
+ * key) and silently re-subscribes when they differ and permission is granted. When that fails,
+ * the health indicator says this device has stopped receiving.
  */
+export type SubscriptionHealth = 'unknown' | 'ok' | 'resubscribed' | 'lost';
+
+let subscriptionHealth: SubscriptionHealth = 'unknown';
+const healthListeners = new Set<() => void>();
+
+export function getSubscriptionHealth(): SubscriptionHealth {
+  return subscriptionHealth;
+}
+
+export function subscribeSubscriptionHealth(fn: () => void): () => void {
+  healthListeners.add(fn);
+  return () => healthListeners.delete(fn);
+}
+
+function setSubscriptionHealth(next: SubscriptionHealth): void {
+  subscriptionHealth = next;
+  for (const l of healthListeners) l();
+}
+
+export interface SubscriptionFacts {
+  /** this device's subscription endpoint, if any */
+  endpoint: string | null;
+  /** the subscription was made with the server's current VAPID key */
+  keyMatches: boolean;
+  /** the endpoints the server knows for this user, or null when it could not say */
+  serverEndpoints: readonly string[] | null;
+}
+
+/** Pure: is this device's subscription in order, or must it subscribe again? */
+export function subscriptionPlan(f: SubscriptionFacts): 'ok' | 'resubscribe' {
+  if (!f.endpoint || !f.keyMatches) return 'resubscribe';
+  if (f.serverEndpoints && !f.serverEndpoints.includes(f.endpoint)) return 'resubscribe';
+  return 'ok';
+}
+
+function endpointsOf(list: unknown): string[] | null {
+  if (!Array.isArray(list)) return null;
+  return list
+    .map((d: unknown) => {
+      const o = d as { endpoint?: unknown; subscription?: { endpoint?: unknown } } | null;
+      return typeof o?.endpoint === 'string' ? o.endpoint : typeof o?.subscription?.endpoint === 'string' ? o.subscription.endpoint : null;
+    })
+    .filter((e): e is string => e !== null);
+}
+
+/** App start (signed in): check and, when needed, repair this device's subscription. */
 export async function syncSubscription(): Promise<boolean> {
-  if (!pushSupported() || Notification.permission !== 'granted') return false;
+  if (!pushSupported() || Notification.permission !== 'granted') {
+    setSubscriptionHealth('unknown');
+    return false;
+  }
+  try {
+    const [keyAnswer, local, server] = await Promise.all([
+      api.notifications.vapidPublicKey(),
+      currentSubscription(),
+      api.notifications.subscriptions().then(endpointsOf, () => null),
+    ]);
+    const plan = subscriptionPlan({
+      endpoint: local?.endpoint ?? null,
+      keyMatches: !!local && !!keyAnswer?.public_key && sameKey(local.options.applicationServerKey, urlBase64ToUint8Array(keyAnswer.public_key)),
+      serverEndpoints: server,
+    });
+    if (plan === 'ok') {
+      setSubscriptionHealth('ok');
+      return true;
+    }
+  } catch (e) {
+    // offline or server trouble: say nothing new about this device
+    if (isApiError(e) && (e.code === 'ERR_NETWORK' || e.code === 'TIMEOUT')) return false;
+  }
   try {
     await enableNotifications();
+    setSubscriptionHealth('resubscribed');
     return true;
-  } catch {
+  } catch (e) {
+    setSubscriptionHealth(e instanceof PushError && e.code === 'network' ? 'unknown' : 'lost');
     return false;
   }
 }

@@ -1,10 +1,12 @@
-import { useCallback, useEffect, useState } from 'react';
-import { currentSubscription, notificationPermission, pushSupported } from './pushClient';
+import { useCallback, useEffect, useState, useSyncExternalStore } from 'react';
+import { currentSubscription, getSubscriptionHealth, notificationPermission, pushSupported, subscribeSubscriptionHealth } from './pushClient';
 
 export interface PushState {
   supported: boolean;
   permission: NotificationPermission | undefined;
   subscribed: boolean | undefined;
+  /** the start-up check could not keep this device subscribed: it has stopped receiving */
+  lost: boolean;
   refresh: () => void;
 }
 
@@ -19,6 +21,7 @@ export function usePushState(): PushState {
   const supported = pushSupported();
   const [permission, setPermission] = useState<NotificationPermission | undefined>(undefined);
   const [subscribed, setSubscribed] = useState<boolean | undefined>(undefined);
+  const lost = useSyncExternalStore(subscribeSubscriptionHealth, getSubscriptionHealth, getSubscriptionHealth) === 'lost';
 
   const refresh = useCallback(() => {
     const p = notificationPermission();
@@ -40,5 +43,5 @@ export function usePushState(): PushState {
     };
   }, [refresh]);
 
-  return { supported, permission, subscribed, refresh };
+  return { supported, permission, subscribed, lost, refresh };
 }

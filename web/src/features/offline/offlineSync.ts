@@ -10,6 +10,21 @@ import { OfflineStore } from './offlineDb';
 import { processQueue, SyncScheduler, type PendingAction, type SyncNotifier } from './syncQueue';
 
 let current: { userId: string; store: OfflineStore; scheduler: SyncScheduler; stop: () => void } | null = null;
+const readyWaiters = new Set<() => void>();
+
+/** Resolves once the store is open (or after `ms`): an offline reload asks for the cache early. */
+function whenReady(ms: number): Promise<void> {
+  if (current) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      readyWaiters.delete(done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    readyWaiters.add(done);
+  });
+}
 
 const notifier: SyncNotifier = {
   permission: () => (typeof Notification === 'undefined' ? 'unsupported' : Notification.permission),
@@ -54,6 +69,7 @@ export async function startOfflineSync(userId: string): Promise<void> {
       store.db.close();
     },
   };
+  for (const done of [...readyWaiters]) done();
   void scheduler.runNow();
 }
 
@@ -76,8 +92,15 @@ export async function cacheReminders(list: Reminder[]): Promise<void> {
 }
 
 export async function cachedReminders(): Promise<Reminder[]> {
+  await whenReady(3_000);
   if (!current) return [];
   return (await current.store.getReminders()) as unknown as Reminder[];
+}
+
+/** The queued actions (decrypted), oldest first. */
+export async function pendingActions(): Promise<PendingAction[]> {
+  if (!current) return [];
+  return current.store.queue().list();
 }
 
 export async function pendingCount(): Promise<number> {

@@ -131,6 +131,7 @@ export function ReminderDialog({
   return (
     <Dialog
       open={open}
+      wide
       title={editing ? t('dialog.editTitle') : t('dialog.createTitle')}
       onClose={onClose}
       footer={

@@ -14,6 +14,7 @@ import { useLang } from '../../lib/useLang';
 import { browserTimeZone } from '../../lib/zonedTime';
 import { isTempId } from '../offline/syncQueue';
 import { useRecurrenceLabel } from './RecurrenceLabel';
+import { ReminderDetails } from './ReminderDetails';
 import { ReminderDialog } from './ReminderDialog';
 import { MAX_ACTIVE_REMINDERS, emptyForm, formFromReminder, isActive, type ReminderForm } from './reminderLogic';
 import { useReminderMutations, useReminders } from './useReminders';
@@ -38,6 +39,28 @@ export default function RemindersPage() {
     initial: emptyForm(browserTimeZone(), Date.now()),
   }));
   const [confirmDelete, setConfirmDelete] = useState<Reminder | null>(null);
+  // `?reminder=<id>` (a tapped notification) opens that reminder's details, highlighted.
+  const focusId = new URLSearchParams(location.search).get('reminder');
+  const [expanded, setExpanded] = useState<ReadonlySet<string>>(() => new Set(focusId ? [focusId] : []));
+  const toggleDetails = (id: string) =>
+    setExpanded((prev) => {
+      const next = new Set(prev);
+      if (next.has(id)) next.delete(id);
+      else next.add(id);
+      return next;
+    });
+  const snoozeMinutes = settings.data?.default_snooze_minutes ?? 10;
+  const focused = focusId ? (data ?? []).find((r) => r.id === focusId) : undefined;
+  useEffect(() => {
+    if (!focusId) return;
+    setExpanded((prev) => (prev.has(focusId) ? prev : new Set([...prev, focusId])));
+  }, [focusId]);
+  useEffect(() => {
+    if (!focused) return;
+    if (focused.is_archived) setTab('completed');
+    const h = setTimeout(() => document.getElementById(`reminder-${focused.id}`)?.scrollIntoView({ block: 'center' }), 50);
+    return () => clearTimeout(h);
+  }, [focused]);
 
   const list = useMemo(() => {
     const all = data ?? [];
@@ -135,7 +158,7 @@ export default function RemindersPage() {
         ) : (
           <ul className="reminder-list">
             {list.map((r) => (
-              <li key={r.id} className="card reminder-item">
+              <li key={r.id} id={`reminder-${r.id}`} className={`card reminder-item${r.id === focusId ? ' highlight' : ''}`}>
                 <div className="reminder-main">
                   <h2>{r.title}</h2>
                   {r.description && <p className="muted">{r.description}</p>}
@@ -151,6 +174,17 @@ export default function RemindersPage() {
                   {r.timezone && <span className="muted small">{r.timezone}</span>}
                 </div>
                 <div className="reminder-actions">
+                  {!isTempId(r.id) && (
+                    <button
+                      type="button"
+                      className="button small ghost"
+                      aria-expanded={expanded.has(r.id)}
+                      aria-controls={`details-${r.id}`}
+                      onClick={() => toggleDetails(r.id)}
+                    >
+                      {expanded.has(r.id) ? t('details.hide') : t('details.show')}
+                    </button>
+                  )}
                   {!r.is_archived && (
                     <button type="button" className="button small secondary" onClick={() => openEdit(r)} aria-label={t('editNamed', { title: r.title })}>
                       {t('edit')}
@@ -160,6 +194,12 @@ export default function RemindersPage() {
                     {t('delete')}
                   </button>
                 </div>
+                {expanded.has(r.id) && !isTempId(r.id) && (
+                  <div id={`details-${r.id}`} className="reminder-details-wrap">
+                    {r.id === focusId && <p className="badge">{t('details.openedFromNotification')}</p>}
+                    <ReminderDetails reminder={r} snoozeMinutes={snoozeMinutes} />
+                  </div>
+                )}
               </li>
             ))}
           </ul>

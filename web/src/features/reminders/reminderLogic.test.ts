@@ -1,6 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import type { Reminder } from '../../lib/types';
-import { buildRecurrence, dashboardSummary, emptyForm, formFromReminder, formToInput, validateForm, type ReminderForm } from './reminderLogic';
+import {
+  buildRecurrence,
+  dashboardSummary,
+  emptyForm,
+  formFromReminder,
+  formToInput,
+  latestLog,
+  logStatusKey,
+  validateForm,
+  type ReminderForm,
+} from './reminderLogic';
 
 function rem(id: string, scheduled: string, extra: Partial<Reminder> = {}): Reminder {
   return {
@@ -83,5 +93,19 @@ describe('reminder form', () => {
   it('loads an existing reminder into the form', () => {
     const r = rem('r', '2030-01-02T00:00:05Z', { timezone: 'Asia/Tokyo', recurrence: { kind: 'custom', days: ['fri'] }, description: 'd' });
     expect(formFromReminder(r, 'UTC')).toMatchObject({ date: '2030-01-02', time: '09:00:05', kind: 'custom', days: ['fri'], description: 'd' });
+  });
+});
+
+describe('delivery log helpers', () => {
+  it('latestLog picks the most recent occurrence', () => {
+    expect(latestLog([])).toBeNull();
+    const a = { id: 'a', occurrence_at: '2030-01-01T00:00:00Z' };
+    const b = { id: 'b', occurrence_at: '2030-01-02T00:00:00Z' };
+    expect(latestLog([a, b])).toBe(b);
+    expect(latestLog([b, a])).toBe(b);
+  });
+  it('logStatusKey knows the usual states and leaves others raw', () => {
+    expect(logStatusKey('sent')).toBe('details.state.sent');
+    expect(logStatusKey('weird')).toBeNull();
   });
 });

@@ -118,3 +118,17 @@ export function formFromReminder(r: Reminder, fallbackTz: string): ReminderForm 
     days: rec.kind === 'custom' ? [...rec.days] : [],
   };
 }
+
+/** The most recent delivery (by occurrence time), which Complete/Snooze act on. */
+export function latestLog<L extends { occurrence_at: string }>(logs: readonly L[]): L | null {
+  let best: L | null = null;
+  for (const l of logs) if (!best || Date.parse(l.occurrence_at) > Date.parse(best.occurrence_at)) best = l;
+  return best;
+}
+
+export const LOG_STATES = ['pending', 'sent', 'delivered', 'shown', 'failed', 'missed', 'late', 'complete', 'completed', 'snooze', 'snoozed'] as const;
+
+/** The text key of a delivery state or action, or null for one the app does not know (shown raw). */
+export function logStatusKey(status: string): string | null {
+  return (LOG_STATES as readonly string[]).includes(status) ? `details.state.${status}` : null;
+}

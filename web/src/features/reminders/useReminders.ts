@@ -3,19 +3,29 @@ import { api, isApiError } from '../../lib/api';
 import { swrKeys } from '../../lib/swrKeys';
 import type { Reminder, ReminderInput } from '../../lib/types';
 import { makeTempId } from '../offline/syncQueue';
-import { cacheReminders, cachedReminders, enqueue } from '../offline/offlineSync';
+import { cacheReminders, cachedReminders, enqueue, pendingActions } from '../offline/offlineSync';
 import { getAuthState } from '../auth/authStore';
+import { overlayPending, tempReminder } from './pendingOverlay';
+
+/** The queued (not yet synced) creates and updates stay on screen over any fresh list. */
+async function withPending(list: Reminder[]): Promise<Reminder[]> {
+  const user = getAuthState().user;
+  if (!user) return list;
+  const pending = await pendingActions().catch(() => []);
+  return pending.length > 0 ? overlayPending(list, pending, user.id) : list;
+}
 
 async function fetchAll(): Promise<Reminder[]> {
   try {
     const list = await api.reminders.list('all');
     void cacheReminders(list).catch(() => {});
-    return list;
+    return await withPending(list);
   } catch (e) {
     // Offline: serve the encrypted local cache.
     if (isApiError(e) && (e.code === 'ERR_NETWORK' || e.code === 'TIMEOUT')) {
       const cached = await cachedReminders().catch(() => []);
-      if (cached.length > 0) return cached;
+      const shown = await withPending(cached);
+      if (shown.length > 0) return shown;
     }
     throw e;
   }
@@ -36,18 +46,8 @@ export function useReminderMutations() {
   async function create(input: ReminderInput): Promise<Reminder> {
     const user = getAuthState().user;
     if (!user) throw new Error('Authentication required to create reminder');
-    const now = new Date().toISOString();
-    const temp: Reminder = {
-      ...input,
-      id: makeTempId(Date.now()),
-      user_id: user.id,
-      scheduled_at: input.send_at,
-      is_active: true,
-      is_archived: false,
-      status: 'pending',
-      created_at: now,
-      updated_at: now,
-    };
+    const now = Date.now();
+    const temp = tempReminder(input, makeTempId(now), user.id, now);
     if (offline()) {
       await enqueue({ type: 'create', reminderId: temp.id, data: input });
       await mutate(key, (list: Reminder[] = []) => [...list, temp], { revalidate: false });

@@ -1,0 +1,119 @@
+//! The job queues: apalis on Redis (`HIBIKI_REDIS_URL`) or on SQLite (the embedded default).
+//!
+//! The SQLite queues live in their own file (`<data dir>/queue.sqlite`): apalis' setup turns
+//! `synchronous` off for the database it runs on, and the reminders' own data must keep full
+//! durability. The queue is never the source of truth anyway: the database's delivery log
+//! says what still has to be sent, and the scheduler re-enqueues what a queue lost.
+
+use std::time::Duration;
+
+use apalis::prelude::{BoxDynError, TaskSink};
+use apalis_redis::RedisStorage;
+use apalis_sqlite::SqliteStorage;
+use apalis_sqlite::callback::HookCallbackListener;
+
+use crate::config::Config;
+use crate::jobs::{MailJob, PushJob};
+
+/// How often a Redis-backed worker looks for new jobs. apalis' default heartbeat (30 s) would
+/// be the pickup latency of an idle worker.
+pub const REDIS_POLL: Duration = Duration::from_millis(50);
+/// Workers' heartbeat: how soon a dead worker's jobs are taken over.
+pub const HEARTBEAT: Duration = Duration::from_secs(5);
+
+#[derive(Debug, thiserror::Error)]
+#[error("queue: {0}")]
+pub struct QueueError(pub String);
+
+/// Producers' handle on the queues; cheap to clone.
+#[derive(Clone)]
+pub enum Queues {
+    Sqlite { push: SqliteStorage<PushJob>, mail: SqliteStorage<MailJob> },
+    Redis { push: RedisStorage<PushJob>, mail: RedisStorage<MailJob>, conn: apalis_redis::ConnectionManager },
+}
+
+impl std::fmt::Debug for Queues {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Queues::Sqlite { .. } => "Queues::Sqlite",
+            Queues::Redis { .. } => "Queues::Redis",
+        })
+    }
+}
+
+/// What a consumer in this process needs besides the storages: SQLite's change listeners,
+/// which wake a worker as soon as a job is written (no polling delay).
+pub enum Wakers {
+    Sqlite { push: HookCallbackListener, mail: HookCallbackListener },
+    Redis,
+}
+
+fn sqlite_config(queue: &str) -> apalis_sqlite::Config {
+    apalis_sqlite::Config::default().queue(queue).heartbeat_interval(HEARTBEAT).batch_size(50)
+}
+
+fn redis_config(queue: &str) -> apalis_redis::Config {
+    apalis_redis::Config::default().queue(queue).heartbeat_interval(HEARTBEAT).batch_size(50)
+}
+
+impl Queues {
+    pub async fn connect(config: &Config) -> anyhow::Result<(Queues, Wakers)> {
+        let push_queue = format!("{}::push", config.queue_namespace);
+        let mail_queue = format!("{}::mail", config.queue_namespace);
+        match &config.redis_url {
+            Some(url) => {
+                let conn = apalis_redis::connect(url.as_str()).await?;
+                let push = RedisStorage::new(conn.clone()).with_config(redis_config(&push_queue));
+                let mail = RedisStorage::new(conn.clone()).with_config(redis_config(&mail_queue));
+                Ok((Queues::Redis { push, mail, conn }, Wakers::Redis))
+            }
+            None => {
+                std::fs::create_dir_all(&config.data_dir)?;
+                let url = format!("sqlite://{}?mode=rwc", config.data_dir.join("queue.sqlite").display());
+                // One pool per queue: a pool's update hook sees its own writes, and each worker
+                // needs its own listener.
+                let (push_pool, push_hook) = SqliteStorage::connect_with_callback(&url)?;
+                let (mail_pool, mail_hook) = SqliteStorage::connect_with_callback(&url)?;
+                SqliteStorage::setup(&push_pool).await?;
+                let push = SqliteStorage::new(&push_pool).with_config(sqlite_config(&push_queue));
+                let mail = SqliteStorage::new(&mail_pool).with_config(sqlite_config(&mail_queue));
+                Ok((Queues::Sqlite { push, mail }, Wakers::Sqlite { push: push_hook, mail: mail_hook }))
+            }
+        }
+    }
+
+    pub async fn push(&self, job: PushJob) -> Result<(), QueueError> {
+        let result: Result<(), BoxDynError> = match self {
+            Queues::Sqlite { push, .. } => push.clone().push(job).await.map_err(Into::into),
+            Queues::Redis { push, .. } => push.clone().push(job).await.map_err(Into::into),
+        };
+        result.map_err(|e| QueueError(e.to_string()))
+    }
+
+    pub async fn mail(&self, job: MailJob) -> Result<(), QueueError> {
+        let result: Result<(), BoxDynError> = match self {
+            Queues::Sqlite { mail, .. } => mail.clone().push(job).await.map_err(Into::into),
+            Queues::Redis { mail, .. } => mail.clone().push(job).await.map_err(Into::into),
+        };
+        result.map_err(|e| QueueError(e.to_string()))
+    }
+
+    /// Jobs waiting to be picked up, over both queues.
+    pub async fn depth(&self) -> Result<i64, QueueError> {
+        match self {
+            Queues::Sqlite { push, .. } => sqlx::query_scalar::<_, i64>("SELECT COUNT(*) FROM Jobs WHERE status = 'Pending'")
+                .fetch_one(push.pool())
+                .await
+                .map_err(|e| QueueError(e.to_string())),
+            Queues::Redis { push, mail, conn } => {
+                let mut conn = conn.clone();
+                let mut total = 0i64;
+                for list in [push.get_config().active_jobs_list(), mail.get_config().active_jobs_list()] {
+                    let n: i64 = redis::cmd("LLEN").arg(list).query_async(&mut conn).await.map_err(|e| QueueError(e.to_string()))?;
+                    total += n;
+                }
+                Ok(total)
+            }
+        }
+    }
+}

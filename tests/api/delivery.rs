@@ -1,0 +1,241 @@
+use jiff::{SignedDuration, Timestamp};
+use serde_json::{Value, json};
+
+use crate::helpers::{Backend, Options, PushSink, TestApp, expect_error, json, unavailable, unique_email};
+
+fn push_options(redis: bool) -> Options {
+    Options { allow_private_push: true, redis, ..Default::default() }
+}
+
+/// Signs in a user and subscribes one device of the push sink; returns (token, sink sub).
+async fn user_with_device(app: &TestApp, sink: &PushSink) -> (String, Value) {
+    let (token, _) = app.sign_in(&unique_email()).await;
+    let sub = sink.subscription().await;
+    let r = app
+        .post(
+            "/api/notifications?action=subscribe",
+            &json!({ "subscription": { "endpoint": sub["endpoint"], "keys": sub["keys"] },
+                     "device_info": { "user_agent": "test", "platform": "linux", "language": "en", "timezone": "UTC" } }),
+            Some(&token),
+        )
+        .await;
+    assert_eq!(r.status(), 201, "{}", r.text().await.unwrap());
+    (token, sub)
+}
+
+async fn setup(backend: Backend, redis: bool) -> Option<(TestApp, PushSink)> {
+    let Some(sink) = PushSink::start().await else {
+        unavailable("the push sink (pip install -r tests/pushsink/requirements.txt, set HIBIKI_TEST_PYTHON)");
+        return None;
+    };
+    let app = TestApp::spawn(backend, push_options(redis)).await?;
+    Some((app, sink))
+}
+
+/// A reminder set for a whole second a few seconds ahead arrives, decrypted, within one
+/// second of it; the notification's Complete (by the push's token alone) completes it.
+async fn a_reminder_arrives_at_its_second(app: &TestApp, sink: &PushSink) {
+    let (token, sub) = user_with_device(app, sink).await;
+    let sub_id = sub["id"].as_str().unwrap();
+    let due = Timestamp::from_second(Timestamp::now().as_second() + 4).unwrap();
+    let r = json(app.post("/api/reminders", &json!({ "title": "Stretch", "description": "Stand up", "send_at": due.to_string() }), Some(&token)).await).await;
+    let reminder_id = r["data"]["id"].as_str().unwrap().to_owned();
+
+    let got = sink.wait_for(sub_id, 1, 15).await;
+    assert_eq!(got.len(), 1, "rejected: {:?}", sink.rejected().await);
+    let push = &got[0];
+    let received_at = push["received_at"].as_f64().unwrap();
+    let due_s = due.as_second() as f64;
+    assert!(received_at >= due_s, "early by {} s", due_s - received_at);
+    assert!(received_at < due_s + 1.0, "late by {} s", received_at - due_s);
+    let payload = &push["payload"];
+    assert_eq!(payload["type"], "reminder");
+    assert_eq!(payload["title"], "Stretch");
+    assert_eq!(payload["body"], "Stand up");
+    assert_eq!(payload["reminder_id"], reminder_id.as_str());
+    assert_eq!(payload["tag"], reminder_id.as_str());
+    assert_eq!(payload["lang"], "en");
+    assert_eq!(payload["url"], format!("/en/reminders?reminder={reminder_id}"));
+    assert_eq!(push["headers"]["urgency"], "high");
+    assert_eq!(push["headers"]["ttl"], 14400);
+    assert!(push["vapid"]["sub"].as_str().unwrap().starts_with("mailto:"));
+    assert!((push["body_bytes"].as_i64().unwrap()) < 4096);
+    let log_id = payload["log_id"].as_str().unwrap().to_owned();
+    let action_token = payload["action_token"].as_str().unwrap().to_owned();
+
+    // The log says sent; the service worker's acknowledgement needs only the token.
+    let logs = json(app.get(&format!("/api/reminders/{reminder_id}/logs"), Some(&token)).await).await;
+    assert_eq!(logs["data"][0]["id"], log_id.as_str());
+    assert_eq!(logs["data"][0]["status"], "sent");
+    let ack = json!({ "log_id": log_id, "action_token": action_token, "endpoint": sub["endpoint"] });
+    assert_eq!(app.post("/api/notifications?action=ack", &ack, None).await.status(), 204);
+    let forged = json!({ "log_id": log_id, "action_token": "forged" });
+    expect_error(app.post("/api/notifications?action=ack", &forged, None).await, 404, "NOT_FOUND").await;
+
+    // Complete from the notification, without a session; twice is the same as once.
+    let handle = json!({ "reminder_id": reminder_id, "log_id": log_id, "action": "complete", "action_token": action_token });
+    for _ in 0..2 {
+        let r = app.post("/api/reminders?action=handle", &handle, None).await;
+        assert_eq!(r.status(), 200);
+        let body = json(r).await;
+        assert_eq!(body["data"]["status"], "completed");
+    }
+    let bad = json!({ "reminder_id": reminder_id, "log_id": log_id, "action": "complete", "action_token": "nope" });
+    expect_error(app.post("/api/reminders?action=handle", &bad, None).await, 404, "NOT_FOUND").await;
+    // Exactly one push for the one occurrence.
+    tokio::time::sleep(std::time::Duration::from_millis(1500)).await;
+    assert_eq!(sink.received(sub_id).await.len(), 1);
+    assert!(sink.rejected().await.is_empty());
+}
+
+/// Snooze fires again after the delay without moving the recurrence; complete keeps a
+/// recurring reminder for its next occurrence.
+async fn snooze_and_recurring_complete(app: &TestApp, sink: &PushSink) {
+    let (token, sub) = user_with_device(app, sink).await;
+    let sub_id = sub["id"].as_str().unwrap();
+    let due = Timestamp::from_second(Timestamp::now().as_second() + 3).unwrap();
+    let r = json(app.post("/api/reminders", &json!({ "title": "Water", "send_at": due.to_string(), "recurrence": { "kind": "daily" } }), Some(&token)).await).await;
+    let reminder_id = r["data"]["id"].as_str().unwrap().to_owned();
+    let got = sink.wait_for(sub_id, 1, 15).await;
+    assert_eq!(got.len(), 1);
+    let log_id = got[0]["payload"]["log_id"].as_str().unwrap().to_owned();
+    // The next occurrence is scheduled a day later.
+    let after = json(app.get(&format!("/api/reminders/{reminder_id}"), Some(&token)).await).await;
+    assert_eq!(after["data"]["scheduled_at"], (due + SignedDuration::from_hours(24)).to_string());
+
+    let snooze = json!({ "reminder_id": reminder_id, "log_id": log_id, "action": "snooze", "snooze_minutes": 5 });
+    let r = app.post("/api/reminders?action=handle", &snooze, Some(&token)).await;
+    assert_eq!(r.status(), 200);
+    expect_error(
+        app.post("/api/reminders?action=handle", &json!({ "reminder_id": reminder_id, "log_id": log_id, "action": "snooze", "snooze_minutes": 7 }), Some(&token)).await,
+        400,
+        "VALIDATION_FAILED",
+    )
+    .await;
+    // Bring the snooze forward to 2 s from now instead of waiting 5 minutes.
+    let soon = (Timestamp::now().as_second() + 2) * 1000;
+    sqlx::query("UPDATE fires SET fire_at = $1 WHERE reminder_id = $2 AND kind = 'snooze'").bind(soon).bind(&reminder_id).execute(app.db.pool()).await.unwrap();
+    app.db.reminder_changed(&reminder_id).await;
+    let got = sink.wait_for(sub_id, 2, 15).await;
+    assert_eq!(got.len(), 2, "the snooze fired");
+    assert_eq!(got[1]["payload"]["reminder_id"], reminder_id.as_str());
+    assert_ne!(got[1]["payload"]["log_id"], log_id.as_str(), "a new delivery log entry");
+    let still = json(app.get(&format!("/api/reminders/{reminder_id}"), Some(&token)).await).await;
+    assert_eq!(still["data"]["scheduled_at"], (due + SignedDuration::from_hours(24)).to_string(), "the recurrence did not move");
+
+    let complete = json!({ "reminder_id": reminder_id, "log_id": got[1]["payload"]["log_id"], "action": "complete" });
+    let done = json(app.post("/api/reminders?action=handle", &complete, Some(&token)).await).await;
+    assert_eq!(done["data"]["status"], "pending", "a recurring reminder stays for its next occurrence");
+}
+
+async fn subscriptions_test_pushes_and_gone_devices(app: &TestApp, sink: &PushSink) {
+    let (token, _) = app.sign_in(&unique_email()).await;
+    expect_error(app.post("/api/notifications?action=test", &json!({}), Some(&token)).await, 404, "SUBSCRIPTION_NOT_FOUND").await;
+    expect_error(app.post("/api/push/test", &json!({}), Some(&token)).await, 404, "SUBSCRIPTION_NOT_FOUND").await;
+    let (token, sub) = user_with_device(app, sink).await;
+    let sub_id = sub["id"].as_str().unwrap();
+    let devices = json(app.get("/api/notifications/subscriptions", Some(&token)).await).await;
+    assert_eq!(devices["data"].as_array().unwrap().len(), 1);
+    assert_eq!(devices["data"][0]["device_info"]["platform"], "linux");
+
+    assert_eq!(app.post("/api/notifications?action=test", &json!({}), Some(&token)).await.status(), 202);
+    let err = expect_error(app.post("/api/push/test", &json!({}), Some(&token)).await, 429, "RATE_LIMITED").await;
+    assert!(err["error"]["retry_after"].as_i64().unwrap() > 50);
+    let got = sink.wait_for(sub_id, 1, 10).await;
+    assert_eq!(got[0]["payload"]["type"], "test");
+    assert_eq!(got[0]["headers"]["ttl"], 60);
+
+    // The push service says the subscription is gone: it is removed.
+    sink.behave(sub_id, json!({ "status": 410 })).await;
+    let r = json(app.post("/api/reminders", &json!({ "title": "x", "send_at": (Timestamp::now() + SignedDuration::from_hours(1)).to_string() }), Some(&token)).await).await;
+    let id = r["data"]["id"].as_str().unwrap();
+    assert_eq!(app.post(&format!("/api/reminders/{id}/send"), &json!({}), Some(&token)).await.status(), 202);
+    for _ in 0..100 {
+        if json(app.get("/api/notifications/subscriptions", Some(&token)).await).await["data"].as_array().unwrap().is_empty() {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    assert!(json(app.get("/api/notifications/subscriptions", Some(&token)).await).await["data"].as_array().unwrap().is_empty());
+
+    // Unsubscribe.
+    let (token, sub) = user_with_device(app, sink).await;
+    let r = app.post("/api/notifications?action=unsubscribe", &json!({ "endpoint": sub["endpoint"] }), Some(&token)).await;
+    assert_eq!(r.status(), 204);
+    assert!(json(app.get("/api/notifications/subscriptions", Some(&token)).await).await["data"].as_array().unwrap().is_empty());
+}
+
+/// 429 with Retry-After and 5xx are retried; the reminder still arrives.
+async fn retries_honour_retry_after(app: &TestApp, sink: &PushSink) {
+    let (token, sub) = user_with_device(app, sink).await;
+    let sub_id = sub["id"].as_str().unwrap();
+    sink.behave(sub_id, json!({ "status": 429, "retry_after": 1, "times": 1 })).await;
+    let r = json(app.post("/api/reminders", &json!({ "title": "retry", "send_at": (Timestamp::now() + SignedDuration::from_hours(1)).to_string() }), Some(&token)).await).await;
+    let id = r["data"]["id"].as_str().unwrap();
+    app.post(&format!("/api/reminders/{id}/send"), &json!({}), Some(&token)).await;
+    let got = sink.wait_for(sub_id, 2, 15).await;
+    assert_eq!(got.len(), 2);
+    assert_eq!(got[0]["status"], 429);
+    assert_eq!(got[1]["status"], 201);
+    let gap = got[1]["received_at"].as_f64().unwrap() - got[0]["received_at"].as_f64().unwrap();
+    assert!(gap >= 0.9, "Retry-After honoured: {gap}");
+    sink.behave(sub_id, json!({ "status": 503, "times": 1 })).await;
+    app.post(&format!("/api/reminders/{id}/send"), &json!({}), Some(&token)).await;
+    let got = sink.wait_for(sub_id, 4, 20).await;
+    assert_eq!(got.len(), 4);
+    assert_eq!(got[3]["status"], 201);
+}
+
+async fn unsafe_endpoints_are_refused(app: &TestApp) {
+    let (token, _) = app.sign_in(&unique_email()).await;
+    let keys = json!({ "p256dh": "BNcRdreALRFXTkOOUHK1EtK2wtaz5Ry4YfYCA_0QTpQtUbVlUls0VJXg7A8u-Ts1XbjhazAkj7I99e8QcYP7DkM", "auth": "tBHItJI5svbpez7KI4CCXg" });
+    for endpoint in [
+        "http://push.example.com/x",
+        "https://127.0.0.1/push",
+        "https://localhost/push",
+        "https://169.254.169.254/latest",
+        "https://[::1]/push",
+        "https://10.0.0.8/push",
+        "https://[::ffff:192.168.0.1]/push",
+    ] {
+        let body = json!({ "subscription": { "endpoint": endpoint, "keys": keys }, "device_info": {} });
+        expect_error(app.post("/api/notifications?action=subscribe", &body, Some(&token)).await, 400, "ENDPOINT_REJECTED").await;
+    }
+    let body = json!({ "subscription": { "endpoint": "https://push.example.com/x", "keys": { "p256dh": "short", "auth": "x" } } });
+    let r = app.post("/api/notifications?action=subscribe", &body, Some(&token)).await;
+    assert_eq!(r.status(), 400);
+    expect_error(app.post("/api/notifications?action=bogus", &json!({}), Some(&token)).await, 400, "VALIDATION_FAILED").await;
+    expect_error(app.post("/api/notifications?action=subscribe", &json!({}), None).await, 401, "AUTHENTICATION_REQUIRED").await;
+}
+
+macro_rules! delivery_tests {
+    ($($name:ident),*) => {$(
+        mod $name {
+            use super::*;
+            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            async fn sqlite_queues() {
+                if let Some((app, sink)) = setup(Backend::Sqlite, false).await {
+                    super::$name(&app, &sink).await;
+                    app.stop().await;
+                }
+            }
+            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            async fn postgres_and_redis() {
+                if let Some((app, sink)) = setup(Backend::Postgres, true).await {
+                    super::$name(&app, &sink).await;
+                    app.stop().await;
+                }
+            }
+        }
+    )*};
+}
+
+delivery_tests!(a_reminder_arrives_at_its_second, snooze_and_recurring_complete, subscriptions_test_pushes_and_gone_devices, retries_honour_retry_after);
+
+#[tokio::test]
+async fn unsafe_endpoints_are_refused_without_the_test_switch() {
+    if let Some(app) = TestApp::spawn(Backend::Sqlite, Options::default()).await {
+        unsafe_endpoints_are_refused(&app).await;
+        app.stop().await;
+    }
+}

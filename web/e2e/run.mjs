@@ -1,0 +1,50 @@
+// `npm run e2e`: builds dist/ when it is missing or older than the sources, then runs every
+// e2e/*.test.mjs file with Node's test runner. Each file starts its own SMTP sink, server and
+// browser; two files run at once (HIBIKI_E2E_JOBS, default 2: the sign-in file spends most of a
+// minute waiting out the server's 60 s resend cooldown, which the other files fill).
+// Extra arguments go to `node --test` (e.g. `npm run e2e -- --test-name-pattern=offline`), and
+// file names pick files: `npm run e2e -- e2e/push.test.mjs`.
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { DIST_DIR, WEB_DIR, hibikiBin } from './harness.mjs';
+
+function newestMtime(dir) {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const p = join(dir, entry.name);
+    newest = Math.max(newest, entry.isDirectory() ? newestMtime(p) : statSync(p).mtimeMs);
+  }
+  return newest;
+}
+
+const built = join(DIST_DIR, 'index.html');
+const sources = Math.max(
+  newestMtime(join(WEB_DIR, 'src')),
+  newestMtime(join(WEB_DIR, 'public')),
+  ...['index.html', 'vite.config.ts', 'package-lock.json'].map((f) => statSync(join(WEB_DIR, f)).mtimeMs),
+);
+if (process.env.HIBIKI_E2E_SKIP_BUILD !== '1' && (!existsSync(built) || statSync(built).mtimeMs < sources)) {
+  console.log('e2e: dist/ is missing or stale, running npm run build');
+  const b = spawnSync('npm', ['run', 'build'], { cwd: WEB_DIR, stdio: 'inherit' });
+  if (b.status !== 0) process.exit(b.status ?? 1);
+}
+if (!existsSync(hibikiBin())) {
+  console.error(`e2e: no hibiki binary at ${hibikiBin()} (build the server or set HIBIKI_BIN)`);
+  process.exit(1);
+}
+
+const args = process.argv.slice(2);
+const files = args.filter((a) => a.endsWith('.test.mjs'));
+const flags = args.filter((a) => !a.endsWith('.test.mjs'));
+const all = readdirSync(join(WEB_DIR, 'e2e'))
+  .filter((f) => f.endsWith('.test.mjs'))
+  .sort()
+  .map((f) => join('e2e', f));
+const jobs = Math.max(1, Number(process.env.HIBIKI_E2E_JOBS ?? 2) || 2);
+const r = spawnSync(
+  process.execPath,
+  ['--test', `--test-concurrency=${jobs}`, '--test-reporter=spec', ...flags, ...(files.length ? files : all)],
+  { cwd: WEB_DIR, stdio: 'inherit' },
+);
+process.exit(r.status ?? 1);

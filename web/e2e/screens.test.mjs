@@ -1,0 +1,178 @@
+// Screenshots of the main screens (home signed out and in, login both steps, reminders list and
+// dialog, settings) at phone and desktop sizes in ja and en, into e2e/screenshots/. Each screen is
+// also checked for what a screenshot shows badly: no horizontal overflow at 390 px and at 320 px,
+// the stylesheet applied under the CSP (no violations), and no Japanese left on English pages.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import {
+  DESKTOP,
+  PHONE,
+  apiCall,
+  homePathOf,
+  newContext,
+  prefixOf,
+  screenshotPath,
+  signInDetails,
+  startStack,
+  tokyoDate,
+  tr,
+  uniqueEmail,
+  watchPage,
+} from './harness.mjs';
+
+let stack;
+before(async () => {
+  stack = await startStack();
+});
+after(async () => {
+  await stack?.close();
+});
+
+// Japanese script (hiragana, katakana, CJK ideographs, full-width forms)
+const JAPANESE = /[\u3040-\u30ff\u3400-\u9fff\uff00-\uffef]/;
+// Japanese that may appear on English pages: the app's name, the language choice, the create button's plus sign.
+const ALLOWED_ON_EN = ['響き', '日本語', '＋'];
+
+async function clearToasts(page) {
+  for (const close of await page.locator('.toast-close').all()) await close.click().catch(() => {});
+  await page.locator('.toast').first().waitFor({ state: 'detached', timeout: 2000 }).catch(() => {});
+}
+
+/** Overflow wider than the viewport, at the current size and at 320 px (phone cases). */
+async function overflow(page) {
+  return page.evaluate(() => {
+    const doc = document.documentElement;
+    const wide = [];
+    // off the left edge (no scrollbar shows that): visible boxes that start left of 0
+    const offLeft = [];
+    for (const el of document.querySelectorAll('body *')) {
+      const r = el.getBoundingClientRect();
+      const style = getComputedStyle(el);
+      if (r.width > 0 && r.height > 0 && r.left < -1 && style.visibility !== 'hidden' && !el.closest('.sr-only, .skip-link, details:not([open]) > :not(summary)')) {
+        offLeft.push(`${el.tagName.toLowerCase()}.${[...el.classList].join('.')} left=${Math.round(r.left)}`);
+      }
+    }
+    if (doc.scrollWidth > window.innerWidth) {
+      for (const el of document.querySelectorAll('body *')) {
+        const r = el.getBoundingClientRect();
+        if (r.width > 0 && r.right > window.innerWidth + 1 && getComputedStyle(el).position !== 'fixed') {
+          wide.push(`${el.tagName.toLowerCase()}.${[...el.classList].join('.')} right=${Math.round(r.right)}`);
+        }
+      }
+    }
+    return { scrollWidth: doc.scrollWidth, innerWidth: window.innerWidth, wide: wide.slice(0, 8), offLeft: offLeft.slice(0, 8) };
+  });
+}
+
+async function checkScreen(page, { lang, viewport, name, problems, fullPage = true }) {
+  await clearToasts(page);
+  // the stylesheet is applied (a blocked stylesheet leaves the body white and unstyled)
+  const styled = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+  assert.notEqual(styled, 'rgba(0, 0, 0, 0)', `${name}: styles applied`);
+  const o = await overflow(page);
+  assert.ok(o.scrollWidth <= o.innerWidth && o.offLeft.length === 0, `${name} at ${o.innerWidth}px overflows: ${JSON.stringify(o)}`);
+  if (viewport === PHONE) {
+    await page.setViewportSize({ width: 320, height: 640 });
+    const small = await overflow(page);
+    await page.setViewportSize(viewport);
+    assert.ok(small.scrollWidth <= 320 && small.offLeft.length === 0, `${name} at 320px overflows: ${JSON.stringify(small)}`);
+  }
+  if (lang === 'en') {
+    let text = await page.evaluate(() => document.body.innerText);
+    for (const ok of ALLOWED_ON_EN) text = text.replaceAll(ok, '');
+    const line = text.split('\n').find((l) => JAPANESE.test(l));
+    assert.equal(line, undefined, `${name}: Japanese text on an English page: "${line}"`);
+  }
+  assert.deepEqual(problems, [], `${name}: page errors or CSP violations`);
+  const size = viewport === PHONE ? 'phone' : 'desktop';
+  await page.screenshot({ path: screenshotPath(`${name}-${lang}-${size}`), fullPage, animations: 'disabled' });
+}
+
+describe('screenshots of the main screens', () => {
+  for (const lang of ['ja', 'en']) {
+    for (const viewport of [PHONE, DESKTOP]) {
+      it(`${lang} ${viewport.width}px`, async () => {
+        const t = (id, p) => tr(lang, id, p);
+        const ctx = await newContext(stack.browser, stack.url, { lang, viewport, reducedMotion: 'reduce' });
+        const page = await ctx.newPage();
+        const problems = watchPage(page);
+        // overlays (dialog, menu) are shot as the viewport shows them; pages whole
+        const screen = (name, fullPage = true) => checkScreen(page, { lang, viewport, name, problems, fullPage });
+
+        await page.goto(homePathOf(lang));
+        await page.getByRole('heading', { level: 1, name: t('home:tagline') }).waitFor();
+        await screen('home-signed-out');
+
+        await page.goto(`${prefixOf(lang)}/login`);
+        const email = uniqueEmail(`shot-${lang}`);
+        await page.getByLabel(t('auth:emailLabel')).fill(email);
+        await screen('login-email');
+        const since = stack.smtp.messages.length;
+        await page.getByRole('button', { name: t('auth:sendCode') }).click();
+        await page.locator('#login-otp').waitFor();
+        const { code } = signInDetails(await stack.smtp.waitFor(email, { since }));
+        await page.locator('#login-otp').pressSequentially(code.slice(0, 3));
+        await screen('login-code');
+        await page.locator('#login-otp').pressSequentially(code.slice(3));
+        await page.getByRole('button', { name: t('auth:verify'), exact: true }).click();
+        await page.getByRole('heading', { level: 1, name: t('reminders:dashboard.title') }).waitFor();
+
+        // Some reminders to show: a long title, a description, recurrences.
+        const base = { timezone: 'Asia/Tokyo' };
+        const samples =
+          lang === 'ja'
+            ? [
+                { title: '薬を飲む', description: '朝食の後に1錠', send_at: `${tokyoDate(1)}T08:00:00+09:00`, recurrence: { kind: 'daily' } },
+                { title: 'ゴミ出し（燃えるゴミ）', send_at: `${tokyoDate(2)}T07:30:00+09:00`, recurrence: { kind: 'custom', days: ['mon', 'thu'] } },
+                { title: '会議の資料をまとめて共有フォルダにアップロードし、チームのみんなに連絡する', send_at: `${tokyoDate(3)}T17:45:30+09:00`, recurrence: { kind: 'none' } },
+              ]
+            : [
+                { title: 'Take medicine', description: 'One tablet after breakfast', send_at: `${tokyoDate(1)}T08:00:00+09:00`, recurrence: { kind: 'daily' } },
+                { title: 'Put out the recycling', send_at: `${tokyoDate(2)}T07:30:00+09:00`, recurrence: { kind: 'custom', days: ['mon', 'thu'] } },
+                { title: 'Gather the meeting notes, upload them to the shared folder and tell the whole team', send_at: `${tokyoDate(3)}T17:45:30+09:00`, recurrence: { kind: 'hourly', interval_hours: 12 } },
+              ];
+        for (const s of samples) await apiCall(ctx, stack.server, 'POST', '/api/reminders', { ...base, ...s });
+        await page.reload();
+        await page.locator('.dashboard .reminder-item').nth(2).waitFor();
+        await screen('home-signed-in');
+
+        await page.goto(`${prefixOf(lang)}/reminders`);
+        await page.locator('.reminder-item').nth(2).waitFor();
+        await screen('reminders-list');
+        const first = page.locator('.reminder-item').first();
+        await first.getByRole('button', { name: t('reminders:details.show') }).click();
+        await first.locator('.occurrences li').nth(4).waitFor();
+        await screen('reminders-details');
+        await first.getByRole('button', { name: t('reminders:details.hide') }).click();
+
+        await page.locator('main').getByRole('button', { name: t('reminders:create'), exact: true }).click();
+        const dialog = page.getByRole('dialog');
+        await dialog.getByLabel(t('reminders:fields.title')).fill(lang === 'ja' ? 'ストレッチ' : 'Stretch');
+        await dialog.getByLabel(t('reminders:fields.timezone')).selectOption('Asia/Tokyo');
+        await dialog.getByLabel(t('reminders:fields.date')).fill(tokyoDate(1));
+        await dialog.getByLabel(t('reminders:fields.time')).fill('15:00:00');
+        await dialog.getByLabel(t('reminders:fields.recurrence')).selectOption('custom');
+        for (const d of ['mon', 'wed', 'fri']) await dialog.getByLabel(t(`reminders:weekdays.${d}`), { exact: true }).check();
+        await dialog.locator('.preview ol li').nth(4).waitFor();
+        await screen('reminders-dialog', false);
+        await dialog.locator('.preview').scrollIntoViewIfNeeded();
+        await screen('reminders-dialog-preview', false);
+        await dialog.getByRole('button', { name: t('reminders:dialog.cancel') }).click();
+
+        await page.goto(`${prefixOf(lang)}/settings`);
+        await page.locator('#settings-tz').waitFor();
+        await screen('settings');
+
+        await page.goto(`${prefixOf(lang)}/guide#diagnostics`);
+        await page.locator('.browser-checks li').nth(4).waitFor();
+        await screen('guide');
+
+        // the signed-in menu, opened (phone: the only way to the other pages)
+        await page.locator('summary[aria-label]').filter({ hasText: '☰' }).click();
+        await page.getByRole('button', { name: t('nav.signOut') }).waitFor();
+        await screen('menu', false);
+        await ctx.close();
+      });
+    }
+  }
+});

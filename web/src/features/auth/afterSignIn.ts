@@ -1,0 +1,20 @@
+/**
+ * What every successful sign-in (code or link) does: remember the user, re-check the session,
+ * greet, and give a brand-new account this device's time zone (the server starts new accounts on
+ * UTC; without this a Tokyo user's first reminder would default to UTC wall-clock time).
+ */
+import { toast } from '../../components/toast';
+import { api } from '../../lib/api';
+import type { VerifyAnswer } from '../../lib/types';
+import { browserTimeZone } from '../../lib/zonedTime';
+import { checkSession, signedIn } from './authStore';
+
+export function afterSignIn(res: VerifyAnswer, texts: { welcomeNew: string; signedIn: string }): void {
+  signedIn(res.user);
+  void checkSession();
+  toast.success(res.is_new_user ? texts.welcomeNew : texts.signedIn);
+  if (res.is_new_user) {
+    const timezone = browserTimeZone();
+    if (timezone && timezone !== 'UTC') void api.settings.update({ timezone }).catch(() => {});
+  }
+}

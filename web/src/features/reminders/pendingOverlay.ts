@@ -1,0 +1,40 @@
+/**
+ * Reconciles the server's list with the offline queue: until a queued create or update has
+ * reached the server, a fresh server list would drop it from the screen (SWR revalidates on
+ * reconnect, often before the queue has run). The list the app shows is the server's, plus
+ * the queued creates (temp ids) and with the queued updates applied.
+ */
+import type { Reminder, ReminderInput } from '../../lib/types';
+import { isTempId, type PendingAction } from '../offline/syncQueue';
+
+/** The optimistic reminder a create shows before the server has it. */
+export function tempReminder(input: ReminderInput, id: string, userId: string, at: number): Reminder {
+  const iso = new Date(at).toISOString();
+  return {
+    ...input,
+    id,
+    user_id: userId,
+    scheduled_at: input.send_at,
+    is_active: true,
+    is_archived: false,
+    status: 'pending',
+    created_at: iso,
+    updated_at: iso,
+  };
+}
+
+export function overlayPending(list: readonly Reminder[], pending: readonly PendingAction[], userId: string): Reminder[] {
+  let out = [...list];
+  for (const a of pending) {
+    if (!a.reminderId || !a.data || typeof a.data !== 'object') continue;
+    const data = a.data as ReminderInput;
+    if (a.type === 'create' && isTempId(a.reminderId)) {
+      if (!out.some((r) => r.id === a.reminderId)) out.push(tempReminder(data, a.reminderId, userId, a.timestamp));
+    } else if (a.type === 'update') {
+      out = out.map((r) =>
+        r.id === a.reminderId ? { ...r, ...data, ...(data.send_at ? { scheduled_at: data.send_at } : {}) } : r,
+      );
+    }
+  }
+  return out;
+}

@@ -1,0 +1,161 @@
+//! The push worker's job: deliver one delivery log entry to each of its user's devices, once.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use futures::future::join_all;
+use hibiki_common::crypto::Keys;
+use hibiki_common::jobs::PushJob;
+use hibiki_common::notification::{self, PushPayload};
+use hibiki_common::storage::{Db, SubscriptionKeys};
+use jiff::{SignedDuration, Timestamp};
+
+use crate::push::{PushClient, PushOptions, PushOutcome};
+
+/// A send "in flight" longer than this belongs to a dead worker and may be taken over.
+const STALE_SEND: SignedDuration = SignedDuration::from_secs(60);
+const MAX_ATTEMPTS: u32 = 4;
+const REMINDER_TTL: u32 = 4 * 3600;
+const TEST_TTL: u32 = 60;
+
+pub struct DeliveryContext {
+    pub db: Db,
+    pub keys: Keys,
+    pub client: PushClient,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum DeliveryError {
+    #[error(transparent)]
+    Store(#[from] hibiki_common::Error),
+}
+
+pub async fn run_job(ctx: &DeliveryContext, job: PushJob) -> Result<(), DeliveryError> {
+    match job {
+        PushJob::Deliver { log_id } => deliver(ctx, &log_id).await,
+        PushJob::Test { user_id } => test(ctx, &user_id).await,
+    }
+}
+
+/// Delivers a delivery log entry. Safe to run twice: each (entry, device) pair is claimed in
+/// the database before it is sent.
+pub async fn deliver(ctx: &DeliveryContext, log_id: &str) -> Result<(), DeliveryError> {
+    let Some(entry) = ctx.db.delivery(log_id).await? else { return Ok(()) };
+    if entry.status != "queued" {
+        return Ok(());
+    }
+    let reminder = match ctx.db.get_reminder(&ctx.keys, &entry.user_id, &entry.reminder_id).await {
+        Ok(r) => r,
+        Err(hibiki_common::Error::NotFound) => {
+            ctx.db.finish_delivery(log_id, "cancelled", None).await?;
+            return Ok(());
+        }
+        Err(e) => return Err(e.into()),
+    };
+    let settings = ctx.db.settings(&entry.user_id).await?;
+    let mut devices = ctx.db.subscription_keys(&entry.user_id).await?;
+    if let Some(targets) = reminder.send_to.as_ref().filter(|t| !t.is_empty()) {
+        devices.retain(|d| targets.contains(&d.id));
+    }
+    if devices.is_empty() {
+        ctx.db.finish_delivery(log_id, "no_devices", None).await?;
+        metrics::counter!("hibiki_pushes_total", "outcome" => "no_devices").increment(1);
+        return Ok(());
+    }
+    let payload = notification::reminder(
+        &reminder.id,
+        log_id,
+        &ctx.keys.action_token(log_id),
+        &reminder.title,
+        reminder.description.as_deref(),
+        &settings.language,
+        settings.hide_notification_content,
+        entry.late,
+    );
+    // The Topic lets a push service replace an undelivered duplicate instead of adding one.
+    let topic: String = log_id.chars().filter(|c| c.is_ascii_alphanumeric()).take(32).collect();
+    let options = PushOptions { ttl: REMINDER_TTL, urgency_high: true };
+    let results = join_all(devices.iter().map(|d| send_to_device(ctx, log_id, d, &payload, Some(&topic), options))).await;
+    let first_sent = results.into_iter().flatten().min();
+    match first_sent {
+        Some(at) => {
+            ctx.db.finish_delivery(log_id, "sent", Some(at)).await?;
+            if entry.kind != "manual" {
+                let lateness = at.duration_since(entry.occurrence_at).as_secs_f64().max(0.0);
+                metrics::histogram!("hibiki_delivery_lateness_seconds").record(lateness);
+            }
+        }
+        None => ctx.db.finish_delivery(log_id, "failed", None).await?,
+    }
+    Ok(())
+}
+
+/// Sends to one device with the decided handling of each answer; returns when it arrived.
+async fn send_to_device(ctx: &DeliveryContext, log_id: &str, device: &SubscriptionKeys, payload: &PushPayload, topic: Option<&str>, options: PushOptions) -> Option<Timestamp> {
+    match ctx.db.claim_device_delivery(log_id, &device.id, Timestamp::now(), STALE_SEND).await {
+        Ok(true) => {}
+        Ok(false) => return None,
+        Err(e) => {
+            tracing::warn!(error = %e, "could not claim a device delivery");
+            return None;
+        }
+    }
+    let mut bytes = notification::to_bytes(payload);
+    let mut shortened = false;
+    let mut attempt = 0;
+    let (status, response) = loop {
+        attempt += 1;
+        let outcome = ctx.client.send(device, &bytes, topic, options).await;
+        match outcome {
+            PushOutcome::Delivered(code) => break ("sent", Some(code)),
+            PushOutcome::Gone(code) => {
+                let _ = ctx.db.delete_subscription(&device.id).await;
+                break ("gone", Some(code));
+            }
+            PushOutcome::TooLarge if !shortened => {
+                // Some services take less than 4 KiB: send the bare minimum once more.
+                shortened = true;
+                bytes = notification::to_bytes(&notification::fit(payload.clone(), 512));
+            }
+            PushOutcome::TooLarge => break ("failed", Some(413)),
+            PushOutcome::Retry { status, after } if attempt < MAX_ATTEMPTS => {
+                let backoff = Duration::from_secs(1 << attempt.min(5));
+                let delay = after.unwrap_or(backoff).clamp(Duration::from_millis(200), Duration::from_secs(60));
+                tracing::info!(?status, ?delay, attempt, "push service asked to retry");
+                metrics::counter!("hibiki_push_retries_total").increment(1);
+                tokio::time::sleep(delay).await;
+            }
+            PushOutcome::Retry { status, .. } => break ("failed", status),
+            PushOutcome::Failed { status, reason } => {
+                tracing::warn!(?status, reason, "push failed");
+                break ("failed", status);
+            }
+        }
+    };
+    let now = Timestamp::now();
+    metrics::counter!("hibiki_pushes_total", "outcome" => status).increment(1);
+    if let Err(e) = ctx.db.finish_device_delivery(log_id, &device.id, status, response, now).await {
+        tracing::warn!(error = %e, "could not record a device delivery");
+    }
+    if status == "sent" {
+        let _ = ctx.db.subscription_succeeded(&device.id, now).await;
+        Some(now)
+    } else {
+        None
+    }
+}
+
+async fn test(ctx: &DeliveryContext, user_id: &str) -> Result<(), DeliveryError> {
+    let lang = ctx.db.settings(user_id).await?.language;
+    let bytes = notification::to_bytes(&notification::test(&lang));
+    let options = PushOptions { ttl: TEST_TTL, urgency_high: false };
+    for device in ctx.db.subscription_keys(user_id).await? {
+        match ctx.client.send(&device, &bytes, None, options).await {
+            PushOutcome::Gone(_) => ctx.db.delete_subscription(&device.id).await?,
+            outcome => tracing::info!(?outcome, "test push"),
+        }
+    }
+    Ok(())
+}
+
+pub type SharedContext = Arc<DeliveryContext>;
