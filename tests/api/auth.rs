@@ -143,7 +143,8 @@ async fn an_expired_code_is_refused(app: &TestApp) {
     let email = unique_email();
     app.post("/api/auth/otp", &json!({ "email": email }), None).await;
     let (code, link) = app.latest_code(&email, 1).await;
-    sqlx::query("UPDATE otp_codes SET expires_at = created_at - 1").execute(app.db.pool()).await.unwrap();
+    let updated = sqlx::query("UPDATE otp_codes SET expires_at = created_at - 1").execute(app.db.pool()).await.unwrap().rows_affected();
+    assert_eq!(updated, 1, "the code row exists");
     let body = expect_error(app.post("/api/auth/verify", &json!({ "email": email, "code": code }), None).await, 400, "OTP_EXPIRED").await;
     assert_eq!(body["error"]["message"], "Verification code has expired. Please request a new one.");
     expect_error(app.post("/api/auth/verify-link", &json!({ "token": link }), None).await, 400, "LINK_INVALID").await;
