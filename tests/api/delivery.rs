@@ -247,3 +247,139 @@ async fn unsafe_endpoints_are_refused_without_the_test_switch() {
         app.stop().await;
     }
 }
+
+/// 300 reminders of several users due in the same second all arrive, once, none early.
+async fn a_burst_of_three_hundred_in_one_second(app: &TestApp, sink: &PushSink) {
+    let due = Timestamp::from_second(Timestamp::now().as_second() + 12).unwrap();
+    let mut devices = Vec::new();
+    for _ in 0..3 {
+        let (token, sub) = user_with_device(app, sink).await;
+        let bodies: Vec<Value> = (0..100).map(|i| json!({ "title": format!("burst {i}"), "send_at": due.to_string() })).collect();
+        for chunk in bodies.chunks(20) {
+            let results = futures::future::join_all(chunk.iter().map(|b| app.post("/api/reminders", b, Some(&token)))).await;
+            assert!(results.iter().all(|r| r.status() == 201));
+        }
+        devices.push(sub["id"].as_str().unwrap().to_owned());
+    }
+    assert!(Timestamp::now() < due, "setup took too long for the test to mean anything");
+    let mut total = 0;
+    for id in &devices {
+        let got = sink.wait_for(id, 100, 40).await;
+        assert_eq!(got.len(), 100, "device {id}");
+        let mut logs: Vec<&str> = got.iter().map(|p| p["payload"]["log_id"].as_str().unwrap()).collect();
+        logs.sort();
+        logs.dedup();
+        assert_eq!(logs.len(), 100, "no duplicates");
+        for p in &got {
+            assert!(p["received_at"].as_f64().unwrap() >= due.as_second() as f64, "early");
+        }
+        total += got.len();
+    }
+    assert_eq!(total, 300);
+    assert!(sink.rejected().await.is_empty());
+}
+
+/// Of concurrent claims of one due fire, exactly one wins.
+async fn concurrent_claims_of_a_fire_yield_one_delivery(app: &TestApp, _sink: &PushSink) {
+    let (token, _) = app.sign_in(&unique_email()).await;
+    let r = json(app.post("/api/reminders", &json!({ "title": "race", "send_at": (Timestamp::now() + SignedDuration::from_hours(2)).to_string() }), Some(&token)).await).await;
+    let id = r["data"]["id"].as_str().unwrap().to_owned();
+    let now = Timestamp::now() + SignedDuration::from_hours(3);
+    let claims = futures::future::join_all((0..8).map(|_| app.db.claim_fire(&id, "occurrence", now))).await;
+    let delivered = claims.iter().filter(|c| matches!(c, Ok(hibiki_common::storage::Claimed::Deliver { .. } | hibiki_common::storage::Claimed::Missed { .. }))).count();
+    assert_eq!(delivered, 1, "{claims:?}");
+}
+
+delivery_tests!(a_burst_of_three_hundred_in_one_second, concurrent_claims_of_a_fire_yield_one_delivery);
+
+/// Two schedulers on one database (one leads, the other stands by; even both firing could not
+/// double a delivery): every due occurrence arrives exactly once.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_schedulers_deliver_each_occurrence_once() {
+    let Some((app, sink)) = setup(Backend::Postgres, true).await else { return };
+    let mut second = app.config.clone();
+    second.listen = "127.0.0.1:0".parse().unwrap();
+    let other = hibiki::Application::start(second, hibiki::Parts { api: false, scheduler: true, worker: true }).await.unwrap();
+    let (token, sub) = user_with_device(&app, &sink).await;
+    let due = Timestamp::from_second(Timestamp::now().as_second() + 4).unwrap();
+    for i in 0..20 {
+        app.post("/api/reminders", &json!({ "title": format!("twice? {i}"), "send_at": due.to_string() }), Some(&token)).await;
+    }
+    let got = sink.wait_for(sub["id"].as_str().unwrap(), 20, 20).await;
+    tokio::time::sleep(std::time::Duration::from_secs(2)).await;
+    let got_after = sink.received(sub["id"].as_str().unwrap()).await;
+    assert_eq!(got.len(), 20);
+    assert_eq!(got_after.len(), 20, "no second delivery");
+    let leases: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM leases").fetch_one(app.db.pool()).await.unwrap();
+    assert_eq!(leases, 1, "one leader");
+    other.stop().await;
+    app.stop().await;
+}
+
+/// The queue is not the source of truth: a Redis that loses everything loses no reminder, and
+/// a delivery whose job vanished is enqueued again by the scheduler.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn losing_the_queue_loses_no_reminder() {
+    let Some(sink) = PushSink::start().await else {
+        unavailable("the push sink");
+        return;
+    };
+    let scheduler = hibiki_scheduler::SchedulerConfig { reconcile_every: std::time::Duration::from_secs(2), requeue_after: SignedDuration::from_secs(2), ..Default::default() };
+    let Some(app) = TestApp::spawn_with(Backend::Postgres, push_options(true), scheduler).await else { return };
+    let (token, sub) = user_with_device(&app, &sink).await;
+    let sub_id = sub["id"].as_str().unwrap();
+    let due = Timestamp::from_second(Timestamp::now().as_second() + 4).unwrap();
+    let r = json(app.post("/api/reminders", &json!({ "title": "survives", "send_at": due.to_string() }), Some(&token)).await).await;
+    let reminder_id = r["data"]["id"].as_str().unwrap().to_owned();
+    // Redis loses its data before the reminder is due: the fire lives in the database.
+    app.flush_redis_namespace().await;
+    let got = sink.wait_for(sub_id, 1, 15).await;
+    assert_eq!(got.len(), 1);
+
+    // A delivery log entry whose job was lost (written, never enqueued) is sent by the
+    // scheduler's reconcile pass.
+    let user_id: String = sqlx::query_scalar("SELECT user_id FROM reminders WHERE id = $1").bind(&reminder_id).fetch_one(app.db.pool()).await.unwrap();
+    let old = (Timestamp::now() - SignedDuration::from_secs(60)).as_millisecond();
+    sqlx::query("INSERT INTO delivery_logs (id, reminder_id, user_id, occurrence_at, status, late, created_at, kind) VALUES ('lost-job-entry', $1, $2, $3, 'queued', 0, $3, 'manual')")
+        .bind(&reminder_id)
+        .bind(&user_id)
+        .bind(old)
+        .execute(app.db.pool())
+        .await
+        .unwrap();
+    let got = sink.wait_for(sub_id, 2, 20).await;
+    assert_eq!(got.len(), 2, "re-enqueued");
+    assert_eq!(got[1]["payload"]["log_id"], "lost-job-entry");
+    app.stop().await;
+}
+
+/// Housekeeping: unanswered one-time reminders are archived after 7 days; accounts unused for
+/// 180 days lose their active reminders (archived) and devices.
+async fn housekeeping_archives_and_retires(app: &TestApp, sink: &PushSink) {
+    let (token, _) = user_with_device(app, sink).await;
+    let r = json(app.post("/api/reminders", &json!({ "title": "old", "send_at": (Timestamp::now() + SignedDuration::from_hours(1)).to_string() }), Some(&token)).await).await;
+    let id = r["data"]["id"].as_str().unwrap().to_owned();
+    // As if it fired 8 days ago and nobody answered.
+    let eight_days_ago = (Timestamp::now() - SignedDuration::from_hours(24 * 8)).as_millisecond();
+    sqlx::query("DELETE FROM fires WHERE reminder_id = $1").bind(&id).execute(app.db.pool()).await.unwrap();
+    sqlx::query("UPDATE reminders SET scheduled_at = $1 WHERE id = $2").bind(eight_days_ago).bind(&id).execute(app.db.pool()).await.unwrap();
+    let recurring = json(app.post("/api/reminders", &json!({ "title": "daily", "send_at": (Timestamp::now() + SignedDuration::from_hours(1)).to_string(), "recurrence": { "kind": "daily" } }), Some(&token)).await).await;
+    let (a, b, _) = hibiki_worker::housekeeping::run_once(&app.db, Timestamp::now()).await.unwrap();
+    assert_eq!((a, b), (1, 0));
+    assert_eq!(json(app.get(&format!("/api/reminders/{id}"), Some(&token)).await).await["data"]["status"], "completed");
+    assert_eq!(json(app.get(&format!("/api/reminders/{}", recurring["data"]["id"].as_str().unwrap()), Some(&token)).await).await["data"]["status"], "pending");
+
+    // 181 days without use.
+    let long_ago = (Timestamp::now() - SignedDuration::from_hours(24 * 181)).as_millisecond();
+    sqlx::query("UPDATE users SET last_active_at = $1").bind(long_ago).execute(app.db.pool()).await.unwrap();
+    let (_, b, _) = hibiki_worker::housekeeping::run_once(&app.db, Timestamp::now()).await.unwrap();
+    assert_eq!(b, 1);
+    let all = json(app.get("/api/reminders?status=all", Some(&token)).await).await;
+    assert!(all["data"].as_array().unwrap().iter().all(|r| r["status"] == "completed"), "archived, not deleted: {all}");
+    assert_eq!(all["data"].as_array().unwrap().len(), 2);
+    assert!(json(app.get("/api/notifications/subscriptions", Some(&token)).await).await["data"].as_array().unwrap().is_empty());
+    let fires: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM fires").fetch_one(app.db.pool()).await.unwrap();
+    assert_eq!(fires, 0);
+}
+
+delivery_tests!(housekeeping_archives_and_retires);

@@ -34,6 +34,7 @@ pub struct TestApp {
     pub base: String,
     pub client: reqwest::Client,
     pub db: Db,
+    pub config: Config,
     #[allow(dead_code)]
     pub backend: Backend,
     pub data_dir: PathBuf,
@@ -126,6 +127,10 @@ pub fn unique_email() -> String {
 impl TestApp {
     /// Starts Hibiki, or returns `None` (after saying why) when a needed service is missing.
     pub async fn spawn(backend: Backend, options: Options) -> Option<TestApp> {
+        Self::spawn_with(backend, options, hibiki_scheduler::SchedulerConfig::default()).await
+    }
+
+    pub async fn spawn_with(backend: Backend, options: Options, scheduler: hibiki_scheduler::SchedulerConfig) -> Option<TestApp> {
         let data_dir = std::env::temp_dir().join(format!("hibiki-test-{}", uuid::Uuid::new_v4().simple()));
         std::fs::create_dir_all(&data_dir).unwrap();
         let mut config = Config::with_data_dir(&data_dir);
@@ -169,10 +174,20 @@ impl TestApp {
         } else {
             None
         };
-        let app = Application::start(config, Parts::ALL).await.expect("Hibiki starts");
+        let app = Application::start_with(config.clone(), Parts::ALL, scheduler).await.expect("Hibiki starts");
         let base = format!("http://{}", app.addr.expect("serves HTTP"));
         let client = reqwest::Client::builder().timeout(Duration::from_secs(30)).build().unwrap();
-        Some(TestApp { base, client, db: app.db.clone(), backend, data_dir, smtp, postgres_database, app: Some(app) })
+        Some(TestApp { base, client, db: app.db.clone(), config, backend, data_dir, smtp, postgres_database, app: Some(app) })
+    }
+
+    /// Deletes every Redis key of this app's queues, as a Redis restart without persistence.
+    pub async fn flush_redis_namespace(&self) {
+        let url = self.config.redis_url.clone().expect("a Redis-backed app");
+        let client = redis::Client::open(url).unwrap();
+        let mut conn = client.get_multiplexed_async_connection().await.unwrap();
+        let keys: Vec<String> = redis::cmd("KEYS").arg(format!("{}*", self.config.queue_namespace)).query_async(&mut conn).await.unwrap();
+        assert!(!keys.is_empty(), "the queues had keys");
+        let _: () = redis::cmd("DEL").arg(&keys).query_async(&mut conn).await.unwrap();
     }
 
     pub fn url(&self, path: &str) -> String {

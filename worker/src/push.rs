@@ -84,11 +84,10 @@ impl PushClient {
     /// One VAPID signature per push-service origin, reused for an hour.
     fn signature(&self, origin: &str, info: &SubscriptionInfo) -> Result<VapidSignature, String> {
         let mut cache = self.signatures.lock().expect("not poisoned");
-        if let Some((sig, at)) = cache.get(origin) {
-            if at.elapsed() < VAPID_REUSE {
+        if let Some((sig, at)) = cache.get(origin)
+            && at.elapsed() < VAPID_REUSE {
                 return Ok(sig.clone());
             }
-        }
         let mut builder = VapidSignatureBuilder::from_base64(&self.vapid.private_key, info).map_err(|e| e.to_string())?;
         builder.add_claim("sub", self.subject.as_str());
         // The audience is the origin with its port (the crate would leave a port out).

@@ -28,52 +28,87 @@ async fn handle_mail(job: MailJob, ctx: Data<Arc<MailContext>>) -> Result<(), Bo
     crate::mail::send_job(&ctx.mailer, &ctx.db, &job).await.map_err(|e| Box::new(e) as BoxDynError)
 }
 
+/// Runs `start` again whenever the worker it starts stops before `shutdown`. apalis' Redis
+/// worker stops for good when Redis forgets it (a restart without persistence drops its
+/// registration); a new worker registers afresh.
+async fn supervise<F, Fut>(name: &'static str, shutdown: CancellationToken, mut start: F)
+where
+    F: FnMut() -> Fut,
+    Fut: std::future::Future<Output = Result<(), WorkerError>>,
+{
+    loop {
+        let result = start().await;
+        if shutdown.is_cancelled() {
+            return;
+        }
+        match result {
+            Ok(()) => tracing::warn!(worker = name, "queue worker stopped; restarting it"),
+            Err(e) => tracing::warn!(worker = name, error = %e, "queue worker failed; restarting it"),
+        }
+        metrics::counter!("hibiki_worker_restarts_total", "worker" => name).increment(1);
+        tokio::select! {
+            _ = tokio::time::sleep(std::time::Duration::from_secs(1)) => {}
+            _ = shutdown.cancelled() => return,
+        }
+    }
+}
+
 /// Runs the push and mail workers until `shutdown`.
 pub async fn run(queues: Queues, wakers: Wakers, push: Arc<DeliveryContext>, mail: Arc<MailContext>, shutdown: CancellationToken) {
     // Delivery is idempotent and retries its own sends; a job error means the database was
     // unreachable, worth a few more tries. Mail retries its temporary SMTP failures itself.
-    let stop = || {
-        let s = shutdown.clone();
-        async move {
-            s.cancelled().await;
-            Ok::<(), std::io::Error>(())
-        }
+    let stop = |s: CancellationToken| async move {
+        s.cancelled().await;
+        Ok::<(), std::io::Error>(())
     };
-    let results = match (queues, wakers) {
+    match (queues, wakers) {
         (Queues::Sqlite { push: push_q, mail: mail_q }, Wakers::Sqlite { push: push_w, mail: mail_w }) => {
-            let push_worker = WorkerBuilder::new("hibiki-push")
-                .backend(push_q.with_callback(push_w))
-                .data(push)
-                .retry(RetryPolicy::retries(3))
-                .concurrency(PUSH_CONCURRENCY)
-                .build(handle_push);
-            let mail_worker = WorkerBuilder::new("hibiki-mail").backend(mail_q.with_callback(mail_w)).data(mail).retry(RetryPolicy::retries(3)).build(handle_mail);
-            futures::join!(push_worker.run_until(stop()), mail_worker.run_until(stop()))
+            let push_loop = supervise("push", shutdown.clone(), || {
+                WorkerBuilder::new("hibiki-push")
+                    .backend(push_q.clone().with_callback(push_w.clone()))
+                    .data(push.clone())
+                    .retry(RetryPolicy::retries(3))
+                    .concurrency(PUSH_CONCURRENCY)
+                    .build(handle_push)
+                    .run_until(stop(shutdown.clone()))
+            });
+            let mail_loop = supervise("mail", shutdown.clone(), || {
+                WorkerBuilder::new("hibiki-mail")
+                    .backend(mail_q.clone().with_callback(mail_w.clone()))
+                    .data(mail.clone())
+                    .retry(RetryPolicy::retries(3))
+                    .build(handle_mail)
+                    .run_until(stop(shutdown.clone()))
+            });
+            futures::join!(push_loop, mail_loop);
         }
         (Queues::Redis { push: push_q, mail: mail_q, .. }, _) => {
-            let push_worker = WorkerBuilder::new(format!("hibiki-push-{}", uuid_like()))
-                .backend(push_q.poll_with_interval(REDIS_POLL))
-                .data(push)
-                .retry(RetryPolicy::retries(3))
-                .concurrency(PUSH_CONCURRENCY)
-                .build(handle_push);
-            let mail_worker = WorkerBuilder::new(format!("hibiki-mail-{}", uuid_like()))
-                .backend(mail_q.poll_with_interval(REDIS_POLL))
-                .data(mail)
-                .retry(RetryPolicy::retries(3))
-                .build(handle_mail);
-            futures::join!(push_worker.run_until(stop()), mail_worker.run_until(stop()))
+            let push_loop = supervise("push", shutdown.clone(), || {
+                WorkerBuilder::new(format!("hibiki-push-{}", uuid_like()))
+                    .backend(push_q.clone().poll_with_interval(REDIS_POLL))
+                    .data(push.clone())
+                    .retry(RetryPolicy::retries(3))
+                    .concurrency(PUSH_CONCURRENCY)
+                    .build(handle_push)
+                    .run_until(stop(shutdown.clone()))
+            });
+            let mail_loop = supervise("mail", shutdown.clone(), || {
+                WorkerBuilder::new(format!("hibiki-mail-{}", uuid_like()))
+                    .backend(mail_q.clone().poll_with_interval(REDIS_POLL))
+                    .data(mail.clone())
+                    .retry(RetryPolicy::retries(3))
+                    .build(handle_mail)
+                    .run_until(stop(shutdown.clone()))
+            });
+            futures::join!(push_loop, mail_loop);
         }
         (Queues::Sqlite { .. }, Wakers::Redis) => unreachable!("SQLite queues come with SQLite wakers"),
-    };
-    for r in [results.0, results.1] {
-        if let Err(e) = r {
-            tracing::error!(error = %e, "a queue worker stopped with an error");
-        }
     }
 }
 
 /// Worker names must be unique per Redis deployment.
 fn uuid_like() -> String {
-    format!("{}-{}", std::process::id(), jiff::Timestamp::now().as_millisecond())
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static SEQ: AtomicU64 = AtomicU64::new(0);
+    format!("{}-{}-{}", std::process::id(), jiff::Timestamp::now().as_millisecond(), SEQ.fetch_add(1, Ordering::Relaxed))
 }

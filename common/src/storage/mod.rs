@@ -91,11 +91,10 @@ impl Db {
     /// through PostgreSQL NOTIFY. Best effort: the scheduler also reconciles periodically.
     pub async fn reminder_changed(&self, reminder_id: &str) {
         let _ = self.changes.send(reminder_id.to_owned());
-        if self.backend == Backend::Postgres {
-            if let Err(e) = sqlx::query("SELECT pg_notify('hibiki_reminders', $1)").bind(reminder_id).execute(&self.pool).await {
+        if self.backend == Backend::Postgres
+            && let Err(e) = sqlx::query("SELECT pg_notify('hibiki_reminders', $1)").bind(reminder_id).execute(&self.pool).await {
                 tracing::warn!(error = %e, "could not announce a reminder change");
             }
-        }
     }
 
     pub fn subscribe_changes(&self) -> tokio::sync::broadcast::Receiver<String> {

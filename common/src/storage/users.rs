@@ -176,6 +176,47 @@ impl Db {
         Ok(())
     }
 
+    /// One-time reminders delivered `after` ago and never acted on are archived (the spec:
+    /// "stays pending (shown as overdue) and is archived automatically 7 days later").
+    pub async fn archive_unanswered(&self, now: Timestamp, after: jiff::SignedDuration) -> Result<u64> {
+        let now_ms = to_millis(now);
+        let cutoff = now_ms - after.as_millis() as i64;
+        Ok(sqlx::query(
+            "UPDATE reminders SET is_active = 0, is_archived = 1, archived_at = $1, updated_at = $1
+             WHERE is_active = 1 AND recurrence = '{\"kind\":\"none\"}' AND scheduled_at < $2
+               AND NOT EXISTS (SELECT 1 FROM fires f WHERE f.reminder_id = reminders.id)",
+        )
+        .bind(now_ms)
+        .bind(cutoff)
+        .execute(&self.pool)
+        .await?
+        .rows_affected())
+    }
+
+    /// The 180-day rule: accounts without sign-in or notification interaction for `after` have
+    /// their active reminders archived and their push subscriptions removed; nothing else.
+    pub async fn retire_unused(&self, now: Timestamp, after: jiff::SignedDuration) -> Result<u64> {
+        let now_ms = to_millis(now);
+        let cutoff = now_ms - after.as_millis() as i64;
+        let mut tx = self.pool.begin().await?;
+        sqlx::query("DELETE FROM fires WHERE reminder_id IN (SELECT r.id FROM reminders r JOIN users u ON u.id = r.user_id WHERE u.last_active_at < $1 AND r.is_active = 1)")
+            .bind(cutoff)
+            .execute(&mut *tx)
+            .await?;
+        let archived = sqlx::query(
+            "UPDATE reminders SET is_active = 0, is_archived = 1, archived_at = $1, updated_at = $1
+             WHERE is_active = 1 AND user_id IN (SELECT id FROM users WHERE last_active_at < $2)",
+        )
+        .bind(now_ms)
+        .bind(cutoff)
+        .execute(&mut *tx)
+        .await?
+        .rows_affected();
+        sqlx::query("DELETE FROM push_subscriptions WHERE user_id IN (SELECT id FROM users WHERE last_active_at < $1)").bind(cutoff).execute(&mut *tx).await?;
+        tx.commit().await?;
+        Ok(archived)
+    }
+
     /// Expired codes, sessions and old mail-log rows (housekeeping).
     pub async fn prune_expired(&self, now: Timestamp) -> Result<u64> {
         let now_ms = to_millis(now);
