@@ -62,6 +62,24 @@ impl Application {
         let mut tasks = JoinSet::new();
 
         let (queues, wakers) = Queues::connect(&config).await.context("connecting to the queues")?;
+        // Every process reports what the alerts watch: the queue backlog and the database.
+        {
+            let (db, queues, stop) = (db.clone(), queues.clone(), shutdown.clone());
+            tasks.spawn(async move {
+                let mut tick = tokio::time::interval(Duration::from_secs(5));
+                loop {
+                    tokio::select! {
+                        _ = tick.tick() => {}
+                        _ = stop.cancelled() => break,
+                    }
+                    let up = matches!(tokio::time::timeout(Duration::from_secs(3), db.ping()).await, Ok(Ok(())));
+                    metrics::gauge!("hibiki_database_up").set(if up { 1.0 } else { 0.0 });
+                    if let Ok(Ok(depth)) = tokio::time::timeout(Duration::from_secs(3), queues.depth()).await {
+                        metrics::gauge!("hibiki_queue_depth").set(depth as f64);
+                    }
+                }
+            });
+        }
         if parts.worker {
             let push = Arc::new(hibiki_worker::delivery::DeliveryContext {
                 db: db.clone(),

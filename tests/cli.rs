@@ -78,11 +78,16 @@ fn serves_metrics_and_stops_gracefully_on_sigterm() {
             tokio::time::sleep(Duration::from_millis(100)).await;
         }
         client.get(format!("http://127.0.0.1:{port}/api/health")).send().await.unwrap();
-        tokio::time::sleep(Duration::from_millis(1200)).await;
+        // The gauges are refreshed every 5 s.
+        tokio::time::sleep(Duration::from_millis(5500)).await;
         let metrics = client.get(format!("http://127.0.0.1:{metrics_port}/metrics")).send().await.unwrap().text().await.unwrap();
         assert!(metrics.contains("hibiki_http_requests_total{method=\"GET\",route=\"/api/health\",status=\"200\"}"), "{metrics}");
         assert!(metrics.contains("hibiki_http_request_duration_seconds"), "{metrics}");
         assert!(metrics.contains("hibiki_scheduler_last_tick_timestamp_seconds"), "{metrics}");
+        assert!(metrics.contains("hibiki_http_request_duration_seconds_bucket"), "a histogram with buckets: {metrics}");
+        for gauge in ["hibiki_database_up 1", "hibiki_queue_depth", "hibiki_scheduler_leader 1", "hibiki_scheduler_wheel_size"] {
+            assert!(metrics.contains(gauge), "{gauge}: {metrics}");
+        }
     });
     let status = Command::new("kill").args(["-TERM", &child.id().to_string()]).status().unwrap();
     assert!(status.success());

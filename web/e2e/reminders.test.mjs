@@ -209,14 +209,14 @@ describe('reminders', () => {
     const page = await ctx.newPage();
     await page.goto(`/en/reminders?reminder=${a.id}`);
     const itemA = page.locator(`#reminder-${a.id}`);
-    await itemA.getByRole('button', { name: tr('en', 'reminders:details.complete') }).click();
+    await itemA.getByRole('button', { name: tr('en', 'reminders:details.complete'), exact: true }).click();
     await page.locator('.toaster').getByText(tr('en', 'reminders:details.completedToast')).waitFor();
     const doneA = await apiCall(ctx, stack.server, 'GET', `/api/reminders/${a.id}`);
     assert.equal(doneA.is_archived, true, 'a completed one-time reminder is archived');
 
     await page.goto(`/en/reminders?reminder=${b.id}`);
     const itemB = page.locator(`#reminder-${b.id}`);
-    await itemB.getByRole('button', { name: tr('en', 'reminders:details.snooze', { n: 10 }) }).click();
+    await itemB.getByRole('button', { name: tr('en', 'reminders:details.snooze', { n: 10 }), exact: true }).click();
     await page.locator('.toaster').getByText(tr('en', 'reminders:details.snoozedToast', { n: 10 })).waitFor();
     const logsB = await apiCall(ctx, stack.server, 'GET', `/api/reminders/${b.id}/logs`);
     assert.ok(logsB.some((l) => l.action === 'snooze'), JSON.stringify(logsB));
