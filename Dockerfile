@@ -41,6 +41,8 @@ RUN npm run build
 FROM debian:bookworm-slim AS runtime
 # tzdata: reminders recur in their IANA time zone (jiff reads /usr/share/zoneinfo).
 # ca-certificates: TLS to SMTP servers, PostgreSQL and push services.
+# Unpinned on purpose: these two should be the current ones of bookworm at every build.
+# hadolint ignore=DL3008
 RUN apt-get update \
  && apt-get install -y --no-install-recommends ca-certificates tzdata \
  && rm -rf /var/lib/apt/lists/* \

@@ -264,25 +264,26 @@ def main(argv: list[str]) -> int:
         print("metrics_used: the exposition holds no samples", file=sys.stderr)
         return 2
 
-    missing: dict[str, list[str]] = {}
+    # Grouped by metric family: X_bucket, X_sum and X_count are one metric, X.
+    missing: dict[str, dict] = {}
     for name in sorted(used):
         if name in BUILTIN_SERIES or name in series:
             continue
-        base = base_name(name)
-        why = "no process exports it"
-        if base != name:
-            kind = types.get(base)
-            if kind == "summary" and name.endswith("_bucket"):
-                why = f"queried as {name}, but exported as a summary: give it histogram buckets"
-            elif kind or any(s.startswith(base) for s in series):
-                why = f"queried as {name}, which is not exported"
-        missing.setdefault(base, []).append(f"{why} (used in {', '.join(sorted(used[name]))})")
+        entry = missing.setdefault(base_name(name), {"forms": [], "where": set()})
+        entry["forms"].append(name)
+        entry["where"] |= used[name]
+    for base, entry in sorted(missing.items()):
+        forms = ", ".join(entry["forms"])
+        if types.get(base) == "summary" and any(f.endswith("_bucket") for f in entry["forms"]):
+            why = f"exported as a summary, but queried as {forms}: give it histogram buckets"
+        elif types.get(base) or any(base_name(s) == base for s in series):
+            why = f"exported, but not as {forms}"
+        else:
+            why = "no process exports it"
+        print(f"MISSING {base}: {why} (used in {', '.join(sorted(entry['where']))})")
 
     checked = sorted({base_name(n) for n in used if n not in BUILTIN_SERIES})
     if missing:
-        for base, reasons in sorted(missing.items()):
-            for reason in reasons:
-                print(f"MISSING {base}: {reason}")
         print(f"{len(missing)} of {len(checked)} metrics used by the dashboards and alerts are not exported")
         return 1
     print(f"all {len(checked)} metrics used by the dashboards and alerts are exported")
