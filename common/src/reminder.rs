@@ -111,11 +111,6 @@ impl Timing {
         let tz = TimeZone::get(&self.timezone).unwrap_or(TimeZone::UTC);
         Schedule::new(self.send_at, tz, self.recurrence.clone())
     }
-
-    /// The next occurrence at or after `now` (the reminder's `scheduled_at`).
-    pub fn next_occurrence(&self, now: Timestamp) -> Option<Timestamp> {
-        self.schedule().next_at_or_after(now)
-    }
 }
 
 /// A reminder as the API answers it.

@@ -233,7 +233,6 @@ impl Scheduler {
             }
             self.refresh(wheel, &reminder_id).await;
         }
-        let _ = now;
     }
 
     async fn requeue_lost(&self, now: Timestamp) {

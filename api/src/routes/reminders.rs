@@ -148,7 +148,11 @@ async fn handle(state: &AppState, auth: Option<AuthUser>, req: HandleRequest) ->
 pub async fn send(State(state): State<AppState>, auth: AuthUser, Path(id): Path<String>) -> ApiResult<Response> {
     let r = state.db.get_reminder(&state.keys, &auth.user.id, &id).await?;
     let log_id = state.db.create_manual_delivery(&r.id, &auth.user.id, Timestamp::now()).await?;
-    state.queues.push(hibiki_common::jobs::PushJob::Deliver { log_id: log_id.clone() }).await.map_err(|_| ApiError::Unavailable("push queue"))?;
+    // The entry is already durable: if the queue is unreachable now, the scheduler's reconcile
+    // pass enqueues it again, so the answer is still "accepted".
+    if let Err(e) = state.queues.push(hibiki_common::jobs::PushJob::Deliver { log_id: log_id.clone() }).await {
+        tracing::warn!(error = %e, %log_id, "could not enqueue a send-now delivery; the scheduler will");
+    }
     Ok((StatusCode::ACCEPTED, ok(serde_json::json!({ "log_id": log_id }))).into_response())
 }
 
