@@ -383,3 +383,31 @@ async fn housekeeping_archives_and_retires(app: &TestApp, sink: &PushSink) {
 }
 
 delivery_tests!(housekeeping_archives_and_retires);
+
+/// A push service that answers with a redirect is not followed (the server would otherwise
+/// POST wherever it is told): the send fails after one request.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn redirects_are_not_followed() {
+    let Some((app, sink)) = setup(Backend::Sqlite, false).await else { return };
+    let (token, sub) = user_with_device(&app, &sink).await;
+    let sub_id = sub["id"].as_str().unwrap();
+    sink.behave(sub_id, json!({ "status": 307 })).await;
+    let r = json(app.post("/api/reminders", &json!({ "title": "redirect", "send_at": (Timestamp::now() + SignedDuration::from_hours(1)).to_string() }), Some(&token)).await).await;
+    let id = r["data"]["id"].as_str().unwrap();
+    let sent = json(app.post(&format!("/api/reminders/{id}/send"), &json!({}), Some(&token)).await).await;
+    let log_id = sent["data"]["log_id"].as_str().unwrap().to_owned();
+    let mut status = String::new();
+    for _ in 0..100 {
+        let logs = json(app.get(&format!("/api/reminders/{id}/logs"), Some(&token)).await).await;
+        status = logs["data"][0]["status"].as_str().unwrap_or("").to_owned();
+        if status != "queued" {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    assert_eq!(status, "failed");
+    let got = sink.received(sub_id).await;
+    assert_eq!(got.len(), 1, "one request, no redirect followed");
+    assert_eq!(got[0]["payload"]["log_id"], log_id.as_str());
+    app.stop().await;
+}
