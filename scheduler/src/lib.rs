@@ -216,22 +216,36 @@ impl Scheduler {
         }))
         .await;
         for (reminder_id, claimed) in claims {
-            match claimed {
-                Ok(Claimed::Deliver { log_id, late }) => {
+            // The claim scheduled the next occurrence itself: put it in the wheel directly
+            // rather than reading it back (one query less per fired reminder).
+            let next = match claimed {
+                Ok(Claimed::Deliver { log_id, late, next }) => {
                     metrics::counter!("hibiki_scheduler_fired_total", "result" => if late { "late" } else { "on_time" }).increment(1);
                     if let Err(e) = self.queues.push(PushJob::Deliver { log_id }).await {
                         // The entry stays queued in the database; the reconcile pass re-enqueues it.
                         tracing::warn!(error = %e, "could not enqueue a delivery");
                     }
+                    next
                 }
-                Ok(Claimed::Missed { log_id }) => {
+                Ok(Claimed::Missed { log_id, next }) => {
                     metrics::counter!("hibiki_scheduler_fired_total", "result" => "missed").increment(1);
                     tracing::info!(%log_id, %reminder_id, "occurrence missed (more than 15 minutes late)");
+                    next
                 }
-                Ok(Claimed::Gone) => {}
-                Err(e) => tracing::warn!(error = %e, %reminder_id, "could not claim a fire"),
+                Ok(Claimed::Gone) => {
+                    // Someone else claimed or changed it: read what is there now.
+                    self.refresh(wheel, &reminder_id).await;
+                    continue;
+                }
+                Err(e) => {
+                    tracing::warn!(error = %e, %reminder_id, "could not claim a fire");
+                    self.refresh(wheel, &reminder_id).await;
+                    continue;
+                }
+            };
+            if let (Some(at), Some(k)) = (next, key(&reminder_id, FIRE_OCCURRENCE)) {
+                wheel.insert(k, due_second(at.as_millisecond()));
             }
-            self.refresh(wheel, &reminder_id).await;
         }
     }
 

@@ -51,10 +51,10 @@ pub struct Fire {
 pub enum Claimed {
     /// Someone else claimed it first, or it changed since it was read.
     Gone,
-    /// A delivery log entry to push.
-    Deliver { log_id: String, late: bool },
+    /// A delivery log entry to push; `next` is the occurrence fire the claim scheduled.
+    Deliver { log_id: String, late: bool, next: Option<Timestamp> },
     /// Too late to deliver; logged as missed.
-    Missed { log_id: String },
+    Missed { log_id: String, next: Option<Timestamp> },
 }
 
 /// A delivery log entry with what a push of it needs.
@@ -226,6 +226,7 @@ impl Db {
         let late = lateness >= SignedDuration::from_secs(5);
         let log_id = uuid::Uuid::new_v4().to_string();
         let status = if missed { "missed" } else { "queued" };
+        let mut next = None;
         let inserted = sqlx::query(
             "INSERT INTO delivery_logs (id, reminder_id, user_id, occurrence_at, status, late, created_at, kind)
              VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (reminder_id, occurrence_at) DO NOTHING",
@@ -251,21 +252,25 @@ impl Db {
             };
             // After a long outage, skip ahead to the future rather than replaying every miss.
             let after = if missed { now } else { fire.fire_at };
-            if let Some(next) = timing.schedule().next_after(after) {
-                sqlx::query("INSERT INTO fires (reminder_id, kind, fire_at, occurrence_at) VALUES ($1, $2, $3, $3) ON CONFLICT (reminder_id, kind) DO NOTHING")
+            if let Some(at) = timing.schedule().next_after(after) {
+                let inserted = sqlx::query("INSERT INTO fires (reminder_id, kind, fire_at, occurrence_at) VALUES ($1, $2, $3, $3) ON CONFLICT (reminder_id, kind) DO NOTHING")
                     .bind(&fire.reminder_id)
                     .bind(FIRE_OCCURRENCE)
-                    .bind(to_millis(next))
+                    .bind(to_millis(at))
                     .execute(&mut *tx)
-                    .await?;
-                sqlx::query("UPDATE reminders SET scheduled_at = $2 WHERE id = $1").bind(&fire.reminder_id).bind(to_millis(next)).execute(&mut *tx).await?;
+                    .await?
+                    .rows_affected()
+                    > 0;
+                sqlx::query("UPDATE reminders SET scheduled_at = $2 WHERE id = $1").bind(&fire.reminder_id).bind(to_millis(at)).execute(&mut *tx).await?;
+                // On a conflict an edit set the fire meanwhile; its change notice will tell.
+                next = inserted.then_some(at);
             }
         }
         tx.commit().await?;
         if !inserted {
             return Ok(Claimed::Gone);
         }
-        Ok(if missed { Claimed::Missed { log_id } } else { Claimed::Deliver { log_id, late } })
+        Ok(if missed { Claimed::Missed { log_id, next } } else { Claimed::Deliver { log_id, late, next } })
     }
 
     /// Takes or keeps the named lease for `ttl`: true while `holder` leads.

@@ -133,21 +133,20 @@ impl Db {
     }
 
     pub async fn list_reminders(&self, keys: &Keys, user_id: &str, filter: StatusFilter) -> Result<Vec<Reminder>> {
-        let sql = match filter {
-            StatusFilter::Active => {
-                "SELECT id, user_id, title, description, send_to, metadata, send_at, timezone, recurrence, scheduled_at, is_active, is_archived, created_at, updated_at
-                 FROM reminders WHERE user_id = $1 AND is_archived = 0 ORDER BY scheduled_at IS NULL, scheduled_at, created_at"
-            }
-            StatusFilter::Archived => {
-                "SELECT id, user_id, title, description, send_to, metadata, send_at, timezone, recurrence, scheduled_at, is_active, is_archived, created_at, updated_at
-                 FROM reminders WHERE user_id = $1 AND is_archived = 1 ORDER BY scheduled_at IS NULL, scheduled_at, created_at"
-            }
-            StatusFilter::All => {
-                "SELECT id, user_id, title, description, send_to, metadata, send_at, timezone, recurrence, scheduled_at, is_active, is_archived, created_at, updated_at
-                 FROM reminders WHERE user_id = $1 ORDER BY scheduled_at IS NULL, scheduled_at, created_at"
-            }
+        // -1 matches both archived (1) and active (0) rows.
+        let archived: i64 = match filter {
+            StatusFilter::Active => 0,
+            StatusFilter::Archived => 1,
+            StatusFilter::All => -1,
         };
-        let rows = sqlx::query(sql).bind(user_id).fetch_all(&self.pool).await?;
+        let rows = sqlx::query(
+            "SELECT id, user_id, title, description, send_to, metadata, send_at, timezone, recurrence, scheduled_at, is_active, is_archived, created_at, updated_at
+             FROM reminders WHERE user_id = $1 AND ($2 = -1 OR is_archived = $2) ORDER BY scheduled_at IS NULL, scheduled_at, created_at",
+        )
+        .bind(user_id)
+        .bind(archived)
+        .fetch_all(&self.pool)
+        .await?;
         rows.iter().map(|r| reminder_from_row(keys, r)).collect()
     }
 
