@@ -2,7 +2,8 @@ use axum::Json;
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
-use hibiki_common::storage::DeliveryCounts;
+use hibiki_common::status::{SCHEDULER_LEASE, SCHEDULER_LEASE_TTL_MS, percentile};
+use hibiki_common::storage::{DeliveryCounts, TimelineBucket};
 use jiff::{SignedDuration, Timestamp};
 use serde::Serialize;
 use serde_json::json;
@@ -25,10 +26,10 @@ pub async fn detail(State(state): State<AppState>) -> Response {
         Ok(Ok(())) => "ok",
         _ => "down",
     };
-    let scheduler = match state.status.scheduler_last_tick_ms() {
+    let scheduler = match scheduler_last_seen_ms(&state).await {
         Some(t) if Timestamp::now().as_millisecond() - t < 5_000 => "ok",
         Some(_) => "stalled",
-        None => "not_in_process",
+        None => "none",
     };
     let mail = if state.config.smtp_url.is_some() { "smtp" } else { "outbox" };
     let queue = match tokio::time::timeout(std::time::Duration::from_secs(3), state.queues.depth()).await {
@@ -62,14 +63,18 @@ pub struct StatusSummary {
     pub queue_depth: i64,
     pub deliveries_5m: DeliveryCounts,
     pub deliveries_1h: DeliveryCounts,
+    /// The last hour in 12 buckets of 5 minutes, oldest first.
+    pub timeline_1h: Vec<TimelineBucket>,
 }
 
-fn percentile(sorted: &[i64], p: f64) -> Option<i64> {
-    if sorted.is_empty() {
-        return None;
+/// Unix ms when a scheduler last showed life: its tick when it runs in this process, else the
+/// last renewal of the leader's lease (scaled out, the scheduler is another process).
+async fn scheduler_last_seen_ms(state: &AppState) -> Option<i64> {
+    if let Some(tick) = state.status.scheduler_last_tick_ms() {
+        return Some(tick);
     }
-    let rank = ((p / 100.0) * sorted.len() as f64).ceil() as usize;
-    sorted.get(rank.saturating_sub(1).min(sorted.len() - 1)).copied()
+    let expiry = state.db.lease_expiry(SCHEDULER_LEASE).await.ok()??;
+    Some((expiry - SCHEDULER_LEASE_TTL_MS).min(Timestamp::now().as_millisecond()))
 }
 
 /// A public summary for the status page.
@@ -79,7 +84,7 @@ pub async fn status(State(state): State<AppState>) -> ApiResult<Json<serde_json:
     let hour_ago = now - SignedDuration::from_hours(1);
     let lateness = state.db.lateness_since(hour_ago).await?;
     Ok(ok(StatusSummary {
-        scheduler_last_tick: state.status.scheduler_last_tick_ms().map(hibiki_common::time::from_millis),
+        scheduler_last_tick: scheduler_last_seen_ms(&state).await.map(hibiki_common::time::from_millis),
         lateness_1h: Lateness {
             p50_ms: percentile(&lateness, 50.0),
             p95_ms: percentile(&lateness, 95.0),
@@ -89,19 +94,6 @@ pub async fn status(State(state): State<AppState>) -> ApiResult<Json<serde_json:
         queue_depth: state.queues.depth().await.unwrap_or(-1),
         deliveries_5m: state.db.delivery_counts_since(now - SignedDuration::from_mins(5)).await?,
         deliveries_1h: state.db.delivery_counts_since(hour_ago).await?,
+        timeline_1h: state.db.delivery_timeline(now, SignedDuration::from_mins(5), 12).await?,
     }))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::percentile;
-
-    #[test]
-    fn nearest_rank_percentiles() {
-        let v: Vec<i64> = (1..=100).collect();
-        assert_eq!(percentile(&v, 50.0), Some(50));
-        assert_eq!(percentile(&v, 99.0), Some(99));
-        assert_eq!(percentile(&[7], 99.0), Some(7));
-        assert_eq!(percentile(&[], 50.0), None);
-    }
 }

@@ -1,6 +1,6 @@
 //! Aggregates for the admin views and the status page. Never reminder contents.
 
-use jiff::Timestamp;
+use jiff::{SignedDuration, Timestamp};
 use serde::Serialize;
 use sqlx::Row;
 use utoipa::ToSchema;
@@ -16,6 +16,19 @@ pub struct AdminStats {
     pub deliveries_24h: i64,
     pub failures_24h: i64,
     pub queue_depth: i64,
+    /// Deliveries per hour over the last 24 hours, oldest first.
+    pub timeline_24h: Vec<TimelineBucket>,
+}
+
+/// Deliveries made in one time bucket (by when the delivery log entry was made).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, ToSchema)]
+pub struct TimelineBucket {
+    #[schema(value_type = String, format = DateTime)]
+    pub start: Timestamp,
+    pub sent: i64,
+    pub failed: i64,
+    /// p99 of (push-service answer − due time) of the bucket's deliveries; null when none.
+    pub lateness_p99_ms: Option<i64>,
 }
 
 #[derive(Debug, Clone, Serialize, ToSchema)]
@@ -33,7 +46,9 @@ pub struct AdminUser {
 
 #[derive(Debug, Clone, Copy, Default, Serialize, ToSchema)]
 pub struct DeliveryCounts {
+    /// Entries a push service accepted for at least one device.
     pub sent: i64,
+    /// Entries no device received.
     pub failed: i64,
 }
 
@@ -43,19 +58,74 @@ impl Db {
         let users: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM users").fetch_one(&self.pool).await?;
         let active: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM reminders WHERE is_active = 1").fetch_one(&self.pool).await?;
         let counts = self.delivery_counts_since(from_millis(since)).await?;
-        Ok(AdminStats { users, active_reminders: active, deliveries_24h: counts.sent, failures_24h: counts.failed, queue_depth })
+        let timeline_24h = self.delivery_timeline(now, SignedDuration::from_hours(1), 24).await?;
+        Ok(AdminStats { users, active_reminders: active, deliveries_24h: counts.sent, failures_24h: counts.failed, queue_depth, timeline_24h })
+    }
+
+    /// `buckets` buckets of `width`, aligned to multiples of `width`, the last one holding
+    /// `now`; oldest first. Counts are grouped in SQL; lateness is read only for short spans.
+    pub async fn delivery_timeline(&self, now: Timestamp, width: SignedDuration, buckets: usize) -> Result<Vec<TimelineBucket>> {
+        let width_ms = width.as_millis() as i64;
+        let end = (to_millis(now) / width_ms + 1) * width_ms;
+        let start = end - width_ms * buckets as i64;
+        let mut timeline: Vec<TimelineBucket> = (0..buckets)
+            .map(|i| TimelineBucket { start: from_millis(start + width_ms * i as i64), sent: 0, failed: 0, lateness_p99_ms: None })
+            .collect();
+        let rows = sqlx::query(
+            "SELECT (created_at - $1) / $2 AS bucket, COUNT(CASE WHEN status = 'sent' THEN 1 END) AS sent,
+                 COUNT(CASE WHEN status = 'failed' THEN 1 END) AS failed
+             FROM delivery_logs WHERE created_at >= $1 AND created_at < $3 GROUP BY (created_at - $1) / $2",
+        )
+        .bind(start)
+        .bind(width_ms)
+        .bind(end)
+        .fetch_all(&self.pool)
+        .await?;
+        for row in rows {
+            let index: i64 = row.try_get("bucket")?;
+            if let Some(b) = usize::try_from(index).ok().and_then(|i| timeline.get_mut(i)) {
+                b.sent = row.try_get("sent")?;
+                b.failed = row.try_get("failed")?;
+            }
+        }
+        if buckets as i64 * width_ms <= 3_600_000 {
+            let mut lateness: Vec<Vec<i64>> = vec![Vec::new(); buckets];
+            let rows = sqlx::query(
+                "SELECT created_at, sent_at - occurrence_at AS lateness FROM delivery_logs
+                 WHERE created_at >= $1 AND created_at < $2 AND sent_at IS NOT NULL LIMIT 100000",
+            )
+            .bind(start)
+            .bind(end)
+            .fetch_all(&self.pool)
+            .await?;
+            for row in rows {
+                let at: i64 = row.try_get("created_at")?;
+                if let Some(v) = lateness.get_mut(((at - start) / width_ms) as usize) {
+                    v.push(row.try_get::<i64, _>("lateness")?.max(0));
+                }
+            }
+            for (bucket, mut values) in timeline.iter_mut().zip(lateness) {
+                values.sort_unstable();
+                bucket.lateness_p99_ms = crate::status::percentile(&values, 99.0);
+            }
+        }
+        Ok(timeline)
+    }
+
+    /// When the named lease runs out (Unix ms), if anyone holds it.
+    pub async fn lease_expiry(&self, name: &str) -> Result<Option<i64>> {
+        Ok(sqlx::query_scalar("SELECT expires_at FROM leases WHERE name = $1").bind(name).fetch_optional(&self.pool).await?)
     }
 
     pub async fn delivery_counts_since(&self, since: Timestamp) -> Result<DeliveryCounts> {
         let row = sqlx::query(
-            "SELECT COUNT(*) AS total, COUNT(CASE WHEN status = 'failed' THEN 1 END) AS failed FROM delivery_logs WHERE created_at > $1",
+            "SELECT COUNT(CASE WHEN status = 'sent' THEN 1 END) AS sent, COUNT(CASE WHEN status = 'failed' THEN 1 END) AS failed
+             FROM delivery_logs WHERE created_at > $1",
         )
         .bind(to_millis(since))
         .fetch_one(&self.pool)
         .await?;
-        let total: i64 = row.try_get("total")?;
-        let failed: i64 = row.try_get("failed")?;
-        Ok(DeliveryCounts { sent: total - failed, failed })
+        Ok(DeliveryCounts { sent: row.try_get("sent")?, failed: row.try_get("failed")? })
     }
 
     /// Delivery lateness (sent minus due) in ms for deliveries since `since`, ascending.

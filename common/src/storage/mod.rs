@@ -14,9 +14,9 @@ use std::time::Duration;
 use sqlx::any::{AnyConnectOptions, AnyPoolOptions};
 use sqlx::{AnyPool, Executor};
 
-pub use admin::{AdminStats, AdminUser, DeliveryCounts};
+pub use admin::{AdminStats, AdminUser, DeliveryCounts, TimelineBucket};
 pub use auth::{OtpRow, StoreOtp};
-pub use delivery::{Claimed, FIRE_OCCURRENCE, FIRE_SNOOZE, Fire, LATE_WINDOW, PendingDelivery, Subscription, SubscriptionKeys};
+pub use delivery::{Claimed, DeviceProgress, FIRE_OCCURRENCE, FIRE_SNOOZE, Fire, LATE_WINDOW, PendingDelivery, Subscription, SubscriptionKeys};
 pub use reminders::DeliveryLog;
 pub use users::User;
 
