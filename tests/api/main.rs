@@ -8,4 +8,6 @@ mod delivery;
 mod hardening;
 mod health;
 mod helpers;
+mod housekeeping;
 mod reminders;
+mod web;
