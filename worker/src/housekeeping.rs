@@ -1,14 +1,21 @@
-//! Periodic clean-up: the 7-day archive of unanswered one-time reminders, the 180-day
-//! non-use rule, and expired codes, sessions and counters.
+//! Periodic clean-up, run by an apalis-cron worker: the 7-day archive of unanswered one-time
+//! reminders, the 180-day non-use rule, and expired codes, sessions and counters. Every worker
+//! process runs the schedule; a database lease lets one of them do each pass.
 
-use std::time::Duration;
+use std::str::FromStr;
+use std::sync::Arc;
 
+use apalis::prelude::*;
+use apalis_cron::{CronScheduler, Tick};
 use hibiki_common::storage::Db;
 use jiff::{SignedDuration, Timestamp};
 use tokio_util::sync::CancellationToken;
 
 pub const ARCHIVE_UNANSWERED_AFTER: SignedDuration = SignedDuration::from_hours(24 * 7);
 pub const NON_USE_AFTER: SignedDuration = SignedDuration::from_hours(24 * 180);
+/// Every ten minutes, at second 0 (cron with seconds).
+pub const EVERY_TEN_MINUTES: &str = "0 */10 * * * *";
+const LEASE: &str = "housekeeping";
 
 /// One pass; returns (archived unanswered, archived for non-use, pruned rows).
 pub async fn run_once(db: &Db, now: Timestamp) -> hibiki_common::Result<(u64, u64, u64)> {
@@ -18,18 +25,53 @@ pub async fn run_once(db: &Db, now: Timestamp) -> hibiki_common::Result<(u64, u6
     Ok((unanswered, unused, pruned))
 }
 
-pub async fn run(db: Db, every: Duration, shutdown: CancellationToken) {
-    let mut tick = tokio::time::interval(every);
-    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-    loop {
-        tokio::select! {
-            _ = tick.tick() => {}
-            _ = shutdown.cancelled() => break,
-        }
-        match run_once(&db, Timestamp::now()).await {
-            Ok((a, b, c)) if a + b + c > 0 => tracing::info!(archived_unanswered = a, archived_unused = b, pruned = c, "housekeeping"),
-            Ok(_) => {}
-            Err(e) => tracing::warn!(error = %e, "housekeeping failed"),
-        }
+struct Housekeeper {
+    db: Db,
+    /// This process's name for the lease.
+    holder: String,
+    /// Slightly shorter than the schedule's period, so the next tick finds it free.
+    lease: SignedDuration,
+}
+
+async fn handle_tick(_tick: Tick, ctx: Data<Arc<Housekeeper>>) -> Result<(), BoxDynError> {
+    let now = Timestamp::now();
+    if !ctx.db.try_lease(LEASE, &ctx.holder, now, ctx.lease).await? {
+        return Ok(()); // another worker process does this pass
     }
+    let (a, b, c) = run_once(&ctx.db, now).await?;
+    metrics::counter!("hibiki_housekeeping_runs_total").increment(1);
+    if a + b + c > 0 {
+        tracing::info!(archived_unanswered = a, archived_unused = b, pruned = c, "housekeeping");
+    }
+    Ok(())
+}
+
+/// Runs housekeeping on `schedule` (cron with seconds) until `shutdown`.
+pub async fn run(db: Db, schedule: &str, shutdown: CancellationToken) -> anyhow::Result<()> {
+    let schedule = cron::Schedule::from_str(schedule)?;
+    let period = {
+        let mut next = schedule.upcoming(chrono::Utc).take(2);
+        match (next.next(), next.next()) {
+            (Some(a), Some(b)) => SignedDuration::from_secs((b - a).num_seconds().max(1)),
+            _ => SignedDuration::from_mins(10),
+        }
+    };
+    let ctx = Arc::new(Housekeeper {
+        db,
+        holder: format!("{}-{}", std::process::id(), uuid::Uuid::new_v4().simple()),
+        lease: period - SignedDuration::from_millis(500).min(period / 2),
+    });
+    crate::runner::supervise("housekeeping", shutdown.clone(), || {
+        let shutdown = shutdown.clone();
+        WorkerBuilder::new("hibiki-housekeeping")
+            .backend(CronScheduler::new(schedule.clone()))
+            .data(ctx.clone())
+            .build(handle_tick)
+            .run_until(async move {
+                shutdown.cancelled().await;
+                Ok::<(), std::io::Error>(())
+            })
+    })
+    .await;
+    Ok(())
 }

@@ -31,7 +31,7 @@ async fn handle_mail(job: MailJob, ctx: Data<Arc<MailContext>>) -> Result<(), Bo
 /// Runs `start` again whenever the worker it starts stops before `shutdown`. apalis' Redis
 /// worker stops for good when Redis forgets it (a restart without persistence drops its
 /// registration); a new worker registers afresh.
-async fn supervise<F, Fut>(name: &'static str, shutdown: CancellationToken, mut start: F)
+pub(crate) async fn supervise<F, Fut>(name: &'static str, shutdown: CancellationToken, mut start: F)
 where
     F: FnMut() -> Fut,
     Fut: std::future::Future<Output = Result<(), WorkerError>>,
