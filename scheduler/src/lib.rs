@@ -18,7 +18,7 @@ use tokio_util::sync::CancellationToken;
 
 use crate::wheel::TimingWheel;
 
-const LEASE: &str = "scheduler";
+use hibiki_common::status::{SCHEDULER_LEASE as LEASE, SCHEDULER_LEASE_TTL_MS};
 
 #[derive(Debug, Clone)]
 pub struct SchedulerConfig {
@@ -31,16 +31,20 @@ pub struct SchedulerConfig {
     pub reconcile_every: Duration,
     /// A queued entry older than this without being sent has lost its job.
     pub requeue_after: SignedDuration,
+    /// Fires are claimed and enqueued this long before their second, so the worker has the
+    /// push encrypted and waiting when the second comes (it never sends before it).
+    pub lead: SignedDuration,
 }
 
 impl Default for SchedulerConfig {
     fn default() -> Self {
         SchedulerConfig {
             horizon_secs: 3600,
-            lease_ttl: SignedDuration::from_secs(10),
+            lease_ttl: SignedDuration::from_millis(SCHEDULER_LEASE_TTL_MS),
             renew_every: Duration::from_secs(3),
             reconcile_every: Duration::from_secs(60),
             requeue_after: SignedDuration::from_secs(30),
+            lead: SignedDuration::from_secs(2),
         }
     }
 }
@@ -129,7 +133,7 @@ impl Scheduler {
             // the loop while nothing is due.
             let mut wake = next_renew.min(next_reconcile);
             if let Some(second) = wheel.next_due() {
-                let until_ms = (second * 1000 - Timestamp::now().as_millisecond()).max(0);
+                let until_ms = (second * 1000 - self.config.lead.as_millis() as i64 - Timestamp::now().as_millisecond()).max(0);
                 wake = wake.min(tokio::time::Instant::now() + Duration::from_millis(until_ms as u64));
             }
             tokio::select! {
@@ -160,9 +164,10 @@ impl Scheduler {
                 self.requeue_lost(now).await;
             }
             due.clear();
-            wheel.advance(now.as_second(), &mut due);
+            let until = now + self.config.lead;
+            wheel.advance(until.as_second(), &mut due);
             if !due.is_empty() {
-                self.fire(&mut wheel, &due, now).await;
+                self.fire(&mut wheel, &due, now, until).await;
             }
             metrics::gauge!("hibiki_scheduler_wheel_size").set(wheel.len() as f64);
         }
@@ -206,11 +211,11 @@ impl Scheduler {
 
     /// Claims each due fire and enqueues its delivery; recurring reminders get their next fire
     /// back into the wheel.
-    async fn fire(&self, wheel: &mut TimingWheel<Key>, due: &[(Key, i64)], now: Timestamp) {
+    async fn fire(&self, wheel: &mut TimingWheel<Key>, due: &[(Key, i64)], now: Timestamp, until: Timestamp) {
         let claims = futures::future::join_all(due.iter().map(|(k, _)| {
             let (reminder_id, kind) = unkey(*k);
             async move {
-                let claimed = self.db.claim_fire(&reminder_id, kind, now).await;
+                let claimed = self.db.claim_fire_ahead(&reminder_id, kind, now, until).await;
                 (reminder_id, claimed)
             }
         }))

@@ -19,6 +19,7 @@ import json
 import re
 import secrets
 import select
+import socket
 import signal
 import struct
 import sys
@@ -557,6 +558,14 @@ class Handler(BaseHTTPRequestHandler):
         if behavior["delay_ms"] and self.server.stopping.wait(behavior["delay_ms"] / 1000.0):
             self.close_connection = True
             return
+        if self.peer_closed():
+            # The sender is gone (killed mid-send): it never learns that this push was
+            # accepted, so the push is not; a retry of it is not a duplicate.
+            with state.lock:
+                record["status"] = None
+                record["aborted"] = True
+            self.close_connection = True
+            return
         extra = {}
         if status == 201:
             extra["Location"] = f"{self.server.origin}/message/{uuid.uuid4().hex}"
@@ -568,6 +577,14 @@ class Handler(BaseHTTPRequestHandler):
         else:
             answer = {"code": status, "error": "configured behavior"}
         self.send_json(status, answer, extra)
+
+    def peer_closed(self) -> bool:
+        """True when the client has closed its side of the connection."""
+        try:
+            readable, _, _ = select.select([self.connection], [], [], 0)
+            return bool(readable) and not self.connection.recv(1, socket.MSG_PEEK)
+        except (OSError, ValueError):
+            return True
 
     def hang(self) -> None:
         """Never answer: wait until the client closes the connection (or we stop)."""

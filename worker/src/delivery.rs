@@ -7,7 +7,7 @@ use futures::future::join_all;
 use hibiki_common::crypto::Keys;
 use hibiki_common::jobs::PushJob;
 use hibiki_common::notification::{self, PushPayload};
-use hibiki_common::storage::{Db, SubscriptionKeys};
+use hibiki_common::storage::{Db, PendingDelivery, SubscriptionKeys};
 use jiff::{SignedDuration, Timestamp};
 
 use crate::push::{PushClient, PushOptions, PushOutcome};
@@ -75,30 +75,43 @@ pub async fn deliver(ctx: &DeliveryContext, log_id: &str) -> Result<(), Delivery
     // The Topic lets a push service replace an undelivered duplicate instead of adding one.
     let topic: String = log_id.chars().filter(|c| c.is_ascii_alphanumeric()).take(32).collect();
     let options = PushOptions { ttl: REMINDER_TTL, urgency_high: true };
-    let results = join_all(devices.iter().map(|d| send_to_device(ctx, log_id, d, &payload, Some(&topic), options))).await;
-    let first_sent = results.into_iter().flatten().min();
-    match first_sent {
-        Some(at) => {
-            ctx.db.finish_delivery(log_id, "sent", Some(at)).await?;
-            if entry.kind != "manual" {
-                let lateness = at.duration_since(entry.occurrence_at).as_secs_f64().max(0.0);
-                metrics::histogram!("hibiki_delivery_lateness_seconds").record(lateness);
-            }
-        }
-        None => ctx.db.finish_delivery(log_id, "failed", None).await?,
+    // The scheduler claims a moment ahead of the second; the push never leaves before it.
+    let wait = entry.occurrence_at.duration_since(Timestamp::now());
+    if wait.is_positive() {
+        tokio::time::sleep(wait.unsigned_abs()).await;
+    }
+    let claims = join_all(devices.iter().map(|d| send_to_device(ctx, log_id, d, &payload, Some(&topic), options))).await;
+    for claim in claims {
+        claim?; // the database failed: the job is retried, sent devices stay sent
+    }
+    settle(ctx, &entry).await
+}
+
+/// Closes the entry once no device is in flight; the last worker to finish a device of it
+/// closes it. A device still `sending` belongs to a live worker, or to a dead one whose claim
+/// goes stale: the scheduler's reconcile pass enqueues the entry again, and a later job takes
+/// the device over.
+async fn settle(ctx: &DeliveryContext, entry: &PendingDelivery) -> Result<(), DeliveryError> {
+    let progress = ctx.db.device_progress(&entry.log_id).await?;
+    if progress.in_flight > 0 {
+        return Ok(());
+    }
+    let status = if progress.sent > 0 { "sent" } else { "failed" };
+    let closed = ctx.db.finish_delivery(&entry.log_id, status, progress.first_sent_at).await?;
+    if let (true, Some(at)) = (closed, progress.first_sent_at)
+        && entry.kind != "manual"
+    {
+        let lateness = at.duration_since(entry.occurrence_at).as_secs_f64().max(0.0);
+        metrics::histogram!("hibiki_delivery_lateness_seconds").record(lateness);
     }
     Ok(())
 }
 
-/// Sends to one device with the decided handling of each answer; returns when it arrived.
-async fn send_to_device(ctx: &DeliveryContext, log_id: &str, device: &SubscriptionKeys, payload: &PushPayload, topic: Option<&str>, options: PushOptions) -> Option<Timestamp> {
-    match ctx.db.claim_device_delivery(log_id, &device.id, Timestamp::now(), STALE_SEND).await {
-        Ok(true) => {}
-        Ok(false) => return None,
-        Err(e) => {
-            tracing::warn!(error = %e, "could not claim a device delivery");
-            return None;
-        }
+/// Sends to one device with the decided handling of each answer, unless another worker holds
+/// the device's claim. Errs only when the database does.
+async fn send_to_device(ctx: &DeliveryContext, log_id: &str, device: &SubscriptionKeys, payload: &PushPayload, topic: Option<&str>, options: PushOptions) -> Result<(), DeliveryError> {
+    if !ctx.db.claim_device_delivery(log_id, &device.id, Timestamp::now(), STALE_SEND).await? {
+        return Ok(());
     }
     let mut bytes = notification::to_bytes(payload);
     let mut shortened = false;
@@ -134,15 +147,11 @@ async fn send_to_device(ctx: &DeliveryContext, log_id: &str, device: &Subscripti
     };
     let now = Timestamp::now();
     metrics::counter!("hibiki_pushes_total", "outcome" => status).increment(1);
-    if let Err(e) = ctx.db.finish_device_delivery(log_id, &device.id, status, response, now).await {
-        tracing::warn!(error = %e, "could not record a device delivery");
-    }
+    ctx.db.finish_device_delivery(log_id, &device.id, status, response, now).await?;
     if status == "sent" {
         let _ = ctx.db.subscription_succeeded(&device.id, now).await;
-        Some(now)
-    } else {
-        None
     }
+    Ok(())
 }
 
 async fn test(ctx: &DeliveryContext, user_id: &str) -> Result<(), DeliveryError> {

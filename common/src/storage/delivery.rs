@@ -57,6 +57,15 @@ pub enum Claimed {
     Missed { log_id: String, next: Option<Timestamp> },
 }
 
+/// The devices of one delivery log entry: still being sent (by this or another worker),
+/// received, and when the first received it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DeviceProgress {
+    pub in_flight: i64,
+    pub sent: i64,
+    pub first_sent_at: Option<Timestamp>,
+}
+
 /// A delivery log entry with what a push of it needs.
 #[derive(Debug, Clone)]
 pub struct PendingDelivery {
@@ -197,11 +206,18 @@ impl Db {
     /// for an occurrence of a recurring reminder, schedules the next one, all in one
     /// transaction. A fire more than [`LATE_WINDOW`] past is logged as missed instead.
     pub async fn claim_fire(&self, reminder_id: &str, kind: &str, now: Timestamp) -> Result<Claimed> {
+        self.claim_fire_ahead(reminder_id, kind, now, now).await
+    }
+
+    /// As [`Db::claim_fire`], for a fire due up to `until` (at or after `now`): the scheduler
+    /// claims a moment ahead so the push is ready at its second; the worker holds it until the
+    /// entry's `occurrence_at`.
+    pub async fn claim_fire_ahead(&self, reminder_id: &str, kind: &str, now: Timestamp, until: Timestamp) -> Result<Claimed> {
         let mut tx = self.pool.begin().await?;
         let fire_at: Option<i64> = sqlx::query_scalar("DELETE FROM fires WHERE reminder_id = $1 AND kind = $2 AND fire_at <= $3 RETURNING fire_at")
             .bind(reminder_id)
             .bind(kind)
-            .bind(to_millis(now))
+            .bind(to_millis(until.max(now)))
             .fetch_optional(&mut *tx)
             .await?;
         let Some(fire_at) = fire_at else {
@@ -379,16 +395,32 @@ impl Db {
         Ok(())
     }
 
-    /// Closes a delivery log entry: `sent` when some device got it, else `failed` (or
-    /// `no_devices`).
-    pub async fn finish_delivery(&self, log_id: &str, status: &str, sent_at: Option<Timestamp>) -> Result<()> {
-        sqlx::query("UPDATE delivery_logs SET status = $2, sent_at = COALESCE($3, sent_at) WHERE id = $1")
+    /// Closes a delivery log entry still `queued`: `sent` when some device got it, else
+    /// `failed` (or `no_devices`, `cancelled`). True when this call closed it.
+    pub async fn finish_delivery(&self, log_id: &str, status: &str, sent_at: Option<Timestamp>) -> Result<bool> {
+        let done = sqlx::query("UPDATE delivery_logs SET status = $2, sent_at = COALESCE($3, sent_at) WHERE id = $1 AND status = 'queued'")
             .bind(log_id)
             .bind(status)
             .bind(sent_at.map(to_millis))
             .execute(&self.pool)
             .await?;
-        Ok(())
+        Ok(done.rows_affected() == 1)
+    }
+
+    /// Where the devices of a delivery log entry stand.
+    pub async fn device_progress(&self, log_id: &str) -> Result<DeviceProgress> {
+        let row = sqlx::query(
+            "SELECT COUNT(CASE WHEN status = 'sending' THEN 1 END) AS in_flight, COUNT(CASE WHEN status = 'sent' THEN 1 END) AS sent,
+                 MIN(sent_at) AS first_sent_at FROM deliveries WHERE log_id = $1",
+        )
+        .bind(log_id)
+        .fetch_one(&self.pool)
+        .await?;
+        Ok(DeviceProgress {
+            in_flight: row.try_get("in_flight")?,
+            sent: row.try_get("sent")?,
+            first_sent_at: row.try_get::<Option<i64>, _>("first_sent_at")?.map(from_millis),
+        })
     }
 
     /// The service worker showed the notification on a device.
