@@ -1,5 +1,6 @@
 //! Per-client rate limits (governor): a tight one for sign-in, a loose one for the rest of
-//! the API. Keyed by the peer address.
+//! the API. Keyed by the client's address: the peer's, or behind a trusted reverse proxy the
+//! one it reports in `X-Forwarded-For`.
 
 use std::net::{IpAddr, SocketAddr};
 use std::num::NonZeroU32;
@@ -9,6 +10,7 @@ use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use governor::clock::{Clock, DefaultClock};
 use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
+use ipnet::IpNet;
 
 use crate::error::ApiError;
 use crate::state::AppState;
@@ -45,20 +47,71 @@ fn check(limiter: &DefaultKeyedRateLimiter<IpAddr>, ip: IpAddr, scope: &'static 
     })
 }
 
-fn peer(req: &Request) -> IpAddr {
-    req.extensions().get::<ConnectInfo<SocketAddr>>().map(|c| c.0.ip()).unwrap_or(IpAddr::from([0, 0, 0, 0]))
+/// The client behind `peer`: when the peer is a trusted proxy, the right-most address of
+/// `X-Forwarded-For` that is not itself a trusted proxy (entries further left are whatever the
+/// client claimed). Anything unparsable ends the walk at the last trusted hop.
+pub fn client_ip(peer: IpAddr, forwarded_for: &[&str], trusted: &[IpNet]) -> IpAddr {
+    let is_trusted = |ip: &IpAddr| trusted.iter().any(|net| net.contains(ip));
+    if !is_trusted(&peer) {
+        return peer;
+    }
+    let mut client = peer;
+    for entry in forwarded_for.iter().rev().flat_map(|h| h.rsplit(',')) {
+        let Ok(ip) = entry.trim().parse::<IpAddr>() else { break };
+        client = ip;
+        if !is_trusted(&ip) {
+            break;
+        }
+    }
+    client
+}
+
+fn client(state: &AppState, req: &Request) -> IpAddr {
+    let peer = req.extensions().get::<ConnectInfo<SocketAddr>>().map(|c| c.0.ip()).unwrap_or(IpAddr::from([0, 0, 0, 0]));
+    if state.config.trusted_proxies.is_empty() {
+        return peer;
+    }
+    let headers: Vec<&str> = req.headers().get_all("x-forwarded-for").iter().filter_map(|v| v.to_str().ok()).collect();
+    client_ip(peer, &headers, &state.config.trusted_proxies)
 }
 
 pub async fn limit_auth(State(state): State<AppState>, req: Request, next: Next) -> Response {
-    match check(&state.limiters.auth, peer(&req), "auth") {
+    match check(&state.limiters.auth, client(&state, &req), "auth") {
         Ok(()) => next.run(req).await,
         Err(e) => e.into_response(),
     }
 }
 
 pub async fn limit_api(State(state): State<AppState>, req: Request, next: Next) -> Response {
-    match check(&state.limiters.api, peer(&req), "api") {
+    match check(&state.limiters.api, client(&state, &req), "api") {
         Ok(()) => next.run(req).await,
         Err(e) => e.into_response(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ip(s: &str) -> IpAddr {
+        s.parse().unwrap()
+    }
+
+    #[test]
+    fn the_client_is_the_peer_unless_the_peer_is_a_trusted_proxy() {
+        let trusted: Vec<IpNet> = vec!["10.0.0.0/8".parse().unwrap(), IpNet::from(ip("192.0.2.1"))];
+        // No trusted proxies, or an untrusted peer: headers are ignored (anyone can send them).
+        assert_eq!(client_ip(ip("203.0.113.9"), &["1.2.3.4"], &[]), ip("203.0.113.9"));
+        assert_eq!(client_ip(ip("203.0.113.9"), &["1.2.3.4"], &trusted), ip("203.0.113.9"));
+        // One proxy in front.
+        assert_eq!(client_ip(ip("10.1.2.3"), &["198.51.100.7"], &trusted), ip("198.51.100.7"));
+        // The client prepends a lie; proxies append: the right-most untrusted entry counts.
+        assert_eq!(client_ip(ip("10.1.2.3"), &["6.6.6.6, 198.51.100.7, 192.0.2.1"], &trusted), ip("198.51.100.7"));
+        // Several headers are one list, in order.
+        assert_eq!(client_ip(ip("10.1.2.3"), &["6.6.6.6", "198.51.100.7"], &trusted), ip("198.51.100.7"));
+        // Garbage stops the walk at the last trusted hop; no header: the proxy itself.
+        assert_eq!(client_ip(ip("10.1.2.3"), &["198.51.100.7, not-an-ip, 10.9.9.9"], &trusted), ip("10.9.9.9"));
+        assert_eq!(client_ip(ip("10.1.2.3"), &[], &trusted), ip("10.1.2.3"));
+        assert_eq!(client_ip(ip("::1"), &["2001:db8::5"], &[IpNet::from(ip("::1"))]), ip("2001:db8::5"));
     }
 }

@@ -79,6 +79,11 @@ pub struct Config {
     #[arg(long, env = "HIBIKI_AUTH_RATE_PER_MINUTE", default_value_t = 30)]
     pub auth_rate_per_minute: u32,
 
+    /// Reverse proxies whose `X-Forwarded-For` is believed (comma-separated addresses or
+    /// CIDR ranges). Empty: the peer address is the client, whatever the headers say.
+    #[arg(long, env = "HIBIKI_TRUSTED_PROXIES", value_delimiter = ',', value_parser = parse_network)]
+    pub trusted_proxies: Vec<ipnet::IpNet>,
+
     /// API requests allowed per client address and minute.
     #[arg(long, env = "HIBIKI_API_RATE_PER_MINUTE", default_value_t = 600)]
     pub api_rate_per_minute: u32,
@@ -136,6 +141,14 @@ impl Config {
         }
         Ok(())
     }
+}
+
+/// An address (`10.0.0.7`) or a CIDR range (`10.0.0.0/8`).
+fn parse_network(text: &str) -> Result<ipnet::IpNet, String> {
+    let text = text.trim();
+    text.parse::<ipnet::IpNet>()
+        .or_else(|_| text.parse::<std::net::IpAddr>().map(ipnet::IpNet::from))
+        .map_err(|_| format!("{text:?} is neither an IP address nor a CIDR range"))
 }
 
 #[cfg(test)]

@@ -56,3 +56,21 @@ async fn every_answer_has_a_request_id_and_security_headers(app: &TestApp) {
     let r = app.client.get(app.url("/api/health")).header("x-request-id", "client-chosen-id").send().await.unwrap();
     assert_eq!(r.headers()["x-request-id"], "client-chosen-id");
 }
+
+both_backends!(behind_a_trusted_proxy_each_forwarded_client_has_its_own_limit => Options { behind_proxy: true, auth_rate_per_minute: Some(2), ..Default::default() });
+
+/// Behind a reverse proxy every request comes from the proxy's address; with the proxy
+/// trusted, sign-in limits apply per forwarded client instead of to everyone at once.
+async fn behind_a_trusted_proxy_each_forwarded_client_has_its_own_limit(app: &TestApp) {
+    let ask = |client: &'static str| {
+        app.client.post(app.url("/api/auth/otp")).header("x-forwarded-for", client).json(&json!({ "email": unique_email() })).send()
+    };
+    assert_eq!(ask("198.51.100.1").await.unwrap().status(), 202);
+    assert_eq!(ask("198.51.100.1").await.unwrap().status(), 202);
+    expect_error(ask("198.51.100.1").await.unwrap(), 429, "RATE_LIMITED").await;
+    // Another client behind the same proxy is not limited by the first one's requests.
+    assert_eq!(ask("198.51.100.2").await.unwrap().status(), 202);
+    // A client cannot dodge its limit by claiming another address: the proxy appends the
+    // address it saw, and that right-most entry is the one counted.
+    expect_error(ask("203.0.113.50, 198.51.100.1").await.unwrap(), 429, "RATE_LIMITED").await;
+}

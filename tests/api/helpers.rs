@@ -28,6 +28,8 @@ pub struct Options {
     pub allow_private_push: bool,
     /// Queues in Redis instead of SQLite.
     pub redis: bool,
+    /// Believe `X-Forwarded-For` from loopback (the tests' client plays a reverse proxy).
+    pub behind_proxy: bool,
 }
 
 pub struct TestApp {
@@ -76,7 +78,7 @@ pub async fn fresh_postgres_database() -> Option<String> {
     Some(format!("{base}/{name}"))
 }
 
-async fn drop_postgres_database(name: &str) {
+pub async fn drop_postgres_database(name: &str) {
     use sqlx::Connection;
     if let Ok(mut conn) = sqlx::PgConnection::connect(&postgres_admin_url()).await {
         let _ = sqlx::query(sqlx::AssertSqlSafe(format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)"))).execute(&mut conn).await;
@@ -142,6 +144,9 @@ impl TestApp {
         config.auth_rate_per_minute = options.auth_rate_per_minute.unwrap_or(10_000);
         config.api_rate_per_minute = 100_000;
         config.allow_private_push = options.allow_private_push;
+        if options.behind_proxy {
+            config.trusted_proxies = vec!["127.0.0.0/8".parse().unwrap(), "::1/128".parse().unwrap()];
+        }
         config.queue_namespace = format!("test-{}", uuid::Uuid::new_v4().simple());
         if options.redis {
             let url = std::env::var("HIBIKI_TEST_REDIS_URL").unwrap_or_else(|_| "redis://127.0.0.1:6379".into());
