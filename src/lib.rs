@@ -36,6 +36,48 @@ pub struct Application {
     tasks: JoinSet<()>,
 }
 
+/// Makes this process's counters exist at zero from the start, so dashboards and alerts
+/// (rates, ratios) see a series before the first event of its kind.
+fn register_metrics(parts: Parts) {
+    metrics::gauge!("hibiki_database_up").set(0.0);
+    metrics::gauge!("hibiki_queue_depth").set(0.0);
+    if parts.api {
+        metrics::counter!("hibiki_otp_requested_total").increment(0);
+        metrics::counter!("hibiki_reminders_created_total").increment(0);
+        metrics::counter!("hibiki_notifications_shown_total").increment(0);
+        for outcome in ["verified", "invalid", "expired", "attempts_exceeded"] {
+            metrics::counter!("hibiki_sign_in_total", "outcome" => outcome).increment(0);
+        }
+        for scope in ["auth", "api"] {
+            metrics::counter!("hibiki_rate_limited_total", "scope" => scope).increment(0);
+        }
+        for action in ["complete", "snooze"] {
+            metrics::counter!("hibiki_notification_actions_total", "action" => action).increment(0);
+        }
+    }
+    if parts.scheduler {
+        metrics::gauge!("hibiki_scheduler_leader").set(0.0);
+        metrics::gauge!("hibiki_scheduler_wheel_size").set(0.0);
+        metrics::counter!("hibiki_scheduler_requeued_total").increment(0);
+        for result in ["on_time", "late", "missed"] {
+            metrics::counter!("hibiki_scheduler_fired_total", "result" => result).increment(0);
+        }
+    }
+    if parts.worker {
+        for outcome in ["sent", "failed", "gone", "no_devices"] {
+            metrics::counter!("hibiki_pushes_total", "outcome" => outcome).increment(0);
+        }
+        metrics::counter!("hibiki_push_retries_total").increment(0);
+        metrics::counter!("hibiki_vapid_signatures_total").increment(0);
+        metrics::counter!("hibiki_mail_sent_total").increment(0);
+        metrics::counter!("hibiki_mail_failed_total").increment(0);
+        metrics::counter!("hibiki_housekeeping_runs_total").increment(0);
+        for worker in ["push", "mail", "housekeeping"] {
+            metrics::counter!("hibiki_worker_restarts_total", "worker" => worker).increment(0);
+        }
+    }
+}
+
 /// Opens the database named by the configuration and applies the migrations.
 pub async fn open_database(config: &Config) -> anyhow::Result<Db> {
     let db = Db::connect(&config.database_url()).await.context("connecting to the database")?;
@@ -58,6 +100,7 @@ impl Application {
         let keys = Keys::from_data_key(&hibiki_common::keys::data_key(&config)?);
         let vapid = hibiki_common::keys::vapid_keys(&config)?;
         let status = Arc::new(RuntimeStatus::default());
+        register_metrics(parts);
         let shutdown = CancellationToken::new();
         let mut tasks = JoinSet::new();
 
@@ -88,7 +131,12 @@ impl Application {
             });
             let mail = Arc::new(hibiki_worker::runner::MailContext { mailer: hibiki_worker::mail::Mailer::from_config(&config)?, db: db.clone() });
             tasks.spawn(hibiki_worker::runner::run(queues.clone(), wakers, push, mail, shutdown.clone()));
-            tasks.spawn(hibiki_worker::housekeeping::run(db.clone(), Duration::from_secs(600), shutdown.clone()));
+            let housekeeping = hibiki_worker::housekeeping::run(db.clone(), hibiki_worker::housekeeping::EVERY_TEN_MINUTES, shutdown.clone());
+            tasks.spawn(async move {
+                if let Err(e) = housekeeping.await {
+                    tracing::error!(error = %e, "housekeeping could not start");
+                }
+            });
         }
         if parts.scheduler {
             let scheduler = hibiki_scheduler::Scheduler::new(db.clone(), queues.clone(), status.clone(), scheduler_config.clone());
