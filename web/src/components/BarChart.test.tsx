@@ -57,7 +57,7 @@ describe('BarChart', () => {
     expect(rows[11]!.textContent).toBe('12:55–13:00' + '6' + '0');
   });
 
-  it('a single series (lateness) shows no legend and "—" for buckets without data', () => {
+  it('a single series (lateness): its legend, and "—" for buckets without data', () => {
     const { container } = render(
       <BarChart
         {...props({
@@ -68,7 +68,8 @@ describe('BarChart', () => {
         })}
       />,
     );
-    expect(container.querySelector('.chart-legend')).toBeNull();
+    expect(container.querySelector('.chart-legend')).toHaveTextContent('Lateness p99');
+    expect(container.querySelector('.chart-legend')).toHaveAttribute('aria-hidden', 'true');
     expect(container.querySelectorAll('rect.chart-lateness')).toHaveLength(9);
     expect(container.querySelector('.chart-ymax')).toHaveTextContent('3000 ms');
     const table = screen.getByRole('table', { hidden: true });

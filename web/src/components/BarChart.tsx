@@ -59,16 +59,14 @@ export function BarChart<K extends string>(props: BarChartProps<K>) {
         <span className="chart-title" id={titleId}>
           {title}
         </span>
-        {series.length > 1 && (
-          <span className="chart-legend" aria-hidden="true">
-            {series.map((s) => (
-              <span key={s.key}>
-                <span className={`chart-swatch ${s.className}`} />
-                {s.label}
-              </span>
-            ))}
-          </span>
-        )}
+        <span className="chart-legend" aria-hidden="true">
+          {series.map((s) => (
+            <span key={s.key}>
+              <span className={`chart-swatch ${s.className}`} />
+              {s.label}
+            </span>
+          ))}
+        </span>
       </figcaption>
       <div className="chart-plot">
         <span className="chart-ymax" aria-hidden="true">

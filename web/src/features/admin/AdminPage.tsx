@@ -66,6 +66,7 @@ export function AdminStatsView({ raw }: { raw: unknown }) {
   return (
     <>
       <Figures items={items} />
+      {rows.length > 0 && <h3 className="subheading">{t('charts.heading')}</h3>}
       {rows.length > 0 && (
         <BarChart
           title={t('charts.title')}

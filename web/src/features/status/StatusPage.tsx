@@ -123,28 +123,31 @@ function StatusCharts({ view }: { view: StatusView }) {
 
   const common = { bucketMs: STATUS_BUCKET_MS, formatTime: f.time, tableToggle: t('charts.showTable'), timeHeading: t('charts.time') };
   return (
-    <div className="charts two">
-      <BarChart
-        {...common}
-        title={t('charts.deliveriesTitle')}
-        summary={deliveriesSummary}
-        rows={rows}
-        series={[
-          { key: 'sent', label: t('charts.sent'), className: 'chart-sent' },
-          { key: 'failed', label: t('charts.failed'), className: 'chart-failed' },
-        ]}
-        formatValue={f.count}
-        emptyText={t('charts.deliveriesEmpty')}
-      />
-      <BarChart
-        {...common}
-        title={t('charts.latenessTitle')}
-        summary={latenessSummary}
-        rows={rows}
-        series={[{ key: 'lateness_p99_ms', label: t('charts.lateness'), className: 'chart-lateness' }]}
-        formatValue={f.duration}
-        emptyText={last ? t('charts.latenessZero') : t('charts.deliveriesEmpty')}
-      />
-    </div>
+    <>
+      <h3 className="subheading">{t('charts.heading')}</h3>
+      <div className="charts two">
+        <BarChart
+          {...common}
+          title={t('charts.deliveriesTitle')}
+          summary={deliveriesSummary}
+          rows={rows}
+          series={[
+            { key: 'sent', label: t('charts.sent'), className: 'chart-sent' },
+            { key: 'failed', label: t('charts.failed'), className: 'chart-failed' },
+          ]}
+          formatValue={f.count}
+          emptyText={t('charts.deliveriesEmpty')}
+        />
+        <BarChart
+          {...common}
+          title={t('charts.latenessTitle')}
+          summary={latenessSummary}
+          rows={rows}
+          series={[{ key: 'lateness_p99_ms', label: t('charts.lateness'), className: 'chart-lateness' }]}
+          formatValue={f.duration}
+          emptyText={last ? t('charts.latenessZero') : t('charts.deliveriesEmpty')}
+        />
+      </div>
+    </>
   );
 }

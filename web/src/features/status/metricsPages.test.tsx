@@ -45,8 +45,9 @@ describe('/status', () => {
       name: `Delivery lateness (99th percentile) per 5 minutes over the last hour: highest 2.5 sec (from ${en.time(T0 + 10 * FIVE_MIN)}), latest 410 ms (from ${en.time(T0 + 11 * FIVE_MIN)}).`,
     });
     expect(lateness.querySelectorAll('rect.chart-lateness')).toHaveLength(9);
-    expect(screen.getByRole('figure', { name: 'Sent and failed per 5 minutes (last hour)' })).toContainElement(deliveries);
-    expect(screen.getByRole('figure', { name: 'Lateness p99 per 5 minutes (last hour)' })).toContainElement(lateness);
+    expect(screen.getByRole('figure', { name: 'Sent and failed' })).toContainElement(deliveries);
+    expect(screen.getByRole('figure', { name: 'Delivery lateness' })).toContainElement(lateness);
+    expect(screen.getByRole('heading', { level: 3, name: 'Last hour, per 5 minutes' })).toBeInTheDocument();
 
     expect(figure('Queue depth')).toBe('4');
     expect(figure('Sent (5 min)')).toBe('6');
@@ -80,7 +81,7 @@ describe('/status', () => {
         name: `直近1時間の5分ごとの配信：合計で送信 49 件、失敗 4 件。最も多かったのは ${ja.time(T0 + 3 * FIVE_MIN)} からの5分間（12 件）。`,
       }),
     ).toBeInTheDocument();
-    expect(screen.getByRole('figure', { name: '5分ごとの遅延 p99（直近1時間）' })).toBeInTheDocument();
+    expect(screen.getByRole('figure', { name: '配信の遅延' })).toBeInTheDocument();
     expect(figure('キューの長さ')).toBe('4');
     expect(figure('遅延 p99（1時間）')).toBe('2.4 秒');
     expect(screen.getAllByText('表で表示')).toHaveLength(2);
@@ -137,7 +138,8 @@ describe('/admin/dashboard', () => {
     });
     expect(chart).toHaveAttribute('viewBox', '0 0 240 100');
     expect(chart.querySelectorAll('rect.chart-failed')).toHaveLength(5);
-    expect(screen.getByRole('figure', { name: 'Deliveries and failures per hour (last 24 h)' })).toBeInTheDocument();
+    expect(screen.getByRole('figure', { name: 'Deliveries and failures' })).toBeInTheDocument();
+    expect(screen.getByRole('heading', { level: 3, name: 'Last 24 hours, per hour' })).toBeInTheDocument();
     expect(figure('Users')).toBe('42');
     expect(figure('Active reminders')).toBe('317');
     expect(figure('Deliveries (24 h)')).toBe(en.count(sent));
@@ -151,7 +153,7 @@ describe('/admin/dashboard', () => {
   it('ja: the same in Japanese', async () => {
     mockFetch({ 'GET /api/auth/session': session, 'GET /api/admin/stats': () => ok(adminStats) });
     renderApp('/admin/dashboard');
-    expect(await screen.findByRole('figure', { name: '1時間ごとの配信と失敗（直近24時間）' })).toBeInTheDocument();
+    expect(await screen.findByRole('figure', { name: '配信と失敗' })).toBeInTheDocument();
     expect(figure('ユーザー数')).toBe('42');
     expect(screen.getByRole('img').getAttribute('aria-label')).toMatch(/^直近24時間の1時間ごとの配信：合計で送信/);
   });
@@ -161,6 +163,7 @@ describe('/admin/dashboard', () => {
     renderApp('/en/admin/dashboard');
     await waitFor(() => expect(figure('Active reminders')).toBe('317'));
     expect(screen.queryByRole('img')).toBeNull();
+    expect(screen.queryByRole('heading', { level: 3, name: 'Last 24 hours, per hour' })).toBeNull();
     expect(screen.queryByText('Other figures')).toBeNull();
   });
 
