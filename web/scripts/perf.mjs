@@ -336,7 +336,7 @@ async function main() {
   }
 
   if (GZIP) console.log('\nThrough a gzip proxy (level 6) in front of the server.');
-  console.log(`\nMachine: ${machine.cpu}, ${machine.memory}, ${machine.os}; Node ${machine.node}; Chromium ${machine.chromium} (headless); load average at the end ${machine.load}`);
+  console.log(`\nMachine: ${machine.cpu}, ${machine.memory}, ${machine.os}; Node ${machine.node}; Chromium ${machine.chromium} (headless); load average at the start ${machine.load}`);
   console.log(`Runs per page and condition: ${RUNS}, each a fresh context (cold cache, no service worker). Figures are medians; [min–max] in brackets.\n`);
   for (const r of results) {
     console.log(`${r.path} (ended at ${r.finalPath}; LCP element ${r.lcpElement ?? '—'}; JS content-encoding ${r.jsEncoding}) — ${r.label}`);
