@@ -1,6 +1,6 @@
 // Offline: with the network cut (context.setOffline), a new reminder is queued and shown at once
-// with a "waiting to sync" badge under the offline banner; back online, the queue syncs and the
-// server has it. Then, offline again, a reload serves the app shell from the service worker and
+// with a "waiting to sync" badge under the offline banner, which counts the queued action; back
+// online, the banner says it is syncing until the queue has synced and the server has it. Then, offline again, a reload serves the app shell from the service worker and
 // the list from the encrypted IndexedDB cache (no reminder title in the clear there).
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -68,6 +68,8 @@ describe('offline create, then sync', () => {
 
       const item = page.locator('.reminder-item').filter({ hasText: title });
       await item.getByText(t('reminders:pendingSync')).waitFor();
+      // the banner counts the queued action
+      await banner.getByText(t('offline:pending', { count: 1 })).waitFor();
       assert.equal((await serverList(token)).length, 0, 'nothing reaches the server while offline');
       // The queued action's data is sealed in IndexedDB, never stored in the clear.
       const raw = await page.evaluate(async () => {
@@ -101,6 +103,9 @@ describe('offline create, then sync', () => {
         await route.continue();
       });
       await ctx.setOffline(false);
+      // online, the action still queued (its POST is held back): "Syncing" and the count, then no banner
+      await banner.getByText(t('offline:syncing')).waitFor();
+      await banner.getByText(t('offline:pending', { count: 1 })).waitFor();
       await banner.waitFor({ state: 'detached' });
       const synced = await waitFor(async () => (await serverList(token)).find((r) => r.title === title), 'the server to have it');
       assert.deepEqual(synced.recurrence, { kind: 'daily' });

@@ -1,5 +1,5 @@
 // Screenshots of the main screens (home signed out and in, login both steps, reminders list and
-// dialog, settings) at phone and desktop sizes in ja and en, into e2e/screenshots/. Each screen is
+// dialog, settings, status, admin dashboard) at phone and desktop sizes in ja and en, into e2e/screenshots/. Each screen is
 // also checked for what a screenshot shows badly: no horizontal overflow at 390 px and at 320 px,
 // the stylesheet applied under the CSP (no violations), and no Japanese left on English pages.
 import assert from 'node:assert/strict';
@@ -8,6 +8,7 @@ import {
   DESKTOP,
   PHONE,
   apiCall,
+  apiSignIn,
   homePathOf,
   newContext,
   prefixOf,
@@ -20,9 +21,12 @@ import {
   watchPage,
 } from './harness.mjs';
 
+// One admin per language and size (a second code to the same address within 60 s is refused).
+const ADMINS = Object.fromEntries(['ja-390', 'ja-1280', 'en-390', 'en-1280'].map((k) => [k, uniqueEmail(`admin-${k}`)]));
+
 let stack;
 before(async () => {
-  stack = await startStack();
+  stack = await startStack({ env: { HIBIKI_ADMIN_EMAILS: Object.values(ADMINS).join(',') } });
 });
 after(async () => {
   await stack?.close();
@@ -175,4 +179,118 @@ describe('screenshots of the main screens', () => {
       });
     }
   }
+});
+
+// ---------------------------------------------------------------------------------------------
+// Status and admin pages. Each is shot as this server answers (a fresh server has delivered
+// nothing: all-zero timelines, or none from a server that does not send timeline_1h /
+// timeline_24h yet), then again with the server's real answer carrying a fixture timeline
+// (page.route), named `…-fixture`, so charts with bars are seen in a real browser too.
+
+const FIVE_MIN = 5 * 60_000;
+const HOUR = 3_600_000;
+const iso = (ms) => new Date(ms).toISOString().replace('.000Z', 'Z');
+
+function fixtureTimeline1h() {
+  const start = (Math.floor(Date.now() / FIVE_MIN) - 11) * FIVE_MIN;
+  const rows = [[3, 0, 412], [0, 0, null], [5, 1, 380], [12, 0, 950], [7, 2, 1830], [0, 0, null], [1, 0, 120], [9, 0, 640], [4, 0, 300], [0, 0, null], [2, 1, 2500], [6, 0, 410]];
+  return rows.map(([sent, failed, p99], i) => ({ start: iso(start + i * FIVE_MIN), sent, failed, lateness_p99_ms: p99 }));
+}
+
+function fixtureTimeline24h() {
+  const start = (Math.floor(Date.now() / HOUR) - 23) * HOUR;
+  return Array.from({ length: 24 }, (_, i) => ({ start: iso(start + i * HOUR), sent: i === 9 ? 130 : (i * 7) % 40, failed: i === 9 ? 3 : i % 6 === 0 ? 1 : 0 }));
+}
+
+/** Serves the server's real answer for `path` with `field` of its data set to `make()`. */
+async function withFixture(page, path, field, make) {
+  await page.route(`**${path}`, async (route) => {
+    const response = await route.fetch();
+    const body = await response.json();
+    if (body?.data) body.data[field] = make();
+    await route.fulfill({ response, json: body });
+  });
+}
+
+/** The charts on screen: `count` images with a summary each, bars when the data has any, else the empty text. */
+async function checkCharts(page, scope, count, { bars }) {
+  const charts = page.locator(`${scope} svg[role="img"]`);
+  await charts.nth(count - 1).waitFor();
+  assert.equal(await charts.count(), count, `${scope}: ${count} charts`);
+  for (const chart of await charts.all()) {
+    const label = await chart.getAttribute('aria-label');
+    assert.ok(label && label.length > 10, `${scope}: chart summary "${label}"`);
+    const box = await chart.boundingBox();
+    assert.ok(box && box.width > 200 && box.height > 80, `${scope}: chart size ${JSON.stringify(box)}`);
+    const drawn = await chart.locator('rect.chart-bar').count();
+    if (bars) assert.ok(drawn > 0, `${scope}: bars drawn`);
+  }
+  if (!bars) assert.equal(await page.locator(`${scope} .chart-empty`).count(), count, `${scope}: the empty text on every chart`);
+}
+
+const hasBars = (timeline) => Array.isArray(timeline) && timeline.some((b) => b.sent > 0 || b.failed > 0);
+
+describe('screenshots of the status and admin pages', () => {
+  for (const lang of ['ja', 'en']) {
+    for (const viewport of [PHONE, DESKTOP]) {
+      it(`${lang} ${viewport.width}px`, async () => {
+        const t = (id, p) => tr(lang, id, p);
+        // no service worker: page.route must see the API calls
+        const ctx = await newContext(stack.browser, stack.url, { lang, viewport, reducedMotion: 'reduce', serviceWorkers: 'block' });
+        const page = await ctx.newPage();
+        const problems = watchPage(page);
+        const screen = (name, fullPage = true) => checkScreen(page, { lang, viewport, name, problems, fullPage });
+
+        // /status, signed out (public), as the server answers
+        const live = await apiCall(ctx, stack.server, 'GET', '/api/status');
+        await page.goto(`${prefixOf(lang)}/status`);
+        await page.getByRole('heading', { level: 1, name: t('status:title') }).waitFor();
+        await page.locator('.server-status dt', { hasText: t('status:figures.queueDepth') }).waitFor();
+        if (Array.isArray(live.timeline_1h)) await checkCharts(page, '.server-status', 2, { bars: hasBars(live.timeline_1h) });
+        else assert.equal(await page.locator('.server-status svg').count(), 0);
+        await screen(Array.isArray(live.timeline_1h) ? 'status' : 'status-no-timeline');
+        // with a fixture timeline, the table of the second chart open
+        await withFixture(page, '/api/status', 'timeline_1h', fixtureTimeline1h);
+        await page.reload();
+        await checkCharts(page, '.server-status', 2, { bars: true });
+        await page.locator('.server-status .chart-table summary').nth(1).click();
+        await page.locator('.server-status .chart-table').nth(1).locator('tbody tr').nth(11).waitFor();
+        // back to the top, or the full-page shot has the sticky header mid-page
+        await page.evaluate(() => window.scrollTo(0, 0));
+        await screen('status-fixture');
+        await page.unroute('**/api/status');
+
+        // /admin/dashboard, signed in as an admin
+        await apiSignIn(ctx, stack.server, stack.smtp, ADMINS[`${lang}-${viewport.width}`], lang);
+        const stats = await apiCall(ctx, stack.server, 'GET', '/api/admin/stats');
+        await page.goto(`${prefixOf(lang)}/admin/dashboard`);
+        await page.getByRole('heading', { level: 1, name: t('admin:title') }).waitFor();
+        await page.locator('.admin-stats dt', { hasText: t('admin:figures.users') }).waitFor();
+        if (Array.isArray(stats.timeline_24h)) await checkCharts(page, '.admin-stats', 1, { bars: hasBars(stats.timeline_24h) });
+        else assert.equal(await page.locator('.admin-stats svg').count(), 0);
+        await screen(Array.isArray(stats.timeline_24h) ? 'admin' : 'admin-no-timeline');
+        await withFixture(page, '/api/admin/stats', 'timeline_24h', fixtureTimeline24h);
+        await page.reload();
+        await checkCharts(page, '.admin-stats', 1, { bars: true });
+        await screen('admin-fixture');
+        await ctx.close();
+      });
+    }
+  }
+
+  it('dark mode (en 1280px, ja 390px)', async () => {
+    for (const [lang, viewport] of [['en', DESKTOP], ['ja', PHONE]]) {
+      const ctx = await newContext(stack.browser, stack.url, { lang, viewport, reducedMotion: 'reduce', serviceWorkers: 'block', colorScheme: 'dark' });
+      const page = await ctx.newPage();
+      const problems = watchPage(page);
+      await withFixture(page, '/api/status', 'timeline_1h', fixtureTimeline1h);
+      await page.goto(`${prefixOf(lang)}/status`);
+      await checkCharts(page, '.server-status', 2, { bars: true });
+      // the bars take the dark palette (--brand is #818cf8 in dark mode)
+      const fill = await page.locator('.server-status rect.chart-sent').first().evaluate((el) => getComputedStyle(el).fill);
+      assert.equal(fill, 'rgb(129, 140, 248)');
+      await checkScreen(page, { lang, viewport, name: 'status-fixture-dark', problems });
+      await ctx.close();
+    }
+  });
 });

@@ -20,6 +20,7 @@ import type {
   Reminder,
   ReminderInput,
   ReminderStatusFilter,
+  ServerStatus,
   SessionAnswer,
   Settings,
   VerifyAnswer,
@@ -238,7 +239,7 @@ export function createApiClient(options: ApiClientOptions = {}) {
       /** HEAD /api/health: connectivity probe, 5 s timeout */
       probe: (timeoutMs = 5_000) => request<void>('HEAD', '/api/health', { timeoutMs }),
       details: () => get<HealthDetails>('/api/health'),
-      status: () => get<Record<string, unknown>>('/api/status'),
+      status: () => get<ServerStatus>('/api/status'),
     },
   };
 }

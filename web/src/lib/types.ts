@@ -92,7 +92,51 @@ export interface PushSubscriptionInput {
   device_info: { user_agent: string; platform: string; language: string; timezone: string };
 }
 
+/** Delivery counts over a window (`/api/status` deliveries_5m / deliveries_1h). */
+export interface DeliveryCounts {
+  sent: number;
+  failed: number;
+}
+
+/** One 5-minute bucket of `/api/status` timeline_1h (12 of them, oldest first). */
+export interface StatusBucket {
+  /** RFC 3339 UTC start of the bucket */
+  start: string;
+  sent: number;
+  failed: number;
+  lateness_p99_ms: number | null;
+}
+
+/**
+ * GET /api/status. Fields may be missing or null on other server versions (timeline_1h is newer
+ * than the rest); the status page reads it through `readServerStatus`, which tolerates that.
+ */
+export interface ServerStatus {
+  scheduler_last_tick?: string | null;
+  lateness_1h?: { p50_ms: number | null; p95_ms: number | null; p99_ms: number | null; max_ms: number | null };
+  /** -1 when the queue could not be read */
+  queue_depth?: number;
+  deliveries_5m?: DeliveryCounts;
+  deliveries_1h?: DeliveryCounts;
+  timeline_1h?: StatusBucket[];
+  [key: string]: unknown;
+}
+
+/** One hourly bucket of `/api/admin/stats` timeline_24h (24 of them, oldest first). */
+export interface AdminBucket {
+  start: string;
+  sent: number;
+  failed: number;
+}
+
+/** GET /api/admin/stats (timeline_24h is newer than the rest; any field may be missing). */
 export interface AdminStats {
+  users?: number;
+  active_reminders?: number;
+  deliveries_24h?: number;
+  failures_24h?: number;
+  queue_depth?: number;
+  timeline_24h?: AdminBucket[];
   [key: string]: unknown;
 }
 

@@ -1,14 +1,30 @@
 import { useTranslation } from 'react-i18next';
 import { useOnline } from '../health/useHealth';
+import { usePendingCount } from './pendingStatus';
 
-/** The offline banner ("オフラインモード" / "Offline mode"). */
+/**
+ * The offline/sync status banner: "オフラインモード" / "Offline mode" while offline, and how many
+ * actions wait in the pending-action queue (offline, or online until they have synced).
+ */
 export function OfflineBanner() {
-  const { t } = useTranslation('offline');
   const online = useOnline();
-  if (online) return null;
+  const pending = usePendingCount();
+  return <SyncBanner online={online} pending={pending} />;
+}
+
+export function SyncBanner({ online, pending }: { online: boolean; pending: number }) {
+  const { t } = useTranslation('offline');
+  if (online && pending === 0) return null;
   return (
-    <div className="offline-banner" role="status">
-      <strong>{t('banner')}</strong> <span>{t('bannerDetail')}</span>
+    <div className={online ? 'offline-banner syncing' : 'offline-banner'} role="status">
+      {online ? <strong>{t('syncing')}</strong> : <strong>{t('banner')}</strong>}
+      {!online && <span> {t('bannerDetail')}</span>}
+      {pending > 0 && (
+        <span className="pending-count" data-count={pending}>
+          {' '}
+          {t('pending', { count: pending })}
+        </span>
+      )}
     </div>
   );
 }

@@ -175,6 +175,11 @@ export class OfflineStore {
     return (await this.db.get('preferences', this.userId))?.lastSyncTimestamp ?? null;
   }
 
+  /** How many actions this user has queued (an index count: nothing is decrypted). */
+  pendingCount(): Promise<number> {
+    return this.db.countFromIndex('pendingActions', 'userId', this.userId);
+  }
+
   /** The pending-action queue of this user, with action data sealed like reminders. */
   queue(): QueueStorage {
     const toStored = async (a: PendingAction): Promise<StoredAction> => {

@@ -7,9 +7,10 @@ import { api } from '../../lib/api';
 import { isReminderKey } from '../../lib/swrKeys';
 import type { Reminder, ReminderInput } from '../../lib/types';
 import { OfflineStore } from './offlineDb';
-import { processQueue, SyncScheduler, type PendingAction, type SyncNotifier } from './syncQueue';
+import { setPendingCount, SYNC_STATUS_POLL_MS } from './pendingStatus';
+import { processQueue, SyncScheduler, type PendingAction, type QueueStorage, type SyncNotifier } from './syncQueue';
 
-let current: { userId: string; store: OfflineStore; scheduler: SyncScheduler; stop: () => void } | null = null;
+let current: { userId: string; store: OfflineStore; scheduler: SyncScheduler; refreshCount: () => void; stop: () => void } | null = null;
 const readyWaiters = new Set<() => void>();
 
 /** Resolves once the store is open (or after `ms`): an offline reload asks for the cache early. */
@@ -40,11 +41,23 @@ export async function startOfflineSync(userId: string): Promise<void> {
   stopOfflineSync();
   if (typeof indexedDB === 'undefined') return;
   const store = await OfflineStore.open(userId);
+  // The banner's pending count: refreshed after every change the queue makes, and polled.
+  const refreshCount = () => {
+    if (current?.store === store) void store.pendingCount().then((n) => current?.store === store && setPendingCount(n), () => {});
+  };
+  const queue = store.queue();
+  const counted: QueueStorage = {
+    ...queue,
+    remove: async (id) => {
+      await queue.remove(id);
+      refreshCount();
+    },
+  };
   const scheduler = new SyncScheduler({
     isOnline: () => navigator.onLine,
     run: () =>
       processQueue({
-        storage: store.queue(),
+        storage: counted,
         notifier,
         api: {
           create: (d) => api.reminders.create(d as ReminderInput),
@@ -54,21 +67,27 @@ export async function startOfflineSync(userId: string): Promise<void> {
         },
       }),
     onResult: (r) => {
+      refreshCount();
       if (r.succeeded > 0 || r.dropped.length > 0) void mutate(isReminderKey);
     },
   });
   const onOnline = () => void scheduler.runNow();
   window.addEventListener('online', onOnline);
+  const poll = setInterval(refreshCount, SYNC_STATUS_POLL_MS);
   current = {
     userId,
     store,
     scheduler,
+    refreshCount,
     stop: () => {
+      clearInterval(poll);
       window.removeEventListener('online', onOnline);
       scheduler.stop();
       store.db.close();
+      setPendingCount(0);
     },
   };
+  refreshCount();
   for (const done of [...readyWaiters]) done();
   void scheduler.runNow();
 }
@@ -82,6 +101,7 @@ export function stopOfflineSync(): void {
 export async function enqueue(action: Omit<PendingAction, 'timestamp' | 'retryCount'>): Promise<void> {
   if (!current) throw new Error('Offline sync not started');
   await current.store.queue().add({ ...action, timestamp: Date.now(), retryCount: 0 });
+  current.refreshCount();
   current.scheduler.nudge();
 }
 
@@ -105,5 +125,5 @@ export async function pendingActions(): Promise<PendingAction[]> {
 
 export async function pendingCount(): Promise<number> {
   if (!current) return 0;
-  return (await current.store.queue().list()).length;
+  return current.store.pendingCount();
 }
