@@ -32,6 +32,7 @@ impl Parts {
 pub struct Application {
     pub addr: Option<SocketAddr>,
     pub db: Db,
+    queues: Queues,
     shutdown: CancellationToken,
     tasks: JoinSet<()>,
 }
@@ -78,6 +79,15 @@ fn register_metrics(parts: Parts) {
     }
 }
 
+/// What every process reports for the alerts: whether the database answers, and the backlog.
+async fn refresh_gauges(db: &Db, queues: &Queues) {
+    let up = matches!(tokio::time::timeout(Duration::from_secs(3), db.ping()).await, Ok(Ok(())));
+    metrics::gauge!("hibiki_database_up").set(if up { 1.0 } else { 0.0 });
+    if let Ok(Ok(depth)) = tokio::time::timeout(Duration::from_secs(3), queues.depth()).await {
+        metrics::gauge!("hibiki_queue_depth").set(depth as f64);
+    }
+}
+
 /// Opens the database named by the configuration and applies the migrations.
 pub async fn open_database(config: &Config) -> anyhow::Result<Db> {
     let db = Db::connect(&config.database_url()).await.context("connecting to the database")?;
@@ -105,24 +115,6 @@ impl Application {
         let mut tasks = JoinSet::new();
 
         let (queues, wakers) = Queues::connect(&config).await.context("connecting to the queues")?;
-        // Every process reports what the alerts watch: the queue backlog and the database.
-        {
-            let (db, queues, stop) = (db.clone(), queues.clone(), shutdown.clone());
-            tasks.spawn(async move {
-                let mut tick = tokio::time::interval(Duration::from_secs(5));
-                loop {
-                    tokio::select! {
-                        _ = tick.tick() => {}
-                        _ = stop.cancelled() => break,
-                    }
-                    let up = matches!(tokio::time::timeout(Duration::from_secs(3), db.ping()).await, Ok(Ok(())));
-                    metrics::gauge!("hibiki_database_up").set(if up { 1.0 } else { 0.0 });
-                    if let Ok(Ok(depth)) = tokio::time::timeout(Duration::from_secs(3), queues.depth()).await {
-                        metrics::gauge!("hibiki_queue_depth").set(depth as f64);
-                    }
-                }
-            });
-        }
         if parts.worker {
             let push = Arc::new(hibiki_worker::delivery::DeliveryContext {
                 db: db.clone(),
@@ -147,7 +139,7 @@ impl Application {
         if parts.api {
             let listener = tokio::net::TcpListener::bind(config.listen).await.with_context(|| format!("binding {}", config.listen))?;
             addr = Some(listener.local_addr()?);
-            let state = AppState::new(config, db.clone(), keys, vapid, queues, status);
+            let state = AppState::new(config, db.clone(), keys, vapid, queues.clone(), status);
             let limiters = state.limiters.clone();
             let app = hibiki_api::router(state).into_make_service_with_connect_info::<SocketAddr>();
             let stop = shutdown.clone();
@@ -168,10 +160,35 @@ impl Application {
             });
             tracing::info!(address = %addr.expect("bound"), "Hibiki is listening");
         }
-        Ok(Application { addr, db, shutdown, tasks })
+        Ok(Application { addr, db, queues, shutdown, tasks })
     }
 
     /// Asks every part to stop and waits for them (in-flight requests finish).
+    /// Serves this process's Prometheus metrics at `addr`/metrics. The database and queue
+    /// gauges are read when Prometheus asks, so an idle process does not wake up for them.
+    pub async fn serve_metrics(&mut self, addr: SocketAddr, handle: metrics_exporter_prometheus::PrometheusHandle) -> anyhow::Result<SocketAddr> {
+        let (db, queues) = (self.db.clone(), self.queues.clone());
+        let metrics = axum::Router::new().route(
+            "/metrics",
+            axum::routing::get(move || {
+                let (db, queues, handle) = (db.clone(), queues.clone(), handle.clone());
+                async move {
+                    refresh_gauges(&db, &queues).await;
+                    handle.render()
+                }
+            }),
+        );
+        let listener = tokio::net::TcpListener::bind(addr).await.with_context(|| format!("binding {addr} for metrics"))?;
+        let bound = listener.local_addr()?;
+        let stop = self.shutdown.clone();
+        self.tasks.spawn(async move {
+            if let Err(e) = axum::serve(listener, metrics).with_graceful_shutdown(stop.cancelled_owned()).await {
+                tracing::error!(error = %e, "metrics server failed");
+            }
+        });
+        Ok(bound)
+    }
+
     pub async fn stop(mut self) {
         self.shutdown.cancel();
         while self.tasks.join_next().await.is_some() {}

@@ -56,19 +56,24 @@ async fn main() -> anyhow::Result<()> {
             return Ok(());
         }
     };
-    if cli.config.metrics_listen != "off" {
+    let metrics = if cli.config.metrics_listen != "off" {
         let addr: std::net::SocketAddr = cli.config.metrics_listen.parse()?;
         use metrics_exporter_prometheus::{Matcher, PrometheusBuilder};
         // Histograms with buckets (not summaries), so Prometheus can aggregate percentiles
         // across replicas.
-        PrometheusBuilder::new()
-            .with_http_listener(addr)
+        let handle = PrometheusBuilder::new()
             .set_buckets_for_metric(Matcher::Full("hibiki_delivery_lateness_seconds".into()), &[0.05, 0.1, 0.25, 0.5, 0.75, 1.0, 1.5, 2.0, 5.0, 10.0, 30.0, 60.0])?
             .set_buckets_for_metric(Matcher::Full("hibiki_http_request_duration_seconds".into()), &[0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0])?
-            .install()?;
-        tracing::info!(address = %addr, "metrics at /metrics");
+            .install_recorder()?;
+        Some((addr, handle))
+    } else {
+        None
+    };
+    let mut app = Application::start(cli.config, parts).await?;
+    if let Some((addr, handle)) = metrics {
+        let bound = app.serve_metrics(addr, handle).await?;
+        tracing::info!(address = %bound, "metrics at /metrics");
     }
-    let app = Application::start(cli.config, parts).await?;
     app.run_until_signal().await;
     Ok(())
 }

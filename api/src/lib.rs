@@ -80,7 +80,7 @@ pub fn router(state: AppState) -> Router {
         .route("/api", axum::routing::any(api_not_found))
         .route("/api/{*rest}", axum::routing::any(api_not_found))
         .method_not_allowed_fallback(method_not_allowed)
-        .fallback_service(axum::routing::any(web::serve).with_state(web::WebFiles::new(state.config.web_dir.clone())))
+        .fallback_service(web::service(state.config.web_dir.clone()))
         .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
         .layer(middleware::from_fn(record_metrics))
         .layer(

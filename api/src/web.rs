@@ -10,6 +10,7 @@ use axum::extract::{Request, State};
 use axum::http::{HeaderValue, Method, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use tower::ServiceExt;
+use tower_http::compression::CompressionLayer;
 use tower_http::services::ServeDir;
 
 const IMMUTABLE: &str = "public, max-age=31536000, immutable";
@@ -56,7 +57,12 @@ impl WebFiles {
     }
 }
 
-pub async fn serve(State(web): State<WebFiles>, req: Request) -> Response {
+/// The web app's files, compressed (gzip or brotli, as the browser accepts) when they are text.
+pub fn service(dir: PathBuf) -> axum::routing::MethodRouter {
+    axum::routing::any(serve).with_state(WebFiles::new(dir)).layer(CompressionLayer::new())
+}
+
+async fn serve(State(web): State<WebFiles>, req: Request) -> Response {
     let path = req.uri().path().to_owned();
     let method = req.method().clone();
     let mut response = match ServeDir::new(&web.dir).oneshot(req).await {

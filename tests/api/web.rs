@@ -41,6 +41,21 @@ async fn hashed_assets_are_immutable_pages_revalidate_and_unknown_paths_are_404(
     assert_eq!(missing_asset.status(), 404);
     assert_eq!(cache(&missing_asset), "no-cache", "a missing asset must not be cached for a year");
 
+    // Text goes compressed to browsers that accept it (the JavaScript is most of a first visit).
+    let big = format!("export const x = {:?};", "abc ".repeat(2000));
+    std::fs::write(web.join("assets/big-1a2b.js"), &big).unwrap();
+    let raw = &app.client; // (reqwest here has no decompression: it sees the bytes as sent)
+    for encoding in ["gzip", "br"] {
+        let r = raw.get(app.url("/assets/big-1a2b.js")).header("accept-encoding", encoding).send().await.unwrap();
+        assert_eq!(r.status(), 200);
+        assert_eq!(r.headers()["content-encoding"], encoding);
+        assert_eq!(cache(&r), "public, max-age=31536000, immutable");
+        assert!(r.bytes().await.unwrap().len() < big.len() / 10, "{encoding} compresses");
+    }
+    let plain = raw.get(app.url("/assets/big-1a2b.js")).send().await.unwrap();
+    assert!(plain.headers().get("content-encoding").is_none());
+    assert_eq!(plain.bytes().await.unwrap().len(), big.len());
+
     let head = app.client.head(app.url("/reminders")).send().await.unwrap();
     assert_eq!(head.status(), 200);
     app.stop().await;
