@@ -61,16 +61,16 @@ async function launchFirefox(lang) {
     args: ['--remote-allow-system-access'],
     env: { ...process.env, TZ: 'Asia/Tokyo' },
     protocolTimeout: 60_000,
+    // The one testing switch is the ws:// push service; permission comes from Firefox's own
+    // prompt, and service workers run because 127.0.0.1 is a secure context.
     extraPrefsFirefox: {
       'dom.push.enabled': true,
       'dom.push.connection.enabled': true,
       'dom.push.serverURL': push.serverURL,
       'dom.push.testing.allowInsecureServerURL': true, // ws:// on loopback
-      'dom.push.testing.ignorePermission': true,
       'dom.push.requestTimeout': 30_000,
       'dom.push.loglevel': process.env.HIBIKI_E2E_FIREFOX_LOG === '1' ? 'debug' : 'error',
       'dom.serviceWorkers.enabled': true,
-      'dom.serviceWorkers.testing.enabled': true,
       'dom.webnotifications.enabled': true,
       'dom.webnotifications.serviceworker.enabled': true,
       // Firefox's own alert windows (there is no notification daemon here)
@@ -457,7 +457,7 @@ describe('real Web Push into Firefox', () => {
         assertGoodPush(second, vapidKey);
         const late2 = second.at - dueSecond;
         assert.ok(second.at >= refireAt && late2 < 1000, `the snooze fired on its second (${late2} ms after it)`);
-        t.diagnostic(`snoozed push received ${late2} ms after its second; acked ${second.ack.at - dueSecond} ms after`);
+        t.diagnostic(`snoozed push received ${second.at - refireAt} ms after the snooze fire (${new Date(refireAt).toISOString()}); acked ${second.ack.at - refireAt} ms after`);
         const again = await until('the notification again', async () => (await notifications(page, reminder.id)).find((n) => n.title === c.title));
         assert.notEqual(again.data.log_id, log.id, 'a new delivery log entry');
         assert.equal(again.data.reminder_id, reminder.id);
