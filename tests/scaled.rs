@@ -30,7 +30,8 @@ struct Cluster {
     processes: Vec<Process>,
     base: String,
     client: reqwest::Client,
-    database: String,
+    /// The PostgreSQL database to drop at the end (none with SQLite).
+    database: Option<String>,
 }
 
 fn free_port() -> u16 {
@@ -128,14 +129,15 @@ impl Drop for Cluster {
             let _ = p.child.kill();
             let _ = p.child.wait();
         }
-        let database = self.database.clone();
-        // A fresh runtime: Drop may run outside of, or during the end of, the test's own.
-        let _ = std::thread::spawn(move || {
-            if let Ok(rt) = tokio::runtime::Runtime::new() {
-                rt.block_on(helpers::drop_postgres_database(&database));
-            }
-        })
-        .join();
+        if let Some(database) = self.database.clone() {
+            // A fresh runtime: Drop may run outside of, or during the end of, the test's own.
+            let _ = std::thread::spawn(move || {
+                if let Ok(rt) = tokio::runtime::Runtime::new() {
+                    rt.block_on(helpers::drop_postgres_database(&database));
+                }
+            })
+            .join();
+        }
         if !std::thread::panicking() {
             let _ = std::fs::remove_dir_all(&self.dir);
         } else {
@@ -181,6 +183,30 @@ fn tally(records: &[Value]) -> (HashMap<(String, String), usize>, usize) {
     (accepted, aborted)
 }
 
+/// Signs each address in (dev login) and subscribes two push-sink devices for it.
+async fn users_with_devices(cluster: &Cluster, sink: &PushSink, emails: &[&str]) -> (Vec<String>, Vec<String>) {
+    let mut tokens = Vec::new();
+    let mut subs = Vec::new();
+    for email in emails {
+        let r: Value = cluster.client.post(format!("{}/api/auth/dev-login", cluster.base)).json(&json!({ "email": email })).send().await.unwrap().json().await.unwrap();
+        let token = r["data"]["access_token"].as_str().unwrap().to_owned();
+        for _ in 0..2 {
+            let sub = sink.subscription().await;
+            cluster
+                .post(
+                    "/api/notifications?action=subscribe",
+                    json!({ "subscription": { "endpoint": sub["endpoint"], "keys": sub["keys"] },
+                            "device_info": { "user_agent": "scaled", "platform": "linux", "language": "en", "timezone": "UTC" } }),
+                    &token,
+                )
+                .await;
+            subs.push(sub["id"].as_str().unwrap().to_owned());
+        }
+        tokens.push(token);
+    }
+    (tokens, subs)
+}
+
 async fn all_received(sink: &PushSink) -> Vec<Value> {
     let v: Value = reqwest::get(format!("{}/_received", sink.base)).await.unwrap().json().await.unwrap();
     v["received"].as_array().cloned().unwrap_or_default()
@@ -215,7 +241,7 @@ async fn scaled_out_processes_deliver_survive_kills_and_export_the_dashboards_me
         processes: Vec::new(),
         base: format!("http://127.0.0.1:{api_port}"),
         client: reqwest::Client::builder().timeout(Duration::from_secs(10)).build().unwrap(),
-        database: database_url.rsplit('/').next().unwrap().to_owned(),
+        database: Some(database_url.rsplit('/').next().unwrap().to_owned()),
     };
 
     // Shared secrets, as an operator's .env gives every process the same ones.
@@ -252,25 +278,7 @@ async fn scaled_out_processes_deliver_survive_kills_and_export_the_dashboards_me
     };
 
     // Three users with two devices each.
-    let mut tokens = Vec::new();
-    let mut subs = Vec::new();
-    for email in ["dev@example.com", "test@example.com", "demo@example.com"] {
-        let r: Value = client.post(format!("{}/api/auth/dev-login", cluster.base)).json(&json!({ "email": email })).send().await.unwrap().json().await.unwrap();
-        let token = r["data"]["access_token"].as_str().unwrap().to_owned();
-        for _ in 0..2 {
-            let sub = sink.subscription().await;
-            cluster
-                .post(
-                    "/api/notifications?action=subscribe",
-                    json!({ "subscription": { "endpoint": sub["endpoint"], "keys": sub["keys"] },
-                            "device_info": { "user_agent": "scaled", "platform": "linux", "language": "en", "timezone": "UTC" } }),
-                    &token,
-                )
-                .await;
-            subs.push(sub["id"].as_str().unwrap().to_owned());
-        }
-        tokens.push(token);
-    }
+    let (tokens, subs) = users_with_devices(&cluster, &sink, &["dev@example.com", "test@example.com", "demo@example.com"]).await;
 
     // 1. Delivered, once per device, not early.
     let sink = &sink;
@@ -380,4 +388,64 @@ async fn scaled_out_processes_deliver_survive_kills_and_export_the_dashboards_me
         String::from_utf8_lossy(&check.stdout),
         String::from_utf8_lossy(&check.stderr)
     );
+}
+
+/// The embedded all-in-one (SQLite, queues in SQLite) killed with `kill -9` in the middle of a
+/// batch and started again: every reminder reaches every device, and no push the push service
+/// accepted is sent twice.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_embedded_process_killed_mid_batch_delivers_everything_once_after_a_restart() {
+    let Some(sink) = PushSink::start().await else {
+        unavailable("the push sink (pip install -r tests/pushsink/requirements.txt, or set HIBIKI_TEST_PYTHON)");
+        return;
+    };
+    let sink = &sink;
+    let dir = std::env::temp_dir().join(format!("hibiki-embedded-{}", uuid::Uuid::new_v4().simple()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let port = free_port();
+    let mut cluster = Cluster {
+        dir: dir.clone(),
+        env: vec![
+            ("HIBIKI_DATA_DIR".into(), dir.join("data").display().to_string()),
+            ("HIBIKI_ALLOW_PRIVATE_PUSH".into(), "1".into()),
+            ("HIBIKI_DEV_LOGIN".into(), "1".into()),
+            ("HIBIKI_LISTEN".into(), format!("127.0.0.1:{port}")),
+            ("HIBIKI_PUBLIC_URL".into(), format!("http://127.0.0.1:{port}")),
+            ("HIBIKI_LOG_FORMAT".into(), "json".into()),
+        ],
+        processes: Vec::new(),
+        base: format!("http://127.0.0.1:{port}"),
+        client: reqwest::Client::builder().timeout(Duration::from_secs(10)).build().unwrap(),
+        database: None,
+    };
+    let health = format!("{}/api/health", cluster.base);
+    let up = |cluster: &Cluster| {
+        let (client, health) = (cluster.client.clone(), health.clone());
+        async move { wait_until(Duration::from_secs(30), || async { client.head(&health).send().await.is_ok_and(|r| r.status() == 200) }).await }
+    };
+    cluster.start("all", "first", &[]);
+    assert!(up(&cluster).await, "hibiki did not start");
+    let (tokens, subs) = users_with_devices(&cluster, sink, &["dev@example.com"]).await;
+    for sub in &subs {
+        sink.behave(sub, json!({ "delay_ms": 400 })).await;
+    }
+    let due = whole_second_ahead(SignedDuration::from_secs(3));
+    let titles: Vec<String> = (0..20).map(|i| format!("embedded {i}")).collect();
+    cluster.reminders_at(&tokens[0], due, &titles).await;
+    assert!(wait_until(Duration::from_secs(20), || async move { !all_received(sink).await.is_empty() }).await, "the batch started");
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    cluster.kill9("first");
+    for sub in &subs {
+        sink.behave(sub, json!({ "times": 0 })).await;
+    }
+    cluster.start("all", "second", &[]);
+    assert!(up(&cluster).await, "hibiki did not start again");
+    let expected = 20 * subs.len();
+    let recovered = wait_until(Duration::from_secs(240), || async move { tally(&all_received(sink).await).0.len() >= expected }).await;
+    let records = all_received(sink).await;
+    let (accepted, aborted) = tally(&records);
+    println!("embedded kill -9: {aborted} pushes aborted in flight and sent again, {} accepted", accepted.values().sum::<usize>());
+    assert!(recovered, "every (reminder, device) accepted after the restart: {} of {expected}", accepted.len());
+    let doubles: Vec<_> = accepted.iter().filter(|(_, n)| **n > 1).collect();
+    assert!(doubles.is_empty(), "accepted twice: {doubles:?}");
 }
