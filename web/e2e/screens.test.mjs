@@ -1,5 +1,5 @@
 // Screenshots of the main screens (home signed out and in, login both steps, reminders list and
-// dialog, settings, status, admin dashboard) at phone and desktop sizes in ja and en, into e2e/screenshots/
+// dialog, settings, status, admin dashboard and users) at phone and desktop sizes in ja and en, into e2e/screenshots/
 // (phone screens also at 320 px, `…-320`). Each screen is also checked for what a screenshot shows badly: no horizontal
 // overflow at 390 px and at 320 px, the header on one row (nothing wrapped), the stylesheet applied under the CSP
 // (no violations), and no Japanese left on English pages.
@@ -226,6 +226,12 @@ describe('screenshots of the main screens', () => {
         await page.locator(`summary[aria-label="${t('nav.menu')}"]`).click();
         await page.getByRole('button', { name: t('nav.signOut') }).waitFor();
         await screen('menu', false);
+
+        // not an admin: /admin/users says so (the server answers 403)
+        await page.goto(`${prefixOf(lang)}/admin/users`);
+        await page.getByRole('alert').filter({ hasText: t('admin:forbidden') }).waitFor();
+        assert.equal(await page.locator('.users-table').count(), 0);
+        await screen('admin-users-forbidden');
         await ctx.close();
       });
     }
@@ -324,6 +330,39 @@ describe('screenshots of the status and admin pages', () => {
         await page.reload();
         await checkCharts(page, '.admin-stats', 1, { bars: true });
         await screen('admin-fixture');
+        await page.unroute('**/api/admin/stats');
+
+        // /admin/users: the server's list, this admin in it, in the browser's locale and time zone
+        const email = ADMINS[`${lang}-${viewport.width}`];
+        const list = await apiCall(ctx, stack.server, 'GET', '/api/admin/users?page=1&per_page=50');
+        const me = list.users.find((u) => u.email === email);
+        assert.ok(me, `${email} in GET /api/admin/users: ${JSON.stringify(list)}`);
+        const pages = Math.max(1, Math.ceil(list.total / list.per_page));
+        await page.goto(`${prefixOf(lang)}/admin/users`);
+        await page.getByRole('heading', { level: 1, name: t('admin:users') }).waitFor();
+        const row = page.locator('.users-table tbody tr', { has: page.locator('th', { hasText: email }) });
+        await row.waitFor();
+        const expected = await page.evaluate(
+          ({ me, locale }) => [
+            new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short', timeZone: 'Asia/Tokyo' }).format(Date.parse(me.last_active_at)),
+            new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeZone: 'Asia/Tokyo' }).format(Date.parse(me.created_at)),
+          ],
+          { me, locale: lang === 'ja' ? 'ja-JP' : 'en-US' },
+        );
+        const cells = await row.locator('th, td').allInnerTexts();
+        assert.deepEqual(cells.map((c) => c.trim()), [email, String(me.active_reminders), String(me.archived_reminders), ...expected, t('admin:userList.active')]);
+        assert.equal(await page.locator('.users-table tbody tr').count(), Math.min(list.total, 50));
+        await page.getByText(t('admin:userList.timeZone', { zone: 'Asia/Tokyo' }), { exact: false }).waitFor();
+        const pager = page.getByRole('navigation', { name: t('admin:userList.pagination') });
+        await pager.getByText(t('admin:userList.page', { page: 1, pages }), { exact: true }).waitFor();
+        assert.equal(await pager.getByRole('button', { name: t('admin:userList.prev') }).isDisabled(), true);
+        assert.equal(await pager.getByRole('button', { name: t('admin:userList.next') }).isDisabled(), pages === 1);
+        await screen('admin-users');
+        // a page past the end (the server answers an empty page with the total)
+        await page.goto(`${prefixOf(lang)}/admin/users?page=${pages + 1}`);
+        await page.getByText(t('admin:userList.emptyPage')).waitFor();
+        await page.getByRole('button', { name: t('admin:userList.firstPage') }).click();
+        await row.waitFor();
         await ctx.close();
       });
     }
