@@ -73,7 +73,7 @@ async function expectToast(page, text) {
 }
 
 async function signOutViaMenu(page, lang) {
-  await page.locator('summary[aria-label]').filter({ hasText: '☰' }).click();
+  await page.locator(`summary[aria-label="${T[lang].menu}"]`).click();
   await page.getByRole('button', { name: T[lang].signOut }).click();
   await page.getByRole('link', { name: T[lang].signInLink, exact: true }).waitFor();
   assert.equal(pathOf(page), lang === 'ja' ? '/' : '/en');

@@ -1,7 +1,8 @@
 // Screenshots of the main screens (home signed out and in, login both steps, reminders list and
-// dialog, settings, status, admin dashboard) at phone and desktop sizes in ja and en, into e2e/screenshots/. Each screen is
-// also checked for what a screenshot shows badly: no horizontal overflow at 390 px and at 320 px,
-// the stylesheet applied under the CSP (no violations), and no Japanese left on English pages.
+// dialog, settings, status, admin dashboard and users) at phone and desktop sizes in ja and en, into e2e/screenshots/
+// (phone screens also at 320 px, `…-320`). Each screen is also checked for what a screenshot shows badly: no horizontal
+// overflow at 390 px and at 320 px, the header on one row (nothing wrapped), the stylesheet applied under the CSP
+// (no violations), and no Japanese left on English pages.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import {
@@ -34,8 +35,8 @@ after(async () => {
 
 // Japanese script (hiragana, katakana, CJK ideographs, full-width forms)
 const JAPANESE = /[\u3040-\u30ff\u3400-\u9fff\uff00-\uffef]/;
-// Japanese that may appear on English pages: the app's name, the language choice, the create button's plus sign.
-const ALLOWED_ON_EN = ['響き', '日本語', '＋'];
+// Japanese that may appear on English pages: the app's name, the language choice.
+const ALLOWED_ON_EN = ['響き', '日本語'];
 
 async function clearToasts(page) {
   for (const close of await page.locator('.toast-close').all()) await close.click().catch(() => {});
@@ -68,6 +69,47 @@ async function overflow(page) {
   });
 }
 
+/**
+ * The header on one row: the logo text on one line, every control (and the text in it) at the
+ * header's height, side by side inside the header's box. Problems as strings, none when it fits.
+ */
+async function headerProblems(page) {
+  return page.evaluate(() => {
+    const header = document.querySelector('.site-header');
+    if (!header) return ['no .site-header'];
+    const out = [];
+    const box = header.getBoundingClientRect();
+    if (box.height > 64) out.push(`header ${Math.round(box.height)}px high`);
+    const text = header.querySelector('.logo-text');
+    if (text && text.getBoundingClientRect().width > 0) {
+      const h = text.getBoundingClientRect().height;
+      const lh = parseFloat(getComputedStyle(text).fontSize) * 1.8;
+      if (h > lh) out.push(`logo text on more than one line (${Math.round(h)}px high)`);
+    }
+    const visible = (el) => {
+      const r = el.getBoundingClientRect();
+      return r.width > 0 && r.height > 0 && !el.matches('.skip-link, .sr-only') && getComputedStyle(el).visibility !== 'hidden';
+    };
+    const items = [...header.querySelectorAll(':scope > .logo, .header-end > :not(nav), .header-links > *')].filter(visible);
+    const mid = (el) => { const r = el.getBoundingClientRect(); return (r.top + r.bottom) / 2; };
+    const m0 = mid(items[0]);
+    for (const el of items) {
+      const r = el.getBoundingClientRect();
+      const id = `${el.tagName.toLowerCase()}.${[...el.classList].join('.')}`;
+      if (Math.abs(mid(el) - m0) > 4) out.push(`${id} off the row (middle ${Math.round(mid(el))} vs ${Math.round(m0)})`);
+      if (r.left < box.left - 1 || r.right > box.right + 1) out.push(`${id} outside the header (${Math.round(r.left)}–${Math.round(r.right)})`);
+      if (r.height > 44) out.push(`${id} ${Math.round(r.height)}px high (wrapped?)`);
+      const p = el.parentElement.getBoundingClientRect();
+      if (r.left < p.left - 0.5 || r.right > p.right + 0.5) out.push(`${id} sticks out of its row (${Math.round(r.left)}–${Math.round(r.right)} in ${Math.round(p.left)}–${Math.round(p.right)})`);
+    }
+    for (let i = 1; i < items.length; i++) {
+      const gap = items[i].getBoundingClientRect().left - items[i - 1].getBoundingClientRect().right;
+      if (gap < 3) out.push(`header items ${gap < 0 ? 'overlap' : 'touch'}: ${items[i - 1].className} / ${items[i].className} (${gap.toFixed(1)}px apart)`);
+    }
+    return out;
+  });
+}
+
 async function checkScreen(page, { lang, viewport, name, problems, fullPage = true }) {
   await clearToasts(page);
   // the stylesheet is applied (a blocked stylesheet leaves the body white and unstyled)
@@ -75,11 +117,16 @@ async function checkScreen(page, { lang, viewport, name, problems, fullPage = tr
   assert.notEqual(styled, 'rgba(0, 0, 0, 0)', `${name}: styles applied`);
   const o = await overflow(page);
   assert.ok(o.scrollWidth <= o.innerWidth && o.offLeft.length === 0, `${name} at ${o.innerWidth}px overflows: ${JSON.stringify(o)}`);
+  assert.deepEqual(await headerProblems(page), [], `${name} at ${o.innerWidth}px: header`);
+  const size = viewport === PHONE ? 'phone' : 'desktop';
   if (viewport === PHONE) {
     await page.setViewportSize({ width: 320, height: 640 });
     const small = await overflow(page);
+    const header = await headerProblems(page);
+    await page.screenshot({ path: screenshotPath(`${name}-${lang}-320`), fullPage, animations: 'disabled' });
     await page.setViewportSize(viewport);
     assert.ok(small.scrollWidth <= 320 && small.offLeft.length === 0, `${name} at 320px overflows: ${JSON.stringify(small)}`);
+    assert.deepEqual(header, [], `${name} at 320px: header`);
   }
   if (lang === 'en') {
     let text = await page.evaluate(() => document.body.innerText);
@@ -88,7 +135,6 @@ async function checkScreen(page, { lang, viewport, name, problems, fullPage = tr
     assert.equal(line, undefined, `${name}: Japanese text on an English page: "${line}"`);
   }
   assert.deepEqual(problems, [], `${name}: page errors or CSP violations`);
-  const size = viewport === PHONE ? 'phone' : 'desktop';
   await page.screenshot({ path: screenshotPath(`${name}-${lang}-${size}`), fullPage, animations: 'disabled' });
 }
 
@@ -138,6 +184,11 @@ describe('screenshots of the main screens', () => {
         for (const s of samples) await apiCall(ctx, stack.server, 'POST', '/api/reminders', { ...base, ...s });
         await page.reload();
         await page.locator('.dashboard .reminder-item').nth(2).waitFor();
+        // the header's icons are drawn (inline SVG): a font glyph can show as an empty box
+        await page.locator('.site-header .header-create svg').waitFor();
+        assert.equal(await page.locator(`.site-header summary[aria-label="${t('nav.menu')}"] svg`).count(), 1);
+        const headerText = await page.locator('.site-header').innerText();
+        assert.doesNotMatch(headerText, /[\u2190-\u2bff\uff01-\uff0f\u{1f000}-\u{1faff}]/u, `symbol glyphs in the header: ${headerText}`);
         await screen('home-signed-in');
 
         await page.goto(`${prefixOf(lang)}/reminders`);
@@ -172,9 +223,15 @@ describe('screenshots of the main screens', () => {
         await screen('guide');
 
         // the signed-in menu, opened (phone: the only way to the other pages)
-        await page.locator('summary[aria-label]').filter({ hasText: '☰' }).click();
+        await page.locator(`summary[aria-label="${t('nav.menu')}"]`).click();
         await page.getByRole('button', { name: t('nav.signOut') }).waitFor();
         await screen('menu', false);
+
+        // not an admin: /admin/users says so (the server answers 403)
+        await page.goto(`${prefixOf(lang)}/admin/users`);
+        await page.getByRole('alert').filter({ hasText: t('admin:forbidden') }).waitFor();
+        assert.equal(await page.locator('.users-table').count(), 0);
+        await screen('admin-users-forbidden');
         await ctx.close();
       });
     }
@@ -273,6 +330,39 @@ describe('screenshots of the status and admin pages', () => {
         await page.reload();
         await checkCharts(page, '.admin-stats', 1, { bars: true });
         await screen('admin-fixture');
+        await page.unroute('**/api/admin/stats');
+
+        // /admin/users: the server's list, this admin in it, in the browser's locale and time zone
+        const email = ADMINS[`${lang}-${viewport.width}`];
+        const list = await apiCall(ctx, stack.server, 'GET', '/api/admin/users?page=1&per_page=50');
+        const me = list.users.find((u) => u.email === email);
+        assert.ok(me, `${email} in GET /api/admin/users: ${JSON.stringify(list)}`);
+        const pages = Math.max(1, Math.ceil(list.total / list.per_page));
+        await page.goto(`${prefixOf(lang)}/admin/users`);
+        await page.getByRole('heading', { level: 1, name: t('admin:users') }).waitFor();
+        const row = page.locator('.users-table tbody tr', { has: page.locator('th', { hasText: email }) });
+        await row.waitFor();
+        const expected = await page.evaluate(
+          ({ me, locale }) => [
+            new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short', timeZone: 'Asia/Tokyo' }).format(Date.parse(me.last_active_at)),
+            new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeZone: 'Asia/Tokyo' }).format(Date.parse(me.created_at)),
+          ],
+          { me, locale: lang === 'ja' ? 'ja-JP' : 'en-US' },
+        );
+        const cells = await row.locator('th, td').allInnerTexts();
+        assert.deepEqual(cells.map((c) => c.trim()), [email, String(me.active_reminders), String(me.archived_reminders), ...expected, t('admin:userList.active')]);
+        assert.equal(await page.locator('.users-table tbody tr').count(), Math.min(list.total, 50));
+        await page.getByText(t('admin:userList.timeZone', { zone: 'Asia/Tokyo' }), { exact: false }).waitFor();
+        const pager = page.getByRole('navigation', { name: t('admin:userList.pagination') });
+        await pager.getByText(t('admin:userList.page', { page: 1, pages }), { exact: true }).waitFor();
+        assert.equal(await pager.getByRole('button', { name: t('admin:userList.prev') }).isDisabled(), true);
+        assert.equal(await pager.getByRole('button', { name: t('admin:userList.next') }).isDisabled(), pages === 1);
+        await screen('admin-users');
+        // a page past the end (the server answers an empty page with the total)
+        await page.goto(`${prefixOf(lang)}/admin/users?page=${pages + 1}`);
+        await page.getByText(t('admin:userList.emptyPage')).waitFor();
+        await page.getByRole('button', { name: t('admin:userList.firstPage') }).click();
+        await row.waitFor();
         await ctx.close();
       });
     }

@@ -4,9 +4,9 @@ import { signOut, useAuth } from '../features/auth/authStore';
 import { HealthIndicator } from '../features/health/HealthIndicator';
 import { NotificationToggle, TestNotificationButton } from '../features/notifications/NotificationControls';
 import { useLocalizedPath } from '../lib/useLang';
-import { LangLink } from './LangLink';
 import { OPEN_CREATE_DIALOG } from '../lib/navState';
-
+import { MenuIcon, PlusIcon } from './icons';
+import { LangLink } from './LangLink';
 
 /** Header controls for signed-in users (lazy-loaded). */
 export default function SignedInControls({ email }: { email: string }) {
@@ -28,15 +28,15 @@ export default function SignedInControls({ email }: { email: string }) {
 
   return (
     <>
-      <button type="button" className="button primary small" onClick={create}>
-        <span aria-hidden="true">＋</span>
-        <span className="hide-narrow"> {t('actions.createReminder')}</span>
+      <button type="button" className="button primary small header-create" onClick={create}>
+        <PlusIcon />
+        <span className="hide-narrow">{t('actions.createReminder')}</span>
         <span className="sr-only only-narrow">{t('actions.createReminder')}</span>
       </button>
       <HealthIndicator />
       <details className="menu" key={pathname /* closes the menu on navigation */}>
-        <summary className="button small ghost" aria-label={t('nav.menu')}>
-          <span aria-hidden="true">☰</span>
+        <summary className="button small ghost header-icon" aria-label={t('nav.menu')}>
+          <MenuIcon />
         </summary>
         <div className="menu-panel">
           <p className="menu-email" title={email}>

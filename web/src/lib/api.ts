@@ -11,7 +11,7 @@
  */
 import type {
   AdminStats,
-  AdminUserRow,
+  AdminUsersPage,
   DeliveryLog,
   HealthDetails,
   Occurrences,
@@ -233,7 +233,7 @@ export function createApiClient(options: ApiClientOptions = {}) {
     },
     admin: {
       stats: () => get<AdminStats>('/api/admin/stats'),
-      users: (page = 1) => get<AdminUserRow[] | { items: AdminUserRow[] }>('/api/admin/users', { query: { page } }),
+      users: (page = 1, perPage = 50) => get<AdminUsersPage>('/api/admin/users', { query: { page, per_page: perPage } }),
     },
     health: {
       /** HEAD /api/health: connectivity probe, 5 s timeout */

@@ -13,7 +13,7 @@ export const swrKeys = {
   settings: () => ['settings'] as const,
   subscriptions: () => ['notification-subscriptions'] as const,
   adminStats: () => ['admin-stats'] as const,
-  adminUsers: (page: number) => ['admin-users', page] as const,
+  adminUsers: (page: number, perPage: number) => ['admin-users', page, perPage] as const,
   serverStatus: () => ['server-status'] as const,
   healthDetails: () => ['health-details'] as const,
 } as const;

@@ -140,12 +140,23 @@ export interface AdminStats {
   [key: string]: unknown;
 }
 
+/** One user in GET /api/admin/users (never reminder contents). Times are RFC 3339. */
 export interface AdminUserRow {
   id: string;
   email: string;
-  reminder_count?: number;
-  last_activity?: string | null;
-  [key: string]: unknown;
+  is_active: boolean;
+  created_at: string;
+  last_active_at: string;
+  active_reminders: number;
+  archived_reminders: number;
+}
+
+/** GET /api/admin/users?page=&per_page= (page is 1-based; per_page 1..100, default 50). */
+export interface AdminUsersPage {
+  users: AdminUserRow[];
+  page: number;
+  per_page: number;
+  total: number;
 }
 
 export interface HealthDetails {

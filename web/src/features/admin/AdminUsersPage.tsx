@@ -1,55 +1,176 @@
-import { useState } from 'react';
+import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useLocation, useNavigate } from 'react-router';
 import useSWR from 'swr';
+import { LangLink } from '../../components/LangLink';
 import { Spinner } from '../../components/Spinner';
 import { api, isApiError } from '../../lib/api';
+import type { Lang } from '../../lib/lang';
 import { swrKeys } from '../../lib/swrKeys';
+import type { AdminUsersPage as UsersAnswer } from '../../lib/types';
+import { useLang } from '../../lib/useLang';
+import { browserTimeZone } from '../../lib/zonedTime';
+import { pageInfo, readPage, USERS_PER_PAGE } from './userPaging';
+import './adminUsers.css';
 
+const LOCALES: Record<Lang, string> = { ja: 'ja-JP', en: 'en-US' };
+const NONE = '—';
+
+/** Dates and numbers in the page's language; times in the viewer's (the browser's) time zone. */
+function usersFormat(lang: Lang, timeZone: string) {
+  const locale = LOCALES[lang];
+  const dateTime = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short', timeZone });
+  const date = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeZone });
+  const count = new Intl.NumberFormat(locale, { maximumFractionDigits: 0 });
+  const safe = (f: Intl.DateTimeFormat) => (iso: string) => {
+    const t = Date.parse(iso);
+    return Number.isFinite(t) ? f.format(t) : NONE;
+  };
+  return { dateTime: safe(dateTime), date: safe(date), count: (n: number) => count.format(n) };
+}
+
+/** /admin/users: every account with its reminder counts and last activity (never reminder contents). */
 export default function AdminUsersPage() {
   const { t } = useTranslation('admin');
-  const [page, setPage] = useState(1);
-  const { data, error, isLoading } = useSWR(swrKeys.adminUsers(page), () => api.admin.users(page));
-  const rows = Array.isArray(data) ? data : (data?.items ?? []);
+  const lang = useLang();
+  // useLocation/useNavigate rather than useSearchParams: the router's code is in the initial JS
+  // for /, and useSearchParams would add to it.
+  const { search, hash } = useLocation();
+  const navigate = useNavigate();
+  const page = readPage(new URLSearchParams(search).get('page'));
+  const { data, error, isLoading, isValidating, mutate } = useSWR(swrKeys.adminUsers(page, USERS_PER_PAGE), () => api.admin.users(page, USERS_PER_PAGE), {
+    keepPreviousData: true,
+  });
+  // With keepPreviousData, `data` is the last page shown until the asked-for page arrives.
+  const current = data && data.page === page ? data : undefined;
+
+  function goTo(next: number) {
+    const q = new URLSearchParams(search);
+    if (next <= 1) q.delete('page');
+    else q.set('page', String(next));
+    const qs = q.toString();
+    navigate({ search: qs ? `?${qs}` : '', hash });
+  }
+
+  let body;
+  if (error && !current) {
+    const forbidden = isApiError(error, 'FORBIDDEN');
+    body = (
+      <div className="notice" role="alert">
+        <p>{forbidden ? t('forbidden') : t('loadFailed')}</p>
+        {!forbidden && (
+          <button type="button" className="button secondary small" onClick={() => void mutate()} disabled={isValidating}>
+            {t('userList.retry')}
+          </button>
+        )}
+      </div>
+    );
+  } else if (!data) {
+    body = isLoading ? <Spinner /> : null;
+  } else {
+    body = <UsersView data={data} pending={!current} lang={lang} onPage={goTo} />;
+  }
+
   return (
-    <div>
+    <div className="admin-users">
+      <nav className="row" aria-label={t('title')}>
+        <LangLink to="/admin/dashboard">{t('userList.back')}</LangLink>
+      </nav>
       <h1>{t('users')}</h1>
-      {isLoading ? (
-        <Spinner />
-      ) : error ? (
-        <p className="field-error" role="alert">
-          {isApiError(error, 'FORBIDDEN') ? t('forbidden') : t('loadFailed')}
-        </p>
+      {body}
+    </div>
+  );
+}
+
+function UsersView({ data, pending, lang, onPage }: { data: UsersAnswer; pending: boolean; lang: Lang; onPage: (page: number) => void }) {
+  const { t } = useTranslation('admin');
+  const zone = useMemo(() => browserTimeZone(), []);
+  const f = useMemo(() => usersFormat(lang, zone), [lang, zone]);
+  const info = pageInfo(data);
+
+  if (info.total === 0) return <p className="muted">{t('userList.empty')}</p>;
+
+  return (
+    <>
+      <p className="muted small" aria-live="polite">
+        {info.from > 0 ? t('userList.range', { from: f.count(info.from), to: f.count(info.to), total: f.count(info.total) }) : t('userList.total', { total: f.count(info.total) })}{' '}
+        {t('userList.timeZone', { zone })}
+      </p>
+      {data.users.length === 0 ? (
+        <div className="notice">
+          <p>{t('userList.emptyPage')}</p>
+          <button type="button" className="button secondary small" onClick={() => onPage(1)}>
+            {t('userList.firstPage')}
+          </button>
+        </div>
       ) : (
-        <div className="table-wrap">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">{t('columns.email')}</th>
-                <th scope="col">{t('columns.reminders')}</th>
-                <th scope="col">{t('columns.lastActivity')}</th>
+        // Below 600 px the rows are shown as stacked cards (adminUsers.css); the explicit roles keep
+        // the table's semantics, which browsers drop once table parts are no longer display: table-*.
+        <div className="table-wrap users-table-wrap" role="region" aria-labelledby="admin-users-caption" tabIndex={0}>
+          <table className="users-table" role="table" aria-busy={pending}>
+            <caption id="admin-users-caption" className="sr-only">
+              {t('userList.caption', { page: f.count(info.page), pages: f.count(info.pages) })}
+            </caption>
+            <thead role="rowgroup">
+              <tr role="row">
+                <th scope="col" role="columnheader">
+                  {t('userList.columns.email')}
+                </th>
+                <th scope="col" role="columnheader" className="num">
+                  {t('userList.columns.activeReminders')}
+                </th>
+                <th scope="col" role="columnheader" className="num">
+                  {t('userList.columns.archivedReminders')}
+                </th>
+                <th scope="col" role="columnheader">
+                  {t('userList.columns.lastActivity')}
+                </th>
+                <th scope="col" role="columnheader">
+                  {t('userList.columns.created')}
+                </th>
+                <th scope="col" role="columnheader">
+                  {t('userList.columns.status')}
+                </th>
               </tr>
             </thead>
-            <tbody>
-              {rows.map((u) => (
-                <tr key={u.id}>
-                  <td>{u.email}</td>
-                  <td>{u.reminder_count ?? '—'}</td>
-                  <td>{u.last_activity ?? '—'}</td>
+            <tbody role="rowgroup">
+              {data.users.map((u) => (
+                <tr key={u.id} role="row" data-user-id={u.id}>
+                  <th scope="row" role="rowheader" className="user-email">
+                    {u.email}
+                  </th>
+                  <td role="cell" className="num" data-label={t('userList.columns.activeReminders')}>
+                    {f.count(u.active_reminders)}
+                  </td>
+                  <td role="cell" className="num" data-label={t('userList.columns.archivedReminders')}>
+                    {f.count(u.archived_reminders)}
+                  </td>
+                  <td role="cell" className="nowrap" data-label={t('userList.columns.lastActivity')}>
+                    <time dateTime={u.last_active_at}>{f.dateTime(u.last_active_at)}</time>
+                  </td>
+                  <td role="cell" className="nowrap" data-label={t('userList.columns.created')}>
+                    <time dateTime={u.created_at}>{f.date(u.created_at)}</time>
+                  </td>
+                  <td role="cell" className="user-status">
+                    <span className={u.is_active ? 'badge' : 'badge muted'}>{u.is_active ? t('userList.active') : t('userList.inactive')}</span>
+                  </td>
                 </tr>
               ))}
             </tbody>
           </table>
         </div>
       )}
-      <div className="row">
-        <button type="button" className="button secondary small" disabled={page <= 1} onClick={() => setPage((p) => p - 1)}>
-          {t('prev')}
+      <nav className="pager" aria-label={t('userList.pagination')}>
+        <button type="button" className="button secondary small" disabled={!info.hasPrev || pending} onClick={() => onPage(Math.min(info.page - 1, info.pages))}>
+          {t('userList.prev')}
         </button>
-        <span>{t('page', { n: page })}</span>
-        <button type="button" className="button secondary small" onClick={() => setPage((p) => p + 1)} disabled={rows.length === 0}>
-          {t('next')}
+        <span className="pager-status" aria-live="polite">
+          {pending ? t('userList.loadingPage') : t('userList.page', { page: f.count(info.page), pages: f.count(info.pages) })}
+        </span>
+        <button type="button" className="button secondary small" disabled={!info.hasNext || pending} onClick={() => onPage(info.page + 1)}>
+          {t('userList.next')}
         </button>
-      </div>
-    </div>
+      </nav>
+    </>
   );
 }

@@ -34,7 +34,7 @@ export function HealthIndicator() {
     <div className="health-indicator">
       <button
         type="button"
-        className="button small ghost"
+        className="button small ghost header-icon"
         aria-expanded={open}
         aria-controls={panelId}
         onClick={() => setOpen((o) => !o)}
