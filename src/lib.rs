@@ -104,6 +104,17 @@ impl Application {
 
     /// As [`Application::start`], with the scheduler's timings chosen (tests shorten them).
     pub async fn start_with(config: Config, parts: Parts, scheduler_config: hibiki_scheduler::SchedulerConfig) -> anyhow::Result<Application> {
+        Self::start_tuned(config, parts, scheduler_config, hibiki_worker::delivery::RetryTiming::default()).await
+    }
+
+    /// As [`Application::start_with`], with the push retries' backoff chosen too (tests
+    /// shorten it).
+    pub async fn start_tuned(
+        config: Config,
+        parts: Parts,
+        scheduler_config: hibiki_scheduler::SchedulerConfig,
+        retry: hibiki_worker::delivery::RetryTiming,
+    ) -> anyhow::Result<Application> {
         config.check()?;
         std::fs::create_dir_all(&config.data_dir).with_context(|| format!("creating {}", config.data_dir.display()))?;
         let db = open_database(&config).await?;
@@ -119,7 +130,8 @@ impl Application {
             let push = Arc::new(hibiki_worker::delivery::DeliveryContext {
                 db: db.clone(),
                 keys: keys.clone(),
-                client: hibiki_worker::push::PushClient::new(vapid.clone(), config.vapid_subject(), config.allow_private_push)?,
+                client: hibiki_worker::push::PushClient::new(vapid.clone(), config.vapid_subject(), hibiki_worker::push::PushSettings::from_config(&config)?)?,
+                retry,
             });
             let mail = Arc::new(hibiki_worker::runner::MailContext { mailer: hibiki_worker::mail::Mailer::from_config(&config)?, db: db.clone() });
             tasks.spawn(hibiki_worker::runner::run(queues.clone(), wakers, push, mail, shutdown.clone()));

@@ -87,6 +87,20 @@ pub struct Config {
     /// API requests allowed per client address and minute.
     #[arg(long, env = "HIBIKI_API_RATE_PER_MINUTE", default_value_t = 600)]
     pub api_rate_per_minute: u32,
+
+    /// Pushes sent per second to one push service (origin), each worker process; a push over
+    /// the limit waits for its turn.
+    #[arg(long, env = "HIBIKI_PUSH_RATE_PER_SECOND", default_value_t = 1000)]
+    pub push_rate_per_second: u32,
+
+    /// How long connecting to a push service may take, in milliseconds.
+    #[arg(long, env = "HIBIKI_PUSH_CONNECT_TIMEOUT_MS", default_value_t = 5000)]
+    pub push_connect_timeout_ms: u64,
+
+    /// How long one push request may take in all (connecting included), in milliseconds; a
+    /// push that takes longer is retried with backoff.
+    #[arg(long, env = "HIBIKI_PUSH_TIMEOUT_MS", default_value_t = 15000)]
+    pub push_timeout_ms: u64,
 }
 
 impl Config {
@@ -139,6 +153,12 @@ impl Config {
         if self.auth_rate_per_minute == 0 || self.api_rate_per_minute == 0 {
             anyhow::bail!("rate limits must be at least 1 per minute");
         }
+        if self.push_rate_per_second == 0 {
+            anyhow::bail!("HIBIKI_PUSH_RATE_PER_SECOND must be at least 1");
+        }
+        if self.push_connect_timeout_ms == 0 || self.push_timeout_ms == 0 {
+            anyhow::bail!("HIBIKI_PUSH_CONNECT_TIMEOUT_MS and HIBIKI_PUSH_TIMEOUT_MS must be at least 1");
+        }
         Ok(())
     }
 }
@@ -166,6 +186,21 @@ mod tests {
         assert!(c.admin_emails.iter().all(|a| a.is_empty()));
         assert_eq!(c.vapid_subject(), "mailto:admin@localhost");
         assert!(c.database_url().starts_with("sqlite://"));
+        assert_eq!((c.push_rate_per_second, c.push_connect_timeout_ms, c.push_timeout_ms), (1000, 5000, 15000));
+    }
+
+    #[test]
+    fn push_settings_must_be_positive() {
+        let mut c = Config::with_data_dir("./data");
+        assert!(c.check().is_ok());
+        c.push_rate_per_second = 0;
+        assert!(c.check().is_err());
+        c.push_rate_per_second = 1;
+        c.push_timeout_ms = 0;
+        assert!(c.check().is_err());
+        c.push_timeout_ms = 1;
+        c.push_connect_timeout_ms = 0;
+        assert!(c.check().is_err());
     }
 
     #[test]

@@ -411,3 +411,140 @@ async fn redirects_are_not_followed() {
     assert_eq!(got[0]["payload"]["log_id"], log_id.as_str());
     app.stop().await;
 }
+
+/// Short push timeouts and retry backoff, so timing-out pushes settle in a few seconds.
+fn timeout_options(redis: bool) -> Options {
+    Options { push_connect_timeout_ms: Some(500), push_timeout_ms: Some(800), push_retry_base_ms: Some(100), ..push_options(redis) }
+}
+
+async fn setup_with(backend: Backend, options: Options) -> Option<(TestApp, PushSink)> {
+    let Some(sink) = PushSink::start().await else {
+        unavailable("the push sink (pip install -r tests/pushsink/requirements.txt, set HIBIKI_TEST_PYTHON)");
+        return None;
+    };
+    let app = TestApp::spawn(backend, options).await?;
+    Some((app, sink))
+}
+
+/// Subscribes one more device of the push sink for a signed-in user.
+async fn add_device(app: &TestApp, sink: &PushSink, token: &str) -> Value {
+    let sub = sink.subscription().await;
+    let body = json!({ "subscription": { "endpoint": sub["endpoint"], "keys": sub["keys"] }, "device_info": { "platform": "other" } });
+    let r = app.post("/api/notifications?action=subscribe", &body, Some(token)).await;
+    assert_eq!(r.status(), 201, "{}", r.text().await.unwrap());
+    sub
+}
+
+/// The first delivery log entry's status once it is no longer `queued` (waits up to 20 s).
+async fn settled_log_status(app: &TestApp, token: &str, reminder_id: &str) -> String {
+    let mut status = String::new();
+    for _ in 0..200 {
+        let logs = json(app.get(&format!("/api/reminders/{reminder_id}/logs"), Some(token)).await).await;
+        status = logs["data"][0]["status"].as_str().unwrap_or("").to_owned();
+        if !status.is_empty() && status != "queued" {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    status
+}
+
+/// (status, response status, sent_at in ms) of one device's delivery of a log entry, by the
+/// push sink's subscription id (the end of the endpoint).
+async fn device_delivery(app: &TestApp, log_id: &str, sink_sub_id: &str) -> (String, Option<i64>, Option<i64>) {
+    sqlx::query_as(
+        "SELECT d.status, d.response_status, d.sent_at FROM deliveries d JOIN push_subscriptions s ON s.id = d.subscription_id
+         WHERE d.log_id = $1 AND s.endpoint LIKE $2",
+    )
+    .bind(log_id)
+    .bind(format!("%/push/{sink_sub_id}"))
+    .fetch_one(app.db.pool())
+    .await
+    .unwrap()
+}
+
+/// A push service that answers after a delay shorter than the timeout (600 ms of 800 ms): the
+/// push is waited for and delivered once, with no retry.
+async fn a_slow_push_service_is_waited_for(app: &TestApp, sink: &PushSink) {
+    let (token, sub) = user_with_device(app, sink).await;
+    let sub_id = sub["id"].as_str().unwrap();
+    sink.behave(sub_id, json!({ "delay_ms": 600 })).await;
+    let r = json(app.post("/api/reminders", &json!({ "title": "slow", "send_at": (Timestamp::now() + SignedDuration::from_hours(1)).to_string() }), Some(&token)).await).await;
+    let id = r["data"]["id"].as_str().unwrap().to_owned();
+    let sent = json(app.post(&format!("/api/reminders/{id}/send"), &json!({}), Some(&token)).await).await;
+    let log_id = sent["data"]["log_id"].as_str().unwrap().to_owned();
+    assert_eq!(settled_log_status(app, &token, &id).await, "sent");
+    let (status, response, _) = device_delivery(app, &log_id, sub_id).await;
+    assert_eq!((status.as_str(), response), ("sent", Some(201)));
+    // Nothing more arrives: the slow answer was not taken for a timeout.
+    tokio::time::sleep(std::time::Duration::from_millis(1500)).await;
+    let got = sink.received(sub_id).await;
+    assert_eq!(got.len(), 1, "delivered once");
+    assert_eq!(got[0]["status"], 201);
+    assert_eq!(got[0]["payload"]["log_id"], log_id.as_str());
+    assert!(sink.rejected().await.is_empty());
+}
+
+/// A push service that accepts the push and never answers: each attempt ends at the 800 ms
+/// timeout and is retried with backoff (200, 400, 800 ms here); after the 4 attempts that
+/// device's delivery is `failed`. The user's other device gets the reminder at its second.
+async fn a_hanging_push_service_times_out(app: &TestApp, sink: &PushSink) {
+    let (token, hanging) = user_with_device(app, sink).await;
+    let hanging_id = hanging["id"].as_str().unwrap();
+    let healthy = add_device(app, sink, &token).await;
+    let healthy_id = healthy["id"].as_str().unwrap();
+    sink.behave(hanging_id, json!({ "hang": true })).await;
+    let due = Timestamp::from_second(Timestamp::now().as_second() + 4).unwrap();
+    let r = json(app.post("/api/reminders", &json!({ "title": "hang", "send_at": due.to_string() }), Some(&token)).await).await;
+    let reminder_id = r["data"]["id"].as_str().unwrap().to_owned();
+
+    let got = sink.wait_for(healthy_id, 1, 15).await;
+    assert_eq!(got.len(), 1, "rejected: {:?}", sink.rejected().await);
+    let due_s = due.as_second() as f64;
+    let received_at = got[0]["received_at"].as_f64().unwrap();
+    assert!(received_at >= due_s && received_at < due_s + 1.0, "the healthy device on time: {} s after due", received_at - due_s);
+    let log_id = got[0]["payload"]["log_id"].as_str().unwrap().to_owned();
+
+    let hung = sink.wait_for(hanging_id, 4, 20).await;
+    assert_eq!(hung.len(), 4, "four attempts");
+    assert!(hung.iter().all(|p| p["status"].is_null() && p["payload"]["log_id"] == log_id.as_str()), "{hung:?}");
+    for (i, backoff) in [0.2, 0.4, 0.8].into_iter().enumerate() {
+        let gap = hung[i + 1]["received_at"].as_f64().unwrap() - hung[i]["received_at"].as_f64().unwrap();
+        assert!(gap >= 0.8 + backoff - 0.05, "attempt {} came {gap:.3} s after the one before (timeout 0.8 s + backoff {backoff} s)", i + 2);
+    }
+    // The entry is sent (one device got it); the hanging device's delivery failed.
+    assert_eq!(settled_log_status(app, &token, &reminder_id).await, "sent");
+    let (status, response, _) = device_delivery(app, &log_id, hanging_id).await;
+    assert_eq!((status.as_str(), response), ("failed", None));
+    let (status, response, sent_at) = device_delivery(app, &log_id, healthy_id).await;
+    assert_eq!((status.as_str(), response), ("sent", Some(201)));
+    assert!(sent_at.unwrap() < (due_s as i64 + 1) * 1000, "the healthy device's send was recorded at once, not after the hanging one");
+    // Bounded: no fifth attempt.
+    tokio::time::sleep(std::time::Duration::from_millis(1500)).await;
+    assert_eq!(sink.received(hanging_id).await.len(), 4);
+    assert!(sink.rejected().await.is_empty());
+}
+
+macro_rules! delivery_tests_with {
+    ($options:ident: $($name:ident),*) => {$(
+        mod $name {
+            use super::*;
+            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            async fn sqlite_queues() {
+                if let Some((app, sink)) = setup_with(Backend::Sqlite, $options(false)).await {
+                    super::$name(&app, &sink).await;
+                    app.stop().await;
+                }
+            }
+            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            async fn postgres_and_redis() {
+                if let Some((app, sink)) = setup_with(Backend::Postgres, $options(true)).await {
+                    super::$name(&app, &sink).await;
+                    app.stop().await;
+                }
+            }
+        }
+    )*};
+}
+
+delivery_tests_with!(timeout_options: a_slow_push_service_is_waited_for, a_hanging_push_service_times_out);

@@ -30,6 +30,11 @@ pub struct Options {
     pub redis: bool,
     /// Believe `X-Forwarded-For` from loopback (the tests' client plays a reverse proxy).
     pub behind_proxy: bool,
+    /// Push timeouts in milliseconds (default: the configuration's, 5000 and 15000).
+    pub push_connect_timeout_ms: Option<u64>,
+    pub push_timeout_ms: Option<u64>,
+    /// Base of the push retries' backoff in milliseconds (default 1000: 2, 4, 8 s).
+    pub push_retry_base_ms: Option<u64>,
 }
 
 pub struct TestApp {
@@ -147,6 +152,16 @@ impl TestApp {
         if options.behind_proxy {
             config.trusted_proxies = vec!["127.0.0.0/8".parse().unwrap(), "::1/128".parse().unwrap()];
         }
+        if let Some(ms) = options.push_connect_timeout_ms {
+            config.push_connect_timeout_ms = ms;
+        }
+        if let Some(ms) = options.push_timeout_ms {
+            config.push_timeout_ms = ms;
+        }
+        let retry = match options.push_retry_base_ms {
+            Some(ms) => hibiki_worker::delivery::RetryTiming { base: Duration::from_millis(ms) },
+            None => hibiki_worker::delivery::RetryTiming::default(),
+        };
         config.queue_namespace = format!("test-{}", uuid::Uuid::new_v4().simple());
         if options.redis {
             let url = std::env::var("HIBIKI_TEST_REDIS_URL").unwrap_or_else(|_| "redis://127.0.0.1:6379".into());
@@ -179,7 +194,7 @@ impl TestApp {
         } else {
             None
         };
-        let app = Application::start_with(config.clone(), Parts::ALL, scheduler).await.expect("Hibiki starts");
+        let app = Application::start_tuned(config.clone(), Parts::ALL, scheduler, retry).await.expect("Hibiki starts");
         let base = format!("http://{}", app.addr.expect("serves HTTP"));
         let client = reqwest::Client::builder().timeout(Duration::from_secs(30)).build().unwrap();
         Some(TestApp { base, client, db: app.db.clone(), config, backend, data_dir, smtp, postgres_database, app: Some(app) })

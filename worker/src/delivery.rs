@@ -22,6 +22,28 @@ pub struct DeliveryContext {
     pub db: Db,
     pub keys: Keys,
     pub client: PushClient,
+    pub retry: RetryTiming,
+}
+
+/// How long a send that may be retried waits before its next attempt, unless the push service
+/// said (Retry-After): `base` × 2^attempt, i.e. 2, 4 and 8 s with the default base of 1 s.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RetryTiming {
+    pub base: Duration,
+}
+
+impl Default for RetryTiming {
+    fn default() -> RetryTiming {
+        RetryTiming { base: Duration::from_secs(1) }
+    }
+}
+
+impl RetryTiming {
+    /// The wait after failed attempt `attempt` (1-based).
+    pub fn delay(&self, attempt: u32, retry_after: Option<Duration>) -> Duration {
+        let backoff = self.base.saturating_mul(1 << attempt.min(5));
+        retry_after.unwrap_or(backoff).clamp(Duration::from_millis(200), Duration::from_secs(60))
+    }
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -132,8 +154,7 @@ async fn send_to_device(ctx: &DeliveryContext, log_id: &str, device: &Subscripti
             }
             PushOutcome::TooLarge => break ("failed", Some(413)),
             PushOutcome::Retry { status, after } if attempt < MAX_ATTEMPTS => {
-                let backoff = Duration::from_secs(1 << attempt.min(5));
-                let delay = after.unwrap_or(backoff).clamp(Duration::from_millis(200), Duration::from_secs(60));
+                let delay = ctx.retry.delay(attempt, after);
                 tracing::info!(?status, ?delay, attempt, "push service asked to retry");
                 metrics::counter!("hibiki_push_retries_total").increment(1);
                 tokio::time::sleep(delay).await;
@@ -168,3 +189,21 @@ async fn test(ctx: &DeliveryContext, user_id: &str) -> Result<(), DeliveryError>
 }
 
 pub type SharedContext = Arc<DeliveryContext>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn retries_back_off_unless_told_when() {
+        let retry = RetryTiming::default();
+        let delays: Vec<_> = (1..MAX_ATTEMPTS).map(|a| retry.delay(a, None)).collect();
+        assert_eq!(delays, [Duration::from_secs(2), Duration::from_secs(4), Duration::from_secs(8)]);
+        assert_eq!(retry.delay(1, Some(Duration::from_secs(3))), Duration::from_secs(3));
+        assert_eq!(retry.delay(1, Some(Duration::ZERO)), Duration::from_millis(200));
+        assert_eq!(retry.delay(1, Some(Duration::from_secs(3600))), Duration::from_secs(60));
+        let fast = RetryTiming { base: Duration::from_millis(100) };
+        assert_eq!(fast.delay(1, None), Duration::from_millis(200));
+        assert_eq!(fast.delay(3, None), Duration::from_millis(800));
+    }
+}

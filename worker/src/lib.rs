@@ -2,6 +2,7 @@
 
 pub mod housekeeping;
 pub mod delivery;
+pub mod ece;
 pub mod mail;
 pub mod runner;
 pub mod push;

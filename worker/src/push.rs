@@ -1,29 +1,78 @@
-//! Sending Web Push messages. The `web-push` crate builds and encrypts each message (RFC 8291
-//! aes128gcm) and signs VAPID (RFC 8292); sending goes through our own pooled HTTP client,
-//! which enforces the endpoint rules on every resolved address, follows no redirects, has
-//! connect and total timeouts, and reports Retry-After.
+//! Sending Web Push messages. Each message is encrypted on ring (RFC 8291 aes128gcm, see
+//! `ece`); VAPID (RFC 8292) is signed by the `web-push` crate once per push-service origin and
+//! reused for an hour. Sending goes through our own pooled HTTP client, which enforces the
+//! endpoint rules on every resolved address, follows no redirects, has connect and total
+//! timeouts, and reports Retry-After; a rate limit per push-service origin paces the sends.
 
 use std::collections::HashMap;
 use std::net::SocketAddr;
+use std::num::NonZeroU32;
 use std::sync::Mutex;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
+use base64::Engine;
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use governor::clock::Clock;
+use governor::middleware::NoOpMiddleware;
+use governor::state::keyed::DefaultKeyedStateStore;
+use governor::{Quota, RateLimiter};
+use hibiki_common::config::Config;
 use hibiki_common::keys::VapidKeys;
 use hibiki_common::push_endpoint;
 use hibiki_common::storage::SubscriptionKeys;
 use reqwest::dns::{Addrs, Name, Resolve, Resolving};
-use web_push::{ContentEncoding, SubscriptionInfo, Urgency, VapidSignature, VapidSignatureBuilder, WebPushMessageBuilder};
+use ring::rand::SystemRandom;
+use web_push::{SubscriptionInfo, VapidSignature, VapidSignatureBuilder};
 
-/// The largest plaintext the `web-push` crate encrypts; ours stays under it so the encrypted
-/// message stays under the 4096 bytes push services accept.
+use crate::ece;
+
+/// The largest plaintext we send: well under what fits in one message (`ece::MAX_PLAINTEXT`),
+/// so the encrypted message stays under the 4096 bytes push services accept.
 pub const MAX_PLAINTEXT: usize = 3000;
 /// A VAPID signature is reused for this long per push-service origin (it is valid for 12 h).
 const VAPID_REUSE: Duration = Duration::from_secs(3600);
+/// Forget the rate-limit state of origins not used lately once this many are tracked.
+const LIMITER_KEYS_KEPT: usize = 1024;
 
 #[derive(Debug, Clone, Copy)]
 pub struct PushOptions {
     pub ttl: u32,
     pub urgency_high: bool,
+}
+
+/// How the push client talks to push services.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PushSettings {
+    /// Accept endpoints on private and loopback addresses, http too (tests, emulators).
+    pub allow_private: bool,
+    pub connect_timeout: Duration,
+    /// The whole request, from connecting to the end of the answer.
+    pub timeout: Duration,
+    /// Sends per second to one push-service origin (also the burst); a send waits its turn.
+    pub rate_per_second: NonZeroU32,
+}
+
+impl Default for PushSettings {
+    fn default() -> PushSettings {
+        PushSettings {
+            allow_private: false,
+            connect_timeout: Duration::from_millis(5000),
+            timeout: Duration::from_millis(15000),
+            rate_per_second: NonZeroU32::new(1000).expect("non-zero"),
+        }
+    }
+}
+
+impl PushSettings {
+    pub fn from_config(config: &Config) -> anyhow::Result<PushSettings> {
+        Ok(PushSettings {
+            allow_private: config.allow_private_push,
+            connect_timeout: Duration::from_millis(config.push_connect_timeout_ms),
+            timeout: Duration::from_millis(config.push_timeout_ms),
+            rate_per_second: NonZeroU32::new(config.push_rate_per_second).ok_or_else(|| anyhow::anyhow!("HIBIKI_PUSH_RATE_PER_SECOND must be at least 1"))?,
+        })
+    }
 }
 
 /// What a push service answered, as the delivery logic needs it.
@@ -58,92 +107,184 @@ impl Resolve for SafeResolver {
     }
 }
 
+/// Tokio's clock for governor: the same as the monotonic clock, except that it stands still
+/// with tokio's paused time in tests.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct TokioClock;
+
+impl Clock for TokioClock {
+    type Instant = Instant;
+
+    fn now(&self) -> Instant {
+        tokio::time::Instant::now().into_std()
+    }
+}
+
+/// A rate limit per push-service origin (GCRA, governor): `rate` sends per second with a burst
+/// of `rate`. A send that is over the limit waits for its turn; nothing is dropped.
+pub struct OriginLimiter<C: Clock = TokioClock> {
+    limiter: RateLimiter<String, DefaultKeyedStateStore<String>, C, NoOpMiddleware<C::Instant>>,
+    clock: C,
+}
+
+impl OriginLimiter<TokioClock> {
+    pub fn new(rate_per_second: NonZeroU32) -> Self {
+        Self::with_clock(rate_per_second, TokioClock)
+    }
+}
+
+impl<C: Clock + Clone> OriginLimiter<C> {
+    pub fn with_clock(rate_per_second: NonZeroU32, clock: C) -> Self {
+        OriginLimiter { limiter: RateLimiter::dashmap_with_clock(Quota::per_second(rate_per_second), clock.clone()), clock }
+    }
+
+    /// Takes a turn for `origin` now, or says how long to wait before asking again.
+    pub fn check(&self, origin: &str) -> Result<(), Duration> {
+        self.limiter.check_key(&origin.to_owned()).map_err(|not_until| not_until.wait_time_from(self.clock.now()))
+    }
+
+    /// Waits until `origin` has a turn, and takes it.
+    pub async fn until_ready(&self, origin: &str) {
+        let mut waited = false;
+        while let Err(wait) = self.check(origin) {
+            if !waited {
+                metrics::counter!("hibiki_push_rate_limited_total").increment(1);
+                waited = true;
+            }
+            tokio::time::sleep(wait.max(Duration::from_micros(100))).await;
+        }
+        if self.limiter.len() > LIMITER_KEYS_KEPT {
+            self.limiter.retain_recent();
+        }
+    }
+}
+
 pub struct PushClient {
     http: reqwest::Client,
     vapid: VapidKeys,
     subject: String,
-    allow_private: bool,
+    settings: PushSettings,
+    rng: SystemRandom,
+    limiter: OriginLimiter,
     signatures: Mutex<HashMap<String, (VapidSignature, Instant)>>,
+    signed: AtomicU64,
 }
 
 impl PushClient {
-    pub fn new(vapid: VapidKeys, subject: String, allow_private: bool) -> anyhow::Result<PushClient> {
-        let http = reqwest::Client::builder()
-            .dns_resolver(std::sync::Arc::new(SafeResolver { allow_private }))
+    pub fn new(vapid: VapidKeys, subject: String, settings: PushSettings) -> anyhow::Result<PushClient> {
+        Self::build(vapid, subject, settings, None)
+    }
+
+    /// The same client that also trusts `root_der` (a DER certificate) for TLS, besides the
+    /// public roots. Only for the benchmark's and tests' loopback push services; production
+    /// uses `new`.
+    #[doc(hidden)]
+    pub fn with_root_certificate(vapid: VapidKeys, subject: String, settings: PushSettings, root_der: &[u8]) -> anyhow::Result<PushClient> {
+        Self::build(vapid, subject, settings, Some(reqwest::Certificate::from_der(root_der)?))
+    }
+
+    fn build(vapid: VapidKeys, subject: String, settings: PushSettings, extra_root: Option<reqwest::Certificate>) -> anyhow::Result<PushClient> {
+        let mut builder = reqwest::Client::builder()
+            .dns_resolver(std::sync::Arc::new(SafeResolver { allow_private: settings.allow_private }))
             .redirect(reqwest::redirect::Policy::none())
-            .connect_timeout(Duration::from_secs(5))
-            .timeout(Duration::from_secs(15))
+            .connect_timeout(settings.connect_timeout)
+            .timeout(settings.timeout)
             .tcp_nodelay(true)
             .pool_max_idle_per_host(256)
             .pool_idle_timeout(Duration::from_secs(90))
-            .user_agent("Hibiki")
-            .build()?;
-        Ok(PushClient { http, vapid, subject, allow_private, signatures: Mutex::new(HashMap::new()) })
+            .user_agent("Hibiki");
+        if let Some(root) = extra_root {
+            builder = builder.add_root_certificate(root);
+        }
+        let http = builder.build()?;
+        Ok(PushClient {
+            http,
+            vapid,
+            subject,
+            settings,
+            rng: SystemRandom::new(),
+            limiter: OriginLimiter::new(settings.rate_per_second),
+            signatures: Mutex::new(HashMap::new()),
+            signed: AtomicU64::new(0),
+        })
+    }
+
+    pub fn settings(&self) -> &PushSettings {
+        &self.settings
+    }
+
+    /// How many VAPID signatures this client has made (one per origin and hour).
+    pub fn vapid_signatures(&self) -> u64 {
+        self.signed.load(Ordering::Relaxed)
     }
 
     /// One VAPID signature per push-service origin, reused for an hour.
-    fn signature(&self, origin: &str, info: &SubscriptionInfo) -> Result<VapidSignature, String> {
+    fn signature(&self, origin: &str, endpoint: &str) -> Result<VapidSignature, String> {
         let mut cache = self.signatures.lock().expect("not poisoned");
         if let Some((sig, at)) = cache.get(origin)
             && at.elapsed() < VAPID_REUSE {
                 return Ok(sig.clone());
             }
-        let mut builder = VapidSignatureBuilder::from_base64(&self.vapid.private_key, info).map_err(|e| e.to_string())?;
+        // The builder wants a subscription but signs only with our key and the claims.
+        let info = SubscriptionInfo::new(endpoint, "", "");
+        let mut builder = VapidSignatureBuilder::from_base64(&self.vapid.private_key, &info).map_err(|e| e.to_string())?;
         builder.add_claim("sub", self.subject.as_str());
         // The audience is the origin with its port (the crate would leave a port out).
         builder.add_claim("aud", origin);
         let sig = builder.build().map_err(|e| e.to_string())?;
         metrics::counter!("hibiki_vapid_signatures_total").increment(1);
+        self.signed.fetch_add(1, Ordering::Relaxed);
         cache.insert(origin.to_owned(), (sig.clone(), Instant::now()));
         Ok(sig)
     }
 
-    /// Encrypts `payload` for the subscription and POSTs it.
+    /// Encrypts `payload` for the subscription and POSTs it, once its origin has a turn.
     pub async fn send(&self, sub: &SubscriptionKeys, payload: &[u8], topic: Option<&str>, options: PushOptions) -> PushOutcome {
-        let url = match push_endpoint::parse(&sub.endpoint, self.allow_private) {
+        let url = match push_endpoint::parse(&sub.endpoint, self.settings.allow_private) {
             Ok(url) => url,
             Err(e) => return PushOutcome::Failed { status: None, reason: e.to_string() },
         };
         let origin = url.origin().ascii_serialization();
-        let info = SubscriptionInfo::new(sub.endpoint.as_str(), sub.p256dh.as_str(), sub.auth.as_str());
-        let signature = match self.signature(&origin, &info) {
+        let (Some(ua_public), Some(auth)) = (decode_key(&sub.p256dh), decode_key(&sub.auth)) else {
+            return PushOutcome::Failed { status: None, reason: "the subscription's keys are not base64url".into() };
+        };
+        let signature = match self.signature(&origin, &sub.endpoint) {
             Ok(s) => s,
             Err(reason) => return PushOutcome::Failed { status: None, reason },
         };
-        let mut builder = WebPushMessageBuilder::new(&info);
-        builder.set_payload(ContentEncoding::Aes128Gcm, payload);
-        builder.set_vapid_signature(signature);
-        builder.set_ttl(options.ttl);
-        builder.set_urgency(if options.urgency_high { Urgency::High } else { Urgency::Normal });
-        if let Some(topic) = topic {
-            builder.set_topic(topic.to_owned());
-        }
-        let message = match builder.build() {
-            Ok(m) => m,
-            Err(e) => return PushOutcome::Failed { status: None, reason: format!("could not build the message: {e}") },
+        let body = match ece::encrypt(&self.rng, &ua_public, &auth, payload) {
+            Ok(body) => body,
+            Err(e) => return PushOutcome::Failed { status: None, reason: format!("could not encrypt the message: {e}") },
         };
-        let Some(body) = message.payload else { return PushOutcome::Failed { status: None, reason: "no payload".into() } };
+        let authorization = format!("vapid t={}, k={}", signature.auth_t, URL_SAFE_NO_PAD.encode(&signature.auth_k));
         let mut request = self
             .http
             .post(url)
-            .header("TTL", message.ttl.to_string())
-            .header("Content-Encoding", body.content_encoding.to_str())
-            .header("Content-Type", "application/octet-stream");
-        if let Some(urgency) = message.urgency {
-            request = request.header("Urgency", urgency.to_string());
-        }
-        if let Some(topic) = message.topic {
+            .header("TTL", options.ttl)
+            .header("Content-Encoding", "aes128gcm")
+            .header("Content-Type", "application/octet-stream")
+            .header("Urgency", if options.urgency_high { "high" } else { "normal" })
+            .header(reqwest::header::AUTHORIZATION, authorization);
+        if let Some(topic) = topic {
             request = request.header("Topic", topic);
         }
-        for (name, value) in body.crypto_headers {
-            request = request.header(name, value);
-        }
-        match request.body(body.content).send().await {
+        self.limiter.until_ready(&origin).await;
+        match request.body(body).send().await {
             Ok(response) => classify(response.status().as_u16(), retry_after(response.headers())),
-            Err(e) if e.is_timeout() || e.is_connect() || e.is_request() => PushOutcome::Retry { status: None, after: None },
+            Err(e) if e.is_timeout() || e.is_connect() || e.is_request() => {
+                if e.is_timeout() {
+                    metrics::counter!("hibiki_push_timeouts_total").increment(1);
+                }
+                PushOutcome::Retry { status: None, after: None }
+            }
             Err(e) => PushOutcome::Failed { status: None, reason: e.to_string() },
         }
     }
+}
+
+/// A subscription key as the browser gives it: base64url, with or without padding.
+fn decode_key(b64: &str) -> Option<Vec<u8>> {
+    URL_SAFE_NO_PAD.decode(b64.trim().trim_end_matches('=')).ok()
 }
 
 fn retry_after(headers: &reqwest::header::HeaderMap) -> Option<Duration> {
@@ -177,5 +318,55 @@ mod tests {
         assert_eq!(classify(503, None), PushOutcome::Retry { status: Some(503), after: None });
         assert!(matches!(classify(400, None), PushOutcome::Failed { status: Some(400), .. }));
         assert!(matches!(classify(403, None), PushOutcome::Failed { status: Some(403), .. }));
+    }
+
+    /// The limiter's decisions on a fake clock: `rate` turns at once per origin, then one per
+    /// 1/rate s; origins do not share turns; idle time does not bank more than the burst.
+    #[test]
+    fn the_rate_limit_holds_per_origin() {
+        use governor::clock::FakeRelativeClock;
+        let clock = FakeRelativeClock::default();
+        let limiter = OriginLimiter::with_clock(NonZeroU32::new(5).unwrap(), clock.clone());
+        let turns = |origin: &str, tries: usize| (0..tries).filter(|_| limiter.check(origin).is_ok()).count();
+        assert_eq!(turns("https://a.example", 20), 5);
+        assert_eq!(limiter.check("https://a.example"), Err(Duration::from_millis(200)));
+        assert_eq!(turns("https://b.example", 20), 5, "another origin has its own turns");
+        clock.advance(Duration::from_millis(200));
+        assert_eq!(turns("https://a.example", 20), 1);
+        clock.advance(Duration::from_millis(100));
+        assert_eq!(limiter.check("https://a.example"), Err(Duration::from_millis(100)));
+        clock.advance(Duration::from_secs(60));
+        assert_eq!(turns("https://a.example", 20), 5, "a minute idle is still a burst of 5");
+    }
+
+    /// Sends over the limit wait their turn instead of being dropped: 25 sends to one origin at
+    /// 10/s are let through 10 at once, then one every 100 ms (tokio's paused clock).
+    #[tokio::test(start_paused = true)]
+    async fn sends_over_the_limit_wait_their_turn() {
+        use std::sync::Arc;
+        let limiter = Arc::new(OriginLimiter::new(NonZeroU32::new(10).unwrap()));
+        let start = tokio::time::Instant::now();
+        let waits: Vec<_> = (0..25)
+            .map(|_| {
+                let limiter = limiter.clone();
+                tokio::spawn(async move {
+                    limiter.until_ready("https://push.example").await;
+                    start.elapsed()
+                })
+            })
+            .collect();
+        tokio::task::yield_now().await;
+        // Another origin is not held up by the first one's queue.
+        limiter.until_ready("https://other.example").await;
+        assert_eq!(start.elapsed(), Duration::ZERO);
+        let mut at = Vec::new();
+        for w in waits {
+            at.push(w.await.unwrap());
+        }
+        assert_eq!(at.len(), 25, "none dropped");
+        let by = |t: Duration| at.iter().filter(|a| **a <= t).count();
+        assert_eq!(by(Duration::from_millis(50)), 10);
+        assert_eq!(by(Duration::from_millis(1050)), 20);
+        assert_eq!(by(Duration::from_millis(1550)), 25);
     }
 }
