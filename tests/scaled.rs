@@ -358,14 +358,20 @@ async fn scaled_out_processes_deliver_survive_kills_and_export_the_dashboards_me
     assert_eq!(accepted.len(), expected);
     let doubles: Vec<_> = accepted.iter().filter(|(_, n)| **n > 1).collect();
     assert!(doubles.is_empty(), "accepted twice: {doubles:?}");
+    // Every entry settles as sent. A device the dead worker had claimed is taken over once
+    // its claim is stale (60 s) by a job the scheduler's reconcile pass enqueues again.
     for (id, token) in batch.iter().zip(tokens.iter().flat_map(|t| std::iter::repeat_n(t, 10))) {
         let logs = cluster.get(&format!("/api/reminders/{id}/logs"), Some(token)).await;
         let entries = logs["data"].as_array().unwrap();
         assert_eq!(entries.len(), 1, "{logs}");
         let c = &cluster;
-        let settled = wait_until(Duration::from_secs(10), || async move { c.get(&format!("/api/reminders/{id}/logs"), Some(token)).await["data"][0]["status"] == "sent" }).await;
+        let settled = wait_until(Duration::from_secs(180), || async move { c.get(&format!("/api/reminders/{id}/logs"), Some(token)).await["data"][0]["status"] == "sent" }).await;
         assert!(settled, "{id}: {}", cluster.get(&format!("/api/reminders/{id}/logs"), Some(token)).await);
     }
+    let (accepted, _) = tally(&all_received(sink).await);
+    assert_eq!(accepted.len(), expected);
+    let doubles: Vec<_> = accepted.iter().filter(|(_, n)| **n > 1).collect();
+    assert!(doubles.is_empty(), "accepted twice once everything settled: {doubles:?}");
 
     // 4. Every metric a dashboard or alert names is exported by some process of this run.
     let mut files = Vec::new();

@@ -48,12 +48,17 @@ pub enum Wakers {
     Redis,
 }
 
-fn sqlite_config(queue: &str) -> apalis_sqlite::Config {
-    apalis_sqlite::Config::default().queue(queue).heartbeat_interval(HEARTBEAT).batch_size(50)
+/// Jobs a push worker takes per fetch: a burst of reminders due in one second arrives as
+/// thousands of jobs at once, and each fetch is a round trip.
+const PUSH_BATCH: usize = 500;
+const MAIL_BATCH: usize = 50;
+
+fn sqlite_config(queue: &str, batch: usize) -> apalis_sqlite::Config {
+    apalis_sqlite::Config::default().queue(queue).heartbeat_interval(HEARTBEAT).batch_size(batch)
 }
 
-fn redis_config(queue: &str) -> apalis_redis::Config {
-    apalis_redis::Config::default().queue(queue).heartbeat_interval(HEARTBEAT).batch_size(50)
+fn redis_config(queue: &str, batch: usize) -> apalis_redis::Config {
+    apalis_redis::Config::default().queue(queue).heartbeat_interval(HEARTBEAT).batch_size(batch)
 }
 
 impl Queues {
@@ -63,8 +68,8 @@ impl Queues {
         match &config.redis_url {
             Some(url) => {
                 let conn = apalis_redis::connect(url.as_str()).await?;
-                let push = RedisStorage::new(conn.clone()).with_config(redis_config(&push_queue));
-                let mail = RedisStorage::new(conn.clone()).with_config(redis_config(&mail_queue));
+                let push = RedisStorage::new(conn.clone()).with_config(redis_config(&push_queue, PUSH_BATCH));
+                let mail = RedisStorage::new(conn.clone()).with_config(redis_config(&mail_queue, MAIL_BATCH));
                 Ok((Queues::Redis { push, mail, conn }, Wakers::Redis))
             }
             None => {
@@ -75,8 +80,8 @@ impl Queues {
                 let (push_pool, push_hook) = SqliteStorage::connect_with_callback(&url)?;
                 let (mail_pool, mail_hook) = SqliteStorage::connect_with_callback(&url)?;
                 SqliteStorage::setup(&push_pool).await?;
-                let push = SqliteStorage::new(&push_pool).with_config(sqlite_config(&push_queue));
-                let mail = SqliteStorage::new(&mail_pool).with_config(sqlite_config(&mail_queue));
+                let push = SqliteStorage::new(&push_pool).with_config(sqlite_config(&push_queue, PUSH_BATCH));
+                let mail = SqliteStorage::new(&mail_pool).with_config(sqlite_config(&mail_queue, MAIL_BATCH));
                 Ok((Queues::Sqlite { push, mail }, Wakers::Sqlite { push: push_hook, mail: mail_hook }))
             }
         }

@@ -8,6 +8,8 @@ pub mod wheel;
 use std::sync::Arc;
 use std::time::Duration;
 
+use futures::StreamExt;
+
 use hibiki_common::jobs::PushJob;
 use hibiki_common::queue::Queues;
 use hibiki_common::status::RuntimeStatus;
@@ -220,16 +222,14 @@ impl Scheduler {
             }
         }))
         .await;
+        let mut jobs = Vec::new();
         for (reminder_id, claimed) in claims {
             // The claim scheduled the next occurrence itself: put it in the wheel directly
             // rather than reading it back (one query less per fired reminder).
             let next = match claimed {
                 Ok(Claimed::Deliver { log_id, late, next }) => {
                     metrics::counter!("hibiki_scheduler_fired_total", "result" => if late { "late" } else { "on_time" }).increment(1);
-                    if let Err(e) = self.queues.push(PushJob::Deliver { log_id }).await {
-                        // The entry stays queued in the database; the reconcile pass re-enqueues it.
-                        tracing::warn!(error = %e, "could not enqueue a delivery");
-                    }
+                    jobs.push(PushJob::Deliver { log_id });
                     next
                 }
                 Ok(Claimed::Missed { log_id, next }) => {
@@ -252,6 +252,15 @@ impl Scheduler {
                 wheel.insert(k, due_second(at.as_millisecond()));
             }
         }
+        // Enqueued side by side: a burst due in one second is thousands of round trips.
+        futures::stream::iter(jobs)
+            .for_each_concurrent(64, |job| async move {
+                if let Err(e) = self.queues.push(job).await {
+                    // The entry stays queued in the database; the reconcile pass re-enqueues it.
+                    tracing::warn!(error = %e, "could not enqueue a delivery");
+                }
+            })
+            .await;
     }
 
     async fn requeue_lost(&self, now: Timestamp) {

@@ -539,11 +539,14 @@ class Handler(BaseHTTPRequestHandler):
 
         behavior = state.take_behavior(sub) or {"status": 201, "retry_after": None, "delay_ms": 0, "hang": False}
         status = None if behavior["hang"] else behavior["status"]
+        held = bool(behavior["delay_ms"]) and not behavior["hang"]
         record = {
             "sub": sub_id,
             "received_at": t0,
             "payload": parse_payload(plaintext),
-            "status": status,
+            # A held push has no answer yet: its status is set when the answer goes out.
+            "status": None if held else status,
+            "pending": held,
             "headers": headers,
             "vapid": vapid,
             "body_bytes": len(body),
@@ -563,9 +566,13 @@ class Handler(BaseHTTPRequestHandler):
             # accepted, so the push is not; a retry of it is not a duplicate.
             with state.lock:
                 record["status"] = None
+                record["pending"] = False
                 record["aborted"] = True
             self.close_connection = True
             return
+        with state.lock:
+            record["status"] = status
+            record["pending"] = False
         extra = {}
         if status == 201:
             extra["Location"] = f"{self.server.origin}/message/{uuid.uuid4().hex}"

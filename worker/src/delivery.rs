@@ -15,6 +15,29 @@ use crate::push::{PushClient, PushOptions, PushOutcome};
 /// A send "in flight" longer than this belongs to a dead worker and may be taken over.
 const STALE_SEND: SignedDuration = SignedDuration::from_secs(60);
 const MAX_ATTEMPTS: u32 = 4;
+/// Push requests one worker process has open at once (sockets, memory).
+pub const MAX_SENDS_IN_FLIGHT: usize = 256;
+static SENDS: tokio::sync::Semaphore = tokio::sync::Semaphore::const_new(MAX_SENDS_IN_FLIGHT);
+/// A device's last success is written at most this often (it feeds the 180-day rule and the
+/// health view, not the hot path).
+const SUCCESS_WRITE_EVERY: Duration = Duration::from_secs(600);
+static SUCCESS_WRITTEN: std::sync::LazyLock<std::sync::Mutex<std::collections::HashMap<String, std::time::Instant>>> =
+    std::sync::LazyLock::new(Default::default);
+
+/// Whether this process should record a success for `device` now.
+fn success_due(device: &str) -> bool {
+    let mut written = SUCCESS_WRITTEN.lock().expect("not poisoned");
+    match written.get(device) {
+        Some(at) if at.elapsed() < SUCCESS_WRITE_EVERY => false,
+        _ => {
+            if written.len() > 100_000 {
+                written.retain(|_, at| at.elapsed() < SUCCESS_WRITE_EVERY);
+            }
+            written.insert(device.to_owned(), std::time::Instant::now());
+            true
+        }
+    }
+}
 const REMINDER_TTL: u32 = 4 * 3600;
 const TEST_TTL: u32 = 60;
 
@@ -140,7 +163,10 @@ async fn send_to_device(ctx: &DeliveryContext, log_id: &str, device: &Subscripti
     let mut attempt = 0;
     let (status, response) = loop {
         attempt += 1;
-        let outcome = ctx.client.send(device, &bytes, topic, options).await;
+        let outcome = {
+            let _permit = SENDS.acquire().await.expect("never closed");
+            ctx.client.send(device, &bytes, topic, options).await
+        };
         match outcome {
             PushOutcome::Delivered(code) => break ("sent", Some(code)),
             PushOutcome::Gone(code) => {
@@ -169,7 +195,7 @@ async fn send_to_device(ctx: &DeliveryContext, log_id: &str, device: &Subscripti
     let now = Timestamp::now();
     metrics::counter!("hibiki_pushes_total", "outcome" => status).increment(1);
     ctx.db.finish_device_delivery(log_id, &device.id, status, response, now).await?;
-    if status == "sent" {
+    if status == "sent" && success_due(&device.id) {
         let _ = ctx.db.subscription_succeeded(&device.id, now).await;
     }
     Ok(())

@@ -12,8 +12,10 @@ use tokio_util::sync::CancellationToken;
 use crate::delivery::{self, DeliveryContext};
 use crate::mail::Mailer;
 
-/// How many pushes one worker process sends at once (they mostly wait on the network).
-pub const PUSH_CONCURRENCY: usize = 256;
+/// How many push jobs one worker process holds at once: they mostly wait (for the second they
+/// are due, claimed ahead by the scheduler, or on the network); sends in flight are capped
+/// separately (`delivery::MAX_SENDS_IN_FLIGHT`).
+pub const PUSH_CONCURRENCY: usize = 2048;
 
 pub struct MailContext {
     pub mailer: Mailer,
