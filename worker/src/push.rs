@@ -22,6 +22,7 @@ use hibiki_common::keys::VapidKeys;
 use hibiki_common::push_endpoint;
 use hibiki_common::storage::SubscriptionKeys;
 use reqwest::dns::{Addrs, Name, Resolve, Resolving};
+use reqwest::header::{AUTHORIZATION, CONTENT_ENCODING, CONTENT_TYPE, HeaderName, HeaderValue};
 use ring::rand::SystemRandom;
 use web_push::{SubscriptionInfo, VapidSignature, VapidSignatureBuilder};
 
@@ -32,6 +33,9 @@ use crate::ece;
 pub const MAX_PLAINTEXT: usize = 3000;
 /// A VAPID signature is reused for this long per push-service origin (it is valid for 12 h).
 const VAPID_REUSE: Duration = Duration::from_secs(3600);
+const TTL: HeaderName = HeaderName::from_static("ttl");
+const URGENCY: HeaderName = HeaderName::from_static("urgency");
+const TOPIC: HeaderName = HeaderName::from_static("topic");
 /// Forget the rate-limit state of origins not used lately once this many are tracked.
 const LIMITER_KEYS_KEPT: usize = 1024;
 
@@ -166,7 +170,9 @@ pub struct PushClient {
     settings: PushSettings,
     rng: SystemRandom,
     limiter: OriginLimiter,
-    signatures: Mutex<HashMap<String, (VapidSignature, Instant)>>,
+    /// The Authorization header (VAPID token and key) per push-service origin, and when it was
+    /// signed.
+    signatures: Mutex<HashMap<String, (HeaderValue, Instant)>>,
     signed: AtomicU64,
 }
 
@@ -218,12 +224,13 @@ impl PushClient {
         self.signed.load(Ordering::Relaxed)
     }
 
-    /// One VAPID signature per push-service origin, reused for an hour.
-    fn signature(&self, origin: &str, endpoint: &str) -> Result<VapidSignature, String> {
+    /// One VAPID signature per push-service origin, reused for an hour, as the Authorization
+    /// header's value.
+    fn authorization(&self, origin: &str, endpoint: &str) -> Result<HeaderValue, String> {
         let mut cache = self.signatures.lock().expect("not poisoned");
-        if let Some((sig, at)) = cache.get(origin)
+        if let Some((header, at)) = cache.get(origin)
             && at.elapsed() < VAPID_REUSE {
-                return Ok(sig.clone());
+                return Ok(header.clone());
             }
         // The builder wants a subscription but signs only with our key and the claims.
         let info = SubscriptionInfo::new(endpoint, "", "");
@@ -231,11 +238,12 @@ impl PushClient {
         builder.add_claim("sub", self.subject.as_str());
         // The audience is the origin with its port (the crate would leave a port out).
         builder.add_claim("aud", origin);
-        let sig = builder.build().map_err(|e| e.to_string())?;
+        let sig: VapidSignature = builder.build().map_err(|e| e.to_string())?;
+        let header = HeaderValue::try_from(format!("vapid t={}, k={}", sig.auth_t, URL_SAFE_NO_PAD.encode(&sig.auth_k))).map_err(|e| e.to_string())?;
         metrics::counter!("hibiki_vapid_signatures_total").increment(1);
         self.signed.fetch_add(1, Ordering::Relaxed);
-        cache.insert(origin.to_owned(), (sig.clone(), Instant::now()));
-        Ok(sig)
+        cache.insert(origin.to_owned(), (header.clone(), Instant::now()));
+        Ok(header)
     }
 
     /// Encrypts `payload` for the subscription and POSTs it, once its origin has a turn.
@@ -248,25 +256,24 @@ impl PushClient {
         let (Some(ua_public), Some(auth)) = (decode_key(&sub.p256dh), decode_key(&sub.auth)) else {
             return PushOutcome::Failed { status: None, reason: "the subscription's keys are not base64url".into() };
         };
-        let signature = match self.signature(&origin, &sub.endpoint) {
-            Ok(s) => s,
+        let authorization = match self.authorization(&origin, &sub.endpoint) {
+            Ok(a) => a,
             Err(reason) => return PushOutcome::Failed { status: None, reason },
         };
         let body = match ece::encrypt(&self.rng, &ua_public, &auth, payload) {
             Ok(body) => body,
             Err(e) => return PushOutcome::Failed { status: None, reason: format!("could not encrypt the message: {e}") },
         };
-        let authorization = format!("vapid t={}, k={}", signature.auth_t, URL_SAFE_NO_PAD.encode(&signature.auth_k));
         let mut request = self
             .http
             .post(url)
-            .header("TTL", options.ttl)
-            .header("Content-Encoding", "aes128gcm")
-            .header("Content-Type", "application/octet-stream")
-            .header("Urgency", if options.urgency_high { "high" } else { "normal" })
-            .header(reqwest::header::AUTHORIZATION, authorization);
+            .header(TTL, options.ttl)
+            .header(CONTENT_ENCODING, HeaderValue::from_static("aes128gcm"))
+            .header(CONTENT_TYPE, HeaderValue::from_static("application/octet-stream"))
+            .header(URGENCY, HeaderValue::from_static(if options.urgency_high { "high" } else { "normal" }))
+            .header(AUTHORIZATION, authorization);
         if let Some(topic) = topic {
-            request = request.header("Topic", topic);
+            request = request.header(TOPIC, topic);
         }
         self.limiter.until_ready(&origin).await;
         match request.body(body).send().await {
