@@ -3,7 +3,7 @@
 // Chromium driven by playwright-core. One server per test file; every file is a separate
 // process under `node --test`.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -15,6 +15,26 @@ export const WEB_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 export const DIST_DIR = join(WEB_DIR, 'dist');
 export const SCREENSHOT_DIR = join(WEB_DIR, 'e2e', 'screenshots');
 export const CHROMIUM = process.env.HIBIKI_CHROMIUM ?? '/usr/bin/chromium';
+
+function newestMtime(dir) {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const p = join(dir, entry.name);
+    newest = Math.max(newest, entry.isDirectory() ? newestMtime(p) : statSync(p).mtimeMs);
+  }
+  return newest;
+}
+
+/** True when dist/ is missing or older than anything it is built from. */
+export function distIsStale() {
+  const built = join(DIST_DIR, 'index.html');
+  const sources = Math.max(
+    newestMtime(join(WEB_DIR, 'src')),
+    newestMtime(join(WEB_DIR, 'public')),
+    ...['index.html', 'vite.config.ts', 'package-lock.json'].map((f) => statSync(join(WEB_DIR, f)).mtimeMs),
+  );
+  return !existsSync(built) || statSync(built).mtimeMs < sources;
+}
 
 export const PHONE = { width: 390, height: 844 };
 export const DESKTOP = { width: 1280, height: 800 };

@@ -5,26 +5,11 @@
 // Extra arguments go to `node --test` (e.g. `npm run e2e -- --test-name-pattern=offline`), and
 // file names pick files: `npm run e2e -- e2e/push.test.mjs`.
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { DIST_DIR, WEB_DIR, hibikiBin } from './harness.mjs';
+import { WEB_DIR, distIsStale, hibikiBin } from './harness.mjs';
 
-function newestMtime(dir) {
-  let newest = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const p = join(dir, entry.name);
-    newest = Math.max(newest, entry.isDirectory() ? newestMtime(p) : statSync(p).mtimeMs);
-  }
-  return newest;
-}
-
-const built = join(DIST_DIR, 'index.html');
-const sources = Math.max(
-  newestMtime(join(WEB_DIR, 'src')),
-  newestMtime(join(WEB_DIR, 'public')),
-  ...['index.html', 'vite.config.ts', 'package-lock.json'].map((f) => statSync(join(WEB_DIR, f)).mtimeMs),
-);
-if (process.env.HIBIKI_E2E_SKIP_BUILD !== '1' && (!existsSync(built) || statSync(built).mtimeMs < sources)) {
+if (process.env.HIBIKI_E2E_SKIP_BUILD !== '1' && distIsStale()) {
   console.log('e2e: dist/ is missing or stale, running npm run build');
   const b = spawnSync('npm', ['run', 'build'], { cwd: WEB_DIR, stdio: 'inherit' });
   if (b.status !== 0) process.exit(b.status ?? 1);

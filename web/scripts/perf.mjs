@@ -31,12 +31,11 @@
 //         sent), decoded = sum of dataReceived dataLength; JS = responses of type Script;
 //         "gz" = each JS body gzipped here at level 6 (what a compressing server would send)
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import os from 'node:os';
-import { join } from 'node:path';
 import { createServer } from 'node:http';
 import { gzipSync } from 'node:zlib';
-import { DESKTOP, DIST_DIR, PHONE, WEB_DIR, freePort, launchBrowser, startHibiki } from '../e2e/harness.mjs';
+import { DESKTOP, PHONE, WEB_DIR, distIsStale, freePort, launchBrowser, startHibiki } from '../e2e/harness.mjs';
 
 const args = process.argv.slice(2);
 const opt = (name, fallback) => {
@@ -72,17 +71,7 @@ const CONDITION = {
 // ---------------------------------------------------------------------------------------------
 // dist/ must be current (same rule as e2e/run.mjs)
 
-function newestMtime(dir) {
-  let newest = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const p = join(dir, entry.name);
-    newest = Math.max(newest, entry.isDirectory() ? newestMtime(p) : statSync(p).mtimeMs);
-  }
-  return newest;
-}
-const built = join(DIST_DIR, 'index.html');
-const sources = Math.max(newestMtime(join(WEB_DIR, 'src')), newestMtime(join(WEB_DIR, 'public')), ...['index.html', 'vite.config.ts', 'package-lock.json'].map((f) => statSync(join(WEB_DIR, f)).mtimeMs));
-if (!existsSync(built) || statSync(built).mtimeMs < sources) {
+if (distIsStale()) {
   console.error('perf: dist/ is missing or stale, running npm run build');
   const b = spawnSync('npm', ['run', 'build'], { cwd: WEB_DIR, stdio: ['ignore', 'ignore', 'inherit'] });
   if (b.status !== 0) process.exit(b.status ?? 1);
