@@ -127,12 +127,8 @@ impl Application {
 
         let (queues, wakers) = Queues::connect(&config).await.context("connecting to the queues")?;
         if parts.worker {
-            let push = Arc::new(hibiki_worker::delivery::DeliveryContext {
-                db: db.clone(),
-                keys: keys.clone(),
-                client: hibiki_worker::push::PushClient::new(vapid.clone(), config.vapid_subject(), hibiki_worker::push::PushSettings::from_config(&config)?)?,
-                retry,
-            });
+            let client = hibiki_worker::push::PushClient::new(vapid.clone(), config.vapid_subject(), hibiki_worker::push::PushSettings::from_config(&config)?)?;
+            let push = Arc::new(hibiki_worker::delivery::DeliveryContext::new(db.clone(), keys.clone(), client, retry));
             let mail = Arc::new(hibiki_worker::runner::MailContext { mailer: hibiki_worker::mail::Mailer::from_config(&config)?, db: db.clone() });
             tasks.spawn(hibiki_worker::runner::run(queues.clone(), wakers, push, mail, shutdown.clone()));
             let housekeeping = hibiki_worker::housekeeping::run(db.clone(), hibiki_worker::housekeeping::EVERY_TEN_MINUTES, shutdown.clone());

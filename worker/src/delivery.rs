@@ -1,7 +1,8 @@
 //! The push worker's job: deliver one delivery log entry to each of its user's devices, once.
 
-use std::sync::Arc;
-use std::time::Duration;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
 use futures::future::join_all;
 use hibiki_common::crypto::Keys;
@@ -9,6 +10,7 @@ use hibiki_common::jobs::PushJob;
 use hibiki_common::notification::{self, PushPayload};
 use hibiki_common::storage::{Db, PendingDelivery, SubscriptionKeys};
 use jiff::{SignedDuration, Timestamp};
+use tokio::sync::Semaphore;
 
 use crate::push::{PushClient, PushOptions, PushOutcome};
 
@@ -17,27 +19,9 @@ const STALE_SEND: SignedDuration = SignedDuration::from_secs(60);
 const MAX_ATTEMPTS: u32 = 4;
 /// Push requests one worker process has open at once (sockets, memory).
 pub const MAX_SENDS_IN_FLIGHT: usize = 256;
-static SENDS: tokio::sync::Semaphore = tokio::sync::Semaphore::const_new(MAX_SENDS_IN_FLIGHT);
 /// A device's last success is written at most this often (it feeds the 180-day rule and the
 /// health view, not the hot path).
 const SUCCESS_WRITE_EVERY: Duration = Duration::from_secs(600);
-static SUCCESS_WRITTEN: std::sync::LazyLock<std::sync::Mutex<std::collections::HashMap<String, std::time::Instant>>> =
-    std::sync::LazyLock::new(Default::default);
-
-/// Whether this process should record a success for `device` now.
-fn success_due(device: &str) -> bool {
-    let mut written = SUCCESS_WRITTEN.lock().expect("not poisoned");
-    match written.get(device) {
-        Some(at) if at.elapsed() < SUCCESS_WRITE_EVERY => false,
-        _ => {
-            if written.len() > 100_000 {
-                written.retain(|_, at| at.elapsed() < SUCCESS_WRITE_EVERY);
-            }
-            written.insert(device.to_owned(), std::time::Instant::now());
-            true
-        }
-    }
-}
 const REMINDER_TTL: u32 = 4 * 3600;
 const TEST_TTL: u32 = 60;
 
@@ -46,6 +30,28 @@ pub struct DeliveryContext {
     pub keys: Keys,
     pub client: PushClient,
     pub retry: RetryTiming,
+    sends: Semaphore,
+    /// When this process last wrote each device's success.
+    successes: Mutex<HashMap<String, Instant>>,
+}
+
+impl DeliveryContext {
+    pub fn new(db: Db, keys: Keys, client: PushClient, retry: RetryTiming) -> DeliveryContext {
+        DeliveryContext { db, keys, client, retry, sends: Semaphore::new(MAX_SENDS_IN_FLIGHT), successes: Mutex::new(HashMap::new()) }
+    }
+
+    /// Whether this process should record a success for `device` now.
+    fn success_due(&self, device: &str) -> bool {
+        let mut written = self.successes.lock().expect("not poisoned");
+        if written.get(device).is_some_and(|at| at.elapsed() < SUCCESS_WRITE_EVERY) {
+            return false;
+        }
+        if written.len() > 100_000 {
+            written.retain(|_, at| at.elapsed() < SUCCESS_WRITE_EVERY);
+        }
+        written.insert(device.to_owned(), Instant::now());
+        true
+    }
 }
 
 /// How long a send that may be retried waits before its next attempt, unless the push service
@@ -164,7 +170,7 @@ async fn send_to_device(ctx: &DeliveryContext, log_id: &str, device: &Subscripti
     let (status, response) = loop {
         attempt += 1;
         let outcome = {
-            let _permit = SENDS.acquire().await.expect("never closed");
+            let _permit = ctx.sends.acquire().await.expect("never closed");
             ctx.client.send(device, &bytes, topic, options).await
         };
         match outcome {
@@ -195,7 +201,7 @@ async fn send_to_device(ctx: &DeliveryContext, log_id: &str, device: &Subscripti
     let now = Timestamp::now();
     metrics::counter!("hibiki_pushes_total", "outcome" => status).increment(1);
     ctx.db.finish_device_delivery(log_id, &device.id, status, response, now).await?;
-    if status == "sent" && success_due(&device.id) {
+    if status == "sent" && ctx.success_due(&device.id) {
         let _ = ctx.db.subscription_succeeded(&device.id, now).await;
     }
     Ok(())
