@@ -9,8 +9,21 @@ use serde::{Deserialize, Serialize};
 pub enum PushJob {
     /// A delivery log entry: the reminder goes to every device of its user (or `send_to`).
     Deliver { log_id: String },
+    /// Many entries, usually of one second: a burst travels as a few jobs, not one per push.
+    DeliverBatch { log_ids: Vec<String> },
     /// `POST /api/notifications?action=test`.
     Test { user_id: String },
+}
+
+/// Entries per `DeliverBatch` job: big enough that a burst is a few queue round trips, small
+/// enough that several workers share a burst.
+pub const DELIVER_BATCH: usize = 250;
+
+impl PushJob {
+    /// The jobs that deliver `log_ids`, [`DELIVER_BATCH`] entries each.
+    pub fn deliver_all(log_ids: Vec<String>) -> Vec<PushJob> {
+        log_ids.chunks(DELIVER_BATCH).map(|c| if c.len() == 1 { PushJob::Deliver { log_id: c[0].clone() } } else { PushJob::DeliverBatch { log_ids: c.to_vec() } }).collect()
+    }
 }
 
 /// An email to send. The worker renders it in the recipient's language.

@@ -13,7 +13,7 @@ use futures::StreamExt;
 use hibiki_common::jobs::PushJob;
 use hibiki_common::queue::Queues;
 use hibiki_common::status::RuntimeStatus;
-use hibiki_common::storage::{Backend, CHANGES_CHANNEL, Claimed, Db, FIRE_OCCURRENCE, FIRE_SNOOZE};
+use hibiki_common::storage::{Backend, CHANGES_CHANNEL, CLAIM_CHUNK, Claimed, Db, FIRE_OCCURRENCE, FIRE_SNOOZE, STALE_SEND};
 use jiff::{SignedDuration, Timestamp};
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
@@ -36,6 +36,24 @@ pub struct SchedulerConfig {
     /// Fires are claimed and enqueued this long before their second, so the worker has the
     /// push encrypted and waiting when the second comes (it never sends before it).
     pub lead: SignedDuration,
+    /// A second with many fires is claimed earlier by this much per fire (claiming, reading
+    /// and encrypting a burst takes time), up to `max_lead`.
+    pub lead_per_fire: SignedDuration,
+    pub max_lead: SignedDuration,
+}
+
+impl SchedulerConfig {
+    /// How long before its second a second with `fires` due is claimed.
+    pub fn lead_for(&self, fires: usize) -> SignedDuration {
+        (self.lead + self.lead_per_fire * fires as i32).min(self.max_lead).max(self.lead)
+    }
+
+    /// Fires worth counting at one second: past this many the lead is `max_lead` anyway.
+    fn count_limit(&self) -> usize {
+        let extra = (self.max_lead - self.lead).as_nanos().max(0);
+        let per = self.lead_per_fire.as_nanos().max(1);
+        usize::try_from(extra / per).unwrap_or(usize::MAX).saturating_add(1)
+    }
 }
 
 impl Default for SchedulerConfig {
@@ -47,9 +65,14 @@ impl Default for SchedulerConfig {
             reconcile_every: Duration::from_secs(60),
             requeue_after: SignedDuration::from_secs(30),
             lead: SignedDuration::from_secs(2),
+            lead_per_fire: SignedDuration::from_micros(200),
+            max_lead: SignedDuration::from_secs(30),
         }
     }
 }
+
+/// Lost deliveries enqueued again per reconcile pass.
+const REQUEUE_LIMIT: i64 = 5000;
 
 /// A wheel key: the reminder id's 128 bits and the fire kind.
 type Key = (u128, u8);
@@ -135,7 +158,8 @@ impl Scheduler {
             // the loop while nothing is due.
             let mut wake = next_renew.min(next_reconcile);
             if let Some(second) = wheel.next_due() {
-                let until_ms = (second * 1000 - self.config.lead.as_millis() as i64 - Timestamp::now().as_millisecond()).max(0);
+                let lead = self.config.lead_for(wheel.count_at(second, self.config.count_limit()));
+                let until_ms = (second * 1000 - lead.as_millis() as i64 - Timestamp::now().as_millisecond()).max(0);
                 wake = wake.min(tokio::time::Instant::now() + Duration::from_millis(until_ms as u64));
             }
             tokio::select! {
@@ -150,14 +174,8 @@ impl Scheduler {
                 _ = shutdown.cancelled() => return false,
             }
             let now = Timestamp::now();
-            if tokio::time::Instant::now() >= next_renew {
-                next_renew = tokio::time::Instant::now() + self.config.renew_every;
-                match self.db.try_lease(LEASE, &self.id, now, self.config.lease_ttl).await {
-                    Ok(true) => {}
-                    Ok(false) => return true,
-                    Err(e) => tracing::warn!(error = %e, "lease renewal failed"),
-                }
-                self.heartbeat(true);
+            if !self.renew_if_due(&mut next_renew).await {
+                return true;
             }
             if tokio::time::Instant::now() >= next_reconcile {
                 next_reconcile = tokio::time::Instant::now() + self.config.reconcile_every;
@@ -166,10 +184,17 @@ impl Scheduler {
                 self.requeue_lost(now).await;
             }
             due.clear();
-            let until = now + self.config.lead;
-            wheel.advance(until.as_second(), &mut due);
-            if !due.is_empty() {
-                self.fire(&mut wheel, &due, now, until).await;
+            wheel.advance((now + self.config.lead).as_second(), &mut due);
+            // A big second is claimed earlier: its pushes take longer to prepare.
+            while let Some(second) = wheel.next_due() {
+                let lead = self.config.lead_for(wheel.count_at(second, self.config.count_limit()));
+                if second * 1000 - lead.as_millis() as i64 > now.as_millisecond() {
+                    break;
+                }
+                wheel.advance(second.max(wheel.current()), &mut due);
+            }
+            if !due.is_empty() && !self.fire(&mut wheel, &due, now, &mut next_renew).await {
+                return true;
             }
             metrics::gauge!("hibiki_scheduler_wheel_size").set(wheel.len() as f64);
         }
@@ -211,67 +236,103 @@ impl Scheduler {
         }
     }
 
-    /// Claims each due fire and enqueues its delivery; recurring reminders get their next fire
-    /// back into the wheel.
-    async fn fire(&self, wheel: &mut TimingWheel<Key>, due: &[(Key, i64)], now: Timestamp, until: Timestamp) {
-        let claims = futures::future::join_all(due.iter().map(|(k, _)| {
-            let (reminder_id, kind) = unkey(*k);
-            async move {
-                let claimed = self.db.claim_fire_ahead(&reminder_id, kind, now, until).await;
-                (reminder_id, claimed)
-            }
-        }))
-        .await;
-        let mut jobs = Vec::new();
-        for (reminder_id, claimed) in claims {
-            // The claim scheduled the next occurrence itself: put it in the wheel directly
-            // rather than reading it back (one query less per fired reminder).
-            let next = match claimed {
-                Ok(Claimed::Deliver { log_id, late, next }) => {
-                    metrics::counter!("hibiki_scheduler_fired_total", "result" => if late { "late" } else { "on_time" }).increment(1);
-                    jobs.push(PushJob::Deliver { log_id });
-                    next
-                }
-                Ok(Claimed::Missed { log_id, next }) => {
-                    metrics::counter!("hibiki_scheduler_fired_total", "result" => "missed").increment(1);
-                    tracing::info!(%log_id, %reminder_id, "occurrence missed (more than 15 minutes late)");
-                    next
-                }
-                Ok(Claimed::Gone) => {
-                    // Someone else claimed or changed it: read what is there now.
-                    self.refresh(wheel, &reminder_id).await;
-                    continue;
-                }
+    /// Renews the lease when it is time; false when another scheduler leads now.
+    async fn renew_if_due(&self, next_renew: &mut tokio::time::Instant) -> bool {
+        if tokio::time::Instant::now() < *next_renew {
+            return true;
+        }
+        *next_renew = tokio::time::Instant::now() + self.config.renew_every;
+        match self.db.try_lease(LEASE, &self.id, Timestamp::now(), self.config.lease_ttl).await {
+            Ok(true) => {}
+            Ok(false) => return false,
+            Err(e) => tracing::warn!(error = %e, "lease renewal failed"),
+        }
+        self.heartbeat(true);
+        true
+    }
+
+    /// Claims the due fires, a chunk per transaction, and enqueues each chunk's deliveries as
+    /// soon as it is claimed, so workers start preparing while the rest is claimed; recurring
+    /// reminders get their next fire back into the wheel. False when the lead was lost.
+    async fn fire(&self, wheel: &mut TimingWheel<Key>, due: &[(Key, i64)], now: Timestamp, next_renew: &mut tokio::time::Instant) -> bool {
+        for chunk in due.chunks(CLAIM_CHUNK) {
+            let fires: Vec<(String, String)> = chunk.iter().map(|(k, _)| unkey(*k)).map(|(id, kind)| (id, kind.to_owned())).collect();
+            // Everything in the chunk is due by its last (latest) second.
+            let last = chunk.iter().map(|(_, second)| *second).max().unwrap_or(0);
+            let until = hibiki_common::time::from_millis(last * 1000).max(now);
+            let claims = match self.db.claim_fires(&fires, now, until).await {
+                Ok(claims) => claims,
                 Err(e) => {
-                    tracing::warn!(error = %e, %reminder_id, "could not claim a fire");
-                    self.refresh(wheel, &reminder_id).await;
+                    tracing::warn!(error = %e, fires = fires.len(), "could not claim fires");
+                    for (reminder_id, _) in &fires {
+                        self.refresh(wheel, reminder_id).await;
+                    }
                     continue;
                 }
             };
-            if let (Some(at), Some(k)) = (next, key(&reminder_id, FIRE_OCCURRENCE)) {
-                wheel.insert(k, due_second(at.as_millisecond()));
+            let mut log_ids = Vec::with_capacity(claims.len());
+            for (reminder_id, claimed) in claims {
+                // The claim scheduled the next occurrence itself: put it in the wheel directly
+                // rather than reading it back.
+                let next = match claimed {
+                    Claimed::Deliver { log_id, late, next } => {
+                        metrics::counter!("hibiki_scheduler_fired_total", "result" => if late { "late" } else { "on_time" }).increment(1);
+                        log_ids.push(log_id);
+                        next
+                    }
+                    Claimed::Missed { log_id, next } => {
+                        metrics::counter!("hibiki_scheduler_fired_total", "result" => "missed").increment(1);
+                        tracing::info!(%log_id, %reminder_id, "occurrence missed (more than 15 minutes late)");
+                        next
+                    }
+                    Claimed::Gone => {
+                        // Someone else claimed or changed it: read what is there now.
+                        self.refresh(wheel, &reminder_id).await;
+                        continue;
+                    }
+                };
+                if let (Some(at), Some(k)) = (next, key(&reminder_id, FIRE_OCCURRENCE)) {
+                    wheel.insert(k, due_second(at.as_millisecond()));
+                }
+            }
+            self.enqueue(log_ids).await;
+            if !self.renew_if_due(next_renew).await {
+                return false;
             }
         }
-        // Enqueued side by side: a burst due in one second is thousands of round trips.
-        futures::stream::iter(jobs)
-            .for_each_concurrent(64, |job| async move {
+        true
+    }
+
+    /// Enqueues deliveries, a few hundred entries per job, side by side. An entry whose job
+    /// could not be enqueued stays queued in the database; the reconcile pass enqueues it again.
+    async fn enqueue(&self, log_ids: Vec<String>) {
+        futures::stream::iter(PushJob::deliver_all(log_ids))
+            .for_each_concurrent(16, |job| async move {
                 if let Err(e) = self.queues.push(job).await {
-                    // The entry stays queued in the database; the reconcile pass re-enqueues it.
                     tracing::warn!(error = %e, "could not enqueue a delivery");
                 }
             })
             .await;
     }
 
+    /// Enqueues again the deliveries whose job was lost. Only while the push queue is empty: a
+    /// job still waiting there is not lost, and a backlog must not be enqueued twice.
     async fn requeue_lost(&self, now: Timestamp) {
-        match self.db.stale_queued_deliveries(now - self.config.requeue_after).await {
-            Ok(ids) => {
-                for log_id in ids {
-                    tracing::info!(%log_id, "re-enqueueing a delivery whose job was lost");
-                    metrics::counter!("hibiki_scheduler_requeued_total").increment(1);
-                    let _ = self.queues.push(PushJob::Deliver { log_id }).await;
-                }
+        match self.queues.depth().await {
+            Ok(0) => {}
+            Ok(_) => return,
+            Err(e) => {
+                tracing::warn!(error = %e, "could not read the queue depth");
+                return;
             }
+        }
+        match self.db.stale_queued_deliveries(now - self.config.requeue_after, now - STALE_SEND, REQUEUE_LIMIT).await {
+            Ok(ids) if !ids.is_empty() => {
+                tracing::info!(count = ids.len(), "re-enqueueing deliveries whose job was lost");
+                metrics::counter!("hibiki_scheduler_requeued_total").increment(ids.len() as u64);
+                self.enqueue(ids).await;
+            }
+            Ok(_) => {}
             Err(e) => tracing::warn!(error = %e, "could not look for lost deliveries"),
         }
     }

@@ -219,6 +219,24 @@ impl<K: Copy + Eq + Hash> TimingWheel<K> {
         Some(self.nodes[self.slots[slot].head as usize].due)
     }
 
+    /// How many entries are due at `second`, counting no further than `limit` (the scheduler
+    /// claims a big second earlier than a small one). O(min(count, limit)).
+    pub fn count_at(&self, second: i64, limit: usize) -> usize {
+        if second <= self.current {
+            return self.overdue.keys().filter(|(due, _)| *due == second).take(limit).count();
+        }
+        if second >= self.horizon_end() {
+            return 0;
+        }
+        let mut count = 0;
+        let mut node = self.slots[self.slot_of(second)].head;
+        while node != NIL && count < limit {
+            count += 1;
+            node = self.nodes[node as usize].next;
+        }
+        count
+    }
+
     /// First second not covered: current second + horizon.
     pub fn horizon_end(&self) -> i64 {
         self.current.saturating_add(i64::from(self.horizon))
@@ -535,6 +553,24 @@ impl<K: Copy + Eq + Hash> TimingWheel<K> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn counts_what_is_due_at_a_second() {
+        let mut w: TimingWheel<u32> = TimingWheel::new(100, 60);
+        for k in 0..5 {
+            w.insert(k, 110);
+        }
+        w.insert(9, 111);
+        w.insert(10, 90); // overdue
+        assert_eq!(w.count_at(110, 100), 5);
+        assert_eq!(w.count_at(110, 3), 3, "stops at the limit");
+        assert_eq!(w.count_at(111, 100), 1);
+        assert_eq!(w.count_at(112, 100), 0);
+        assert_eq!(w.count_at(90, 100), 1);
+        assert_eq!(w.count_at(500, 100), 0, "beyond the horizon");
+        w.remove(&2);
+        assert_eq!(w.count_at(110, 100), 4);
+    }
     use proptest::prelude::*;
     use std::collections::{BTreeMap, HashMap};
 

@@ -4,25 +4,31 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use futures::future::join_all;
+use std::collections::HashSet;
+
+use futures::StreamExt;
+use futures::stream::FuturesUnordered;
 use hibiki_common::crypto::Keys;
 use hibiki_common::jobs::PushJob;
 use hibiki_common::notification::{self, PushPayload};
-use hibiki_common::storage::{Db, PendingDelivery, SubscriptionKeys};
-use jiff::{SignedDuration, Timestamp};
+use hibiki_common::storage::{Db, DeviceResult, Outgoing, STALE_SEND, SubscriptionKeys};
+use jiff::Timestamp;
 use tokio::sync::Semaphore;
 
-use crate::push::{PushClient, PushOptions, PushOutcome};
+use crate::push::{PreparedPush, PushClient, PushOptions, PushOutcome};
 
-/// A send "in flight" longer than this belongs to a dead worker and may be taken over.
-const STALE_SEND: SignedDuration = SignedDuration::from_secs(60);
 const MAX_ATTEMPTS: u32 = 4;
 /// Push requests one worker process has open at once (sockets, memory).
-pub const MAX_SENDS_IN_FLIGHT: usize = 256;
+pub const MAX_SENDS_IN_FLIGHT: usize = 512;
 /// A device's last success is written at most this often (it feeds the 180-day rule and the
 /// health view, not the hot path).
 const SUCCESS_WRITE_EVERY: Duration = Duration::from_secs(600);
 const REMINDER_TTL: u32 = 4 * 3600;
+/// Answers are written at least this often, and whenever this many are waiting: a worker
+/// that dies loses at most this much of its record (those devices are sent again after
+/// `STALE_SEND`; the Topic and the notification tag collapse the double).
+const RECORD_EVERY: Duration = Duration::from_millis(100);
+const RECORD_EVERY_ROWS: usize = 500;
 const TEST_TTL: u32 = 60;
 
 pub struct DeliveryContext {
@@ -83,128 +89,209 @@ pub enum DeliveryError {
 
 pub async fn run_job(ctx: &DeliveryContext, job: PushJob) -> Result<(), DeliveryError> {
     match job {
-        PushJob::Deliver { log_id } => deliver(ctx, &log_id).await,
+        PushJob::Deliver { log_id } => deliver(ctx, &[log_id]).await,
+        PushJob::DeliverBatch { log_ids } => deliver(ctx, &log_ids).await,
         PushJob::Test { user_id } => test(ctx, &user_id).await,
     }
 }
 
-/// Delivers a delivery log entry. Safe to run twice: each (entry, device) pair is claimed in
-/// the database before it is sent.
-pub async fn deliver(ctx: &DeliveryContext, log_id: &str) -> Result<(), DeliveryError> {
-    let Some(entry) = ctx.db.delivery(log_id).await? else { return Ok(()) };
-    if entry.status != "queued" {
-        return Ok(());
-    }
-    let reminder = match ctx.db.get_reminder(&ctx.keys, &entry.user_id, &entry.reminder_id).await {
-        Ok(r) => r,
-        Err(hibiki_common::Error::NotFound) => {
-            ctx.db.finish_delivery(log_id, "cancelled", None).await?;
-            return Ok(());
-        }
-        Err(e) => return Err(e.into()),
-    };
-    let settings = ctx.db.settings(&entry.user_id).await?;
-    let mut devices = ctx.db.subscription_keys(&entry.user_id).await?;
-    if let Some(targets) = reminder.send_to.as_ref().filter(|t| !t.is_empty()) {
-        devices.retain(|d| targets.contains(&d.id));
-    }
-    if devices.is_empty() {
-        ctx.db.finish_delivery(log_id, "no_devices", None).await?;
-        metrics::counter!("hibiki_pushes_total", "outcome" => "no_devices").increment(1);
-        return Ok(());
-    }
-    let payload = notification::reminder(
-        &reminder.id,
-        log_id,
-        &ctx.keys.action_token(log_id),
-        &reminder.title,
-        reminder.description.as_deref(),
-        &settings.language,
-        settings.hide_notification_content,
-        entry.late,
-    );
-    // The Topic lets a push service replace an undelivered duplicate instead of adding one.
-    let topic: String = log_id.chars().filter(|c| c.is_ascii_alphanumeric()).take(32).collect();
-    let options = PushOptions { ttl: REMINDER_TTL, urgency_high: true };
-    // The scheduler claims a moment ahead of the second; the push never leaves before it.
-    let wait = entry.occurrence_at.duration_since(Timestamp::now());
-    if wait.is_positive() {
-        tokio::time::sleep(wait.unsigned_abs()).await;
-    }
-    let claims = join_all(devices.iter().map(|d| send_to_device(ctx, log_id, d, &payload, Some(&topic), options))).await;
-    for claim in claims {
-        claim?; // the database failed: the job is retried, sent devices stay sent
-    }
-    settle(ctx, &entry).await
+/// One push to one device, encrypted and waiting for its second.
+struct Ready {
+    log_id: String,
+    device: SubscriptionKeys,
+    at: Timestamp,
+    payload: PushPayload,
+    push: PreparedPush,
 }
 
-/// Closes the entry once no device is in flight; the last worker to finish a device of it
-/// closes it. A device still `sending` belongs to a live worker, or to a dead one whose claim
-/// goes stale: the scheduler's reconcile pass enqueues the entry again, and a later job takes
-/// the device over.
-async fn settle(ctx: &DeliveryContext, entry: &PendingDelivery) -> Result<(), DeliveryError> {
-    let progress = ctx.db.device_progress(&entry.log_id).await?;
-    if progress.in_flight > 0 {
+/// Delivers delivery log entries to their users' devices. Safe to run twice: each (entry,
+/// device) pair is claimed in the database before it is sent. Everything but the sending
+/// happens before the entries' second: read, claim, encrypt; then the pushes go out at it.
+pub async fn deliver(ctx: &DeliveryContext, log_ids: &[String]) -> Result<(), DeliveryError> {
+    let entries = ctx.db.outgoing(&ctx.keys, log_ids).await?;
+    if entries.is_empty() {
         return Ok(());
     }
-    let status = if progress.sent > 0 { "sent" } else { "failed" };
-    let closed = ctx.db.finish_delivery(&entry.log_id, status, progress.first_sent_at).await?;
-    if let (true, Some(at)) = (closed, progress.first_sent_at)
-        && entry.kind != "manual"
+    let (live, deleted): (Vec<_>, Vec<_>) = entries.into_iter().partition(|e| e.content.is_some());
+    ctx.db.close_deliveries(&deleted.into_iter().map(|e| e.log_id).collect::<Vec<_>>(), "cancelled").await?;
+
+    let users: Vec<String> = live.iter().map(|e| e.user_id.clone()).collect::<HashSet<_>>().into_iter().collect();
+    let mut devices = ctx.db.devices_of(&users).await?;
+    let mut targets: Vec<(&Outgoing, Vec<SubscriptionKeys>)> = Vec::new();
+    let mut no_devices = Vec::new();
+    for entry in &live {
+        let content = entry.content.as_ref().expect("partitioned");
+        let mut to: Vec<SubscriptionKeys> = devices.get(&entry.user_id).cloned().unwrap_or_default();
+        if let Some(named) = content.send_to.as_ref().filter(|t| !t.is_empty()) {
+            to.retain(|d| named.contains(&d.id));
+        }
+        if to.is_empty() {
+            no_devices.push(entry.log_id.clone());
+        } else {
+            targets.push((entry, to));
+        }
+    }
+    devices.clear();
+    if !no_devices.is_empty() {
+        metrics::counter!("hibiki_pushes_total", "outcome" => "no_devices").increment(no_devices.len() as u64);
+        ctx.db.close_deliveries(&no_devices, "no_devices").await?;
+    }
+
+    let pairs: Vec<(String, String)> = targets.iter().flat_map(|(e, to)| to.iter().map(|d| (e.log_id.clone(), d.id.clone()))).collect();
+    let claimed = ctx.db.claim_devices(&pairs, Timestamp::now(), STALE_SEND).await?;
+    let mut ready = Vec::new();
+    let mut results = Vec::new();
+    let options = PushOptions { ttl: REMINDER_TTL, urgency_high: true };
+    for (entry, to) in &targets {
+        let content = entry.content.as_ref().expect("partitioned");
+        let payload = notification::reminder(
+            &entry.reminder_id,
+            &entry.log_id,
+            &ctx.keys.action_token(&entry.log_id),
+            &content.title,
+            content.description.as_deref(),
+            &content.language,
+            content.hide_content,
+            entry.late,
+        );
+        let topic = topic_of(&entry.log_id);
+        for device in to {
+            if !claimed.contains(&(entry.log_id.clone(), device.id.clone())) {
+                continue; // sent already, or another worker is sending it
+            }
+            match ctx.client.prepare(device, &notification::to_bytes(&payload), Some(&topic), options) {
+                Ok(push) => ready.push(Ready { log_id: entry.log_id.clone(), device: device.clone(), at: entry.occurrence_at, payload: payload.clone(), push }),
+                Err(outcome) => results.push(result_of(&entry.log_id, device, &outcome, Timestamp::now())),
+            }
+            if ready.len() % 32 == 0 {
+                // Encryption is CPU work: let the rest of the process run between slices.
+                tokio::task::yield_now().await;
+            }
+        }
+    }
+    drop(targets);
+    send_at_their_second(ctx, ready, results).await?;
+    settle(ctx, &live.iter().map(|e| e.log_id.clone()).collect::<Vec<_>>()).await
+}
+
+/// The Topic lets a push service replace an undelivered duplicate instead of adding one.
+fn topic_of(log_id: &str) -> String {
+    log_id.chars().filter(|c| c.is_ascii_alphanumeric()).take(32).collect()
+}
+
+/// Releases each push at its entry's second (never before), sends them side by side, and
+/// records the answers as they come, a few hundred per statement.
+async fn send_at_their_second(ctx: &DeliveryContext, mut ready: Vec<Ready>, mut results: Vec<DeviceResult>) -> Result<(), DeliveryError> {
+    ready.sort_by_key(|r| std::cmp::Reverse(r.at));
+    let mut sending = FuturesUnordered::new();
+    let mut flush_at: Option<tokio::time::Instant> = None;
+    loop {
+        let now = Timestamp::now();
+        while ready.last().is_some_and(|r| r.at <= now) {
+            let item = ready.pop().expect("checked");
+            sending.push(send_one(ctx, item));
+        }
+        if !results.is_empty() && (results.len() >= RECORD_EVERY_ROWS || (ready.is_empty() && sending.is_empty()) || flush_at.is_some_and(|at| at <= tokio::time::Instant::now())) {
+            record(ctx, &mut results).await?;
+            flush_at = None;
+        }
+        if ready.is_empty() && sending.is_empty() {
+            return Ok(());
+        }
+        let release = ready.last().map(|r| r.at.duration_since(now).unsigned_abs());
+        tokio::select! {
+            Some(result) = sending.next(), if !sending.is_empty() => {
+                results.push(result);
+                flush_at.get_or_insert_with(|| tokio::time::Instant::now() + RECORD_EVERY);
+            }
+            _ = tokio::time::sleep(release.unwrap_or(Duration::MAX)), if release.is_some() => {}
+            _ = tokio::time::sleep_until(flush_at.unwrap_or_else(tokio::time::Instant::now)), if flush_at.is_some() => {}
+        }
+    }
+}
+
+/// Writes the answers so far, and the devices' last successes that are due.
+async fn record(ctx: &DeliveryContext, results: &mut Vec<DeviceResult>) -> Result<(), DeliveryError> {
+    ctx.db.record_device_results(results).await?;
+    let succeeded: Vec<String> = results.iter().filter(|r| r.status == "sent" && ctx.success_due(&r.subscription_id)).map(|r| r.subscription_id.clone()).collect();
+    if let Some(at) = results.last().map(|r| r.at)
+        && let Err(e) = ctx.db.devices_succeeded(&succeeded, at).await
     {
-        let lateness = at.duration_since(entry.occurrence_at).as_secs_f64().max(0.0);
-        metrics::histogram!("hibiki_delivery_lateness_seconds").record(lateness);
+        tracing::warn!(error = %e, "could not record devices' last success");
+    }
+    results.clear();
+    Ok(())
+}
+
+/// Closes the entries whose devices are all done; the last worker to finish a device of an
+/// entry closes it. A device still `sending` belongs to a live worker, or to a dead one whose
+/// claim goes stale: the scheduler's reconcile pass enqueues the entry again, and a later job
+/// takes the device over.
+async fn settle(ctx: &DeliveryContext, log_ids: &[String]) -> Result<(), DeliveryError> {
+    for closed in ctx.db.settle_deliveries(log_ids).await? {
+        if let (Some(at), false) = (closed.sent_at, closed.kind == "manual") {
+            let lateness = at.duration_since(closed.occurrence_at).as_secs_f64().max(0.0);
+            metrics::histogram!("hibiki_delivery_lateness_seconds").record(lateness);
+        }
     }
     Ok(())
 }
 
-/// Sends to one device with the decided handling of each answer, unless another worker holds
-/// the device's claim. Errs only when the database does.
-async fn send_to_device(ctx: &DeliveryContext, log_id: &str, device: &SubscriptionKeys, payload: &PushPayload, topic: Option<&str>, options: PushOptions) -> Result<(), DeliveryError> {
-    if !ctx.db.claim_device_delivery(log_id, &device.id, Timestamp::now(), STALE_SEND).await? {
-        return Ok(());
-    }
-    let mut bytes = notification::to_bytes(payload);
+fn result_of(log_id: &str, device: &SubscriptionKeys, outcome: &PushOutcome, at: Timestamp) -> DeviceResult {
+    let (status, response) = match outcome {
+        PushOutcome::Delivered(code) => ("sent", Some(*code)),
+        PushOutcome::Gone(code) => ("gone", Some(*code)),
+        PushOutcome::TooLarge => ("failed", Some(413)),
+        PushOutcome::Retry { status, .. } | PushOutcome::Failed { status, .. } => ("failed", *status),
+    };
+    metrics::counter!("hibiki_pushes_total", "outcome" => status).increment(1);
+    DeviceResult { log_id: log_id.to_owned(), subscription_id: device.id.clone(), status, response, at }
+}
+
+/// Sends one prepared push with the decided handling of each answer: retries with backoff,
+/// a shorter message once after 413, and a gone subscription removed.
+async fn send_one(ctx: &DeliveryContext, item: Ready) -> DeviceResult {
+    let Ready { log_id, device, payload, mut push, .. } = item;
     let mut shortened = false;
     let mut attempt = 0;
-    let (status, response) = loop {
+    loop {
         attempt += 1;
         let outcome = {
             let _permit = ctx.sends.acquire().await.expect("never closed");
-            ctx.client.send(device, &bytes, topic, options).await
+            ctx.client.send_prepared(&push).await
         };
-        match outcome {
-            PushOutcome::Delivered(code) => break ("sent", Some(code)),
-            PushOutcome::Gone(code) => {
+        let outcome = match outcome {
+            PushOutcome::Gone(_) => {
                 let _ = ctx.db.delete_subscription(&device.id).await;
-                break ("gone", Some(code));
+                outcome
             }
             PushOutcome::TooLarge if !shortened => {
                 // Some services take less than 4 KiB: send the bare minimum once more.
                 shortened = true;
-                bytes = notification::to_bytes(&notification::fit(payload.clone(), 512));
+                let small = notification::to_bytes(&notification::fit(payload.clone(), 512));
+                match ctx.client.prepare(&device, &small, Some(&topic_of(&log_id)), PushOptions { ttl: REMINDER_TTL, urgency_high: true }) {
+                    Ok(p) => {
+                        push = p;
+                        continue;
+                    }
+                    Err(outcome) => outcome,
+                }
             }
-            PushOutcome::TooLarge => break ("failed", Some(413)),
             PushOutcome::Retry { status, after } if attempt < MAX_ATTEMPTS => {
                 let delay = ctx.retry.delay(attempt, after);
                 tracing::info!(?status, ?delay, attempt, "push service asked to retry");
                 metrics::counter!("hibiki_push_retries_total").increment(1);
                 tokio::time::sleep(delay).await;
+                continue;
             }
-            PushOutcome::Retry { status, .. } => break ("failed", status),
-            PushOutcome::Failed { status, reason } => {
+            PushOutcome::Failed { status, ref reason } => {
                 tracing::warn!(?status, reason, "push failed");
-                break ("failed", status);
+                outcome
             }
-        }
-    };
-    let now = Timestamp::now();
-    metrics::counter!("hibiki_pushes_total", "outcome" => status).increment(1);
-    ctx.db.finish_device_delivery(log_id, &device.id, status, response, now).await?;
-    if status == "sent" && ctx.success_due(&device.id) {
-        let _ = ctx.db.subscription_succeeded(&device.id, now).await;
+            other => other,
+        };
+        return result_of(&log_id, &device, &outcome, Timestamp::now());
     }
-    Ok(())
 }
 
 async fn test(ctx: &DeliveryContext, user_id: &str) -> Result<(), DeliveryError> {

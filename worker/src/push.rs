@@ -248,35 +248,45 @@ impl PushClient {
 
     /// Encrypts `payload` for the subscription and POSTs it, once its origin has a turn.
     pub async fn send(&self, sub: &SubscriptionKeys, payload: &[u8], topic: Option<&str>, options: PushOptions) -> PushOutcome {
-        let url = match push_endpoint::parse(&sub.endpoint, self.settings.allow_private) {
-            Ok(url) => url,
-            Err(e) => return PushOutcome::Failed { status: None, reason: e.to_string() },
-        };
+        match self.prepare(sub, payload, topic, options) {
+            Ok(push) => self.send_prepared(&push).await,
+            Err(outcome) => outcome,
+        }
+    }
+
+    /// Everything about a push that does not need the network: the endpoint rules, the VAPID
+    /// header and the encryption. A burst is prepared before its second and only sent at it.
+    /// Errs with the outcome when the push cannot be sent at all.
+    pub fn prepare(&self, sub: &SubscriptionKeys, payload: &[u8], topic: Option<&str>, options: PushOptions) -> Result<PreparedPush, PushOutcome> {
+        let url = push_endpoint::parse(&sub.endpoint, self.settings.allow_private).map_err(|e| PushOutcome::Failed { status: None, reason: e.to_string() })?;
         let origin = url.origin().ascii_serialization();
         let (Some(ua_public), Some(auth)) = (decode_key(&sub.p256dh), decode_key(&sub.auth)) else {
-            return PushOutcome::Failed { status: None, reason: "the subscription's keys are not base64url".into() };
+            return Err(PushOutcome::Failed { status: None, reason: "the subscription's keys are not base64url".into() });
         };
-        let authorization = match self.authorization(&origin, &sub.endpoint) {
-            Ok(a) => a,
-            Err(reason) => return PushOutcome::Failed { status: None, reason },
+        let authorization = self.authorization(&origin, &sub.endpoint).map_err(|reason| PushOutcome::Failed { status: None, reason })?;
+        let body = ece::encrypt(&self.rng, &ua_public, &auth, payload).map_err(|e| PushOutcome::Failed { status: None, reason: format!("could not encrypt the message: {e}") })?;
+        let topic = match topic.map(HeaderValue::try_from).transpose() {
+            Ok(topic) => topic,
+            Err(_) => return Err(PushOutcome::Failed { status: None, reason: "the topic is not a header value".into() }),
         };
-        let body = match ece::encrypt(&self.rng, &ua_public, &auth, payload) {
-            Ok(body) => body,
-            Err(e) => return PushOutcome::Failed { status: None, reason: format!("could not encrypt the message: {e}") },
-        };
+        Ok(PreparedPush { url, origin, authorization, body: body.into(), topic, options })
+    }
+
+    /// POSTs a prepared push once its origin has a turn. May be called again to retry.
+    pub async fn send_prepared(&self, push: &PreparedPush) -> PushOutcome {
         let mut request = self
             .http
-            .post(url)
-            .header(TTL, options.ttl)
+            .post(push.url.clone())
+            .header(TTL, push.options.ttl)
             .header(CONTENT_ENCODING, HeaderValue::from_static("aes128gcm"))
             .header(CONTENT_TYPE, HeaderValue::from_static("application/octet-stream"))
-            .header(URGENCY, HeaderValue::from_static(if options.urgency_high { "high" } else { "normal" }))
-            .header(AUTHORIZATION, authorization);
-        if let Some(topic) = topic {
-            request = request.header(TOPIC, topic);
+            .header(URGENCY, HeaderValue::from_static(if push.options.urgency_high { "high" } else { "normal" }))
+            .header(AUTHORIZATION, push.authorization.clone());
+        if let Some(topic) = &push.topic {
+            request = request.header(TOPIC, topic.clone());
         }
-        self.limiter.until_ready(&origin).await;
-        match request.body(body).send().await {
+        self.limiter.until_ready(&push.origin).await;
+        match request.body(push.body.clone()).send().await {
             Ok(response) => classify(response.status().as_u16(), retry_after(response.headers())),
             Err(e) if e.is_timeout() || e.is_connect() || e.is_request() => {
                 if e.is_timeout() {
@@ -287,6 +297,17 @@ impl PushClient {
             Err(e) => PushOutcome::Failed { status: None, reason: e.to_string() },
         }
     }
+}
+
+/// An encrypted push with its headers, ready to POST (and to POST again on a retry).
+#[derive(Debug, Clone)]
+pub struct PreparedPush {
+    url: url::Url,
+    origin: String,
+    authorization: HeaderValue,
+    body: bytes::Bytes,
+    topic: Option<HeaderValue>,
+    options: PushOptions,
 }
 
 /// A subscription key as the browser gives it: base64url, with or without padding.

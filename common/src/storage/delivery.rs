@@ -9,9 +9,8 @@ use sqlx::Row;
 use utoipa::ToSchema;
 
 use super::Db;
-use crate::reminder::Timing;
 use crate::time::{from_millis, to_millis};
-use crate::{Error, Result};
+use crate::Result;
 
 pub const FIRE_OCCURRENCE: &str = "occurrence";
 pub const FIRE_SNOOZE: &str = "snooze";
@@ -55,15 +54,6 @@ pub enum Claimed {
     Deliver { log_id: String, late: bool, next: Option<Timestamp> },
     /// Too late to deliver; logged as missed.
     Missed { log_id: String, next: Option<Timestamp> },
-}
-
-/// The devices of one delivery log entry: still being sent (by this or another worker),
-/// received, and when the first received it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct DeviceProgress {
-    pub in_flight: i64,
-    pub sent: i64,
-    pub first_sent_at: Option<Timestamp>,
 }
 
 /// A delivery log entry with what a push of it needs.
@@ -144,11 +134,6 @@ impl Db {
             .collect()
     }
 
-    pub async fn subscription_succeeded(&self, id: &str, now: Timestamp) -> Result<()> {
-        sqlx::query("UPDATE push_subscriptions SET last_success_at = $2 WHERE id = $1").bind(id).bind(to_millis(now)).execute(&self.pool).await?;
-        Ok(())
-    }
-
     /// Claims the user's test-push slot: true at most once per `every`.
     pub async fn claim_test_push(&self, user_id: &str, now: Timestamp, every: SignedDuration) -> Result<Option<i64>> {
         let now_ms = to_millis(now);
@@ -200,93 +185,6 @@ impl Db {
     pub async fn fires_before(&self, until: Timestamp) -> Result<Vec<Fire>> {
         let rows = sqlx::query("SELECT reminder_id, kind, fire_at FROM fires WHERE fire_at < $1 ORDER BY fire_at").bind(to_millis(until)).fetch_all(&self.pool).await?;
         rows.iter().map(fire_from_row).collect()
-    }
-
-    /// Claims a due fire: deletes it (only one claimer can), writes its delivery log entry and,
-    /// for an occurrence of a recurring reminder, schedules the next one, all in one
-    /// transaction. A fire more than [`LATE_WINDOW`] past is logged as missed instead.
-    pub async fn claim_fire(&self, reminder_id: &str, kind: &str, now: Timestamp) -> Result<Claimed> {
-        self.claim_fire_ahead(reminder_id, kind, now, now).await
-    }
-
-    /// As [`Db::claim_fire`], for a fire due up to `until` (at or after `now`): the scheduler
-    /// claims a moment ahead so the push is ready at its second; the worker holds it until the
-    /// entry's `occurrence_at`.
-    pub async fn claim_fire_ahead(&self, reminder_id: &str, kind: &str, now: Timestamp, until: Timestamp) -> Result<Claimed> {
-        let mut tx = self.pool.begin().await?;
-        let fire_at: Option<i64> = sqlx::query_scalar("DELETE FROM fires WHERE reminder_id = $1 AND kind = $2 AND fire_at <= $3 RETURNING fire_at")
-            .bind(reminder_id)
-            .bind(kind)
-            .bind(to_millis(until.max(now)))
-            .fetch_optional(&mut *tx)
-            .await?;
-        let Some(fire_at) = fire_at else {
-            return Ok(Claimed::Gone);
-        };
-        let fire = Fire { reminder_id: reminder_id.to_owned(), kind: kind.to_owned(), fire_at: from_millis(fire_at) };
-        let row = sqlx::query("SELECT user_id, send_at, timezone, recurrence, is_active FROM reminders WHERE id = $1")
-            .bind(&fire.reminder_id)
-            .fetch_optional(&mut *tx)
-            .await?;
-        let Some(row) = row else {
-            tx.commit().await?;
-            return Ok(Claimed::Gone);
-        };
-        if row.try_get::<i64, _>("is_active")? == 0 {
-            tx.commit().await?;
-            return Ok(Claimed::Gone);
-        }
-        let user_id: String = row.try_get("user_id")?;
-        let lateness = now.duration_since(fire.fire_at);
-        let missed = lateness > LATE_WINDOW;
-        let late = lateness >= SignedDuration::from_secs(5);
-        let log_id = uuid::Uuid::new_v4().to_string();
-        let status = if missed { "missed" } else { "queued" };
-        let mut next = None;
-        let inserted = sqlx::query(
-            "INSERT INTO delivery_logs (id, reminder_id, user_id, occurrence_at, status, late, created_at, kind)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (reminder_id, occurrence_at) DO NOTHING",
-        )
-        .bind(&log_id)
-        .bind(&fire.reminder_id)
-        .bind(&user_id)
-        .bind(to_millis(fire.fire_at))
-        .bind(status)
-        .bind(i64::from(late))
-        .bind(to_millis(now))
-        .bind(&fire.kind)
-        .execute(&mut *tx)
-        .await?
-        .rows_affected()
-            > 0;
-        if fire.kind == FIRE_OCCURRENCE {
-            let recurrence: String = row.try_get("recurrence")?;
-            let timing = Timing {
-                send_at: from_millis(row.try_get("send_at")?),
-                timezone: row.try_get("timezone")?,
-                recurrence: serde_json::from_str(&recurrence).map_err(|e| Error::Internal(e.to_string()))?,
-            };
-            // After a long outage, skip ahead to the future rather than replaying every miss.
-            let after = if missed { now } else { fire.fire_at };
-            if let Some(at) = timing.schedule().next_after(after) {
-                let inserted = sqlx::query("INSERT INTO fires (reminder_id, kind, fire_at, occurrence_at) VALUES ($1, $2, $3, $3) ON CONFLICT (reminder_id, kind) DO NOTHING")
-                    .bind(&fire.reminder_id)
-                    .bind(FIRE_OCCURRENCE)
-                    .bind(to_millis(at))
-                    .execute(&mut *tx)
-                    .await?
-                    .rows_affected()
-                    > 0;
-                sqlx::query("UPDATE reminders SET scheduled_at = $2 WHERE id = $1").bind(&fire.reminder_id).bind(to_millis(at)).execute(&mut *tx).await?;
-                // On a conflict an edit set the fire meanwhile; its change notice will tell.
-                next = inserted.then_some(at);
-            }
-        }
-        tx.commit().await?;
-        if !inserted {
-            return Ok(Claimed::Gone);
-        }
-        Ok(if missed { Claimed::Missed { log_id, next } } else { Claimed::Deliver { log_id, late, next } })
     }
 
     /// Takes or keeps the named lease for `ttl`: true while `holder` leads.
@@ -348,79 +246,21 @@ impl Db {
         .transpose()
     }
 
-    /// Entries still queued after `older_than`: their job was lost (a crash between commit and
-    /// enqueue, or a queue that lost its data). The scheduler enqueues them again.
-    pub async fn stale_queued_deliveries(&self, older_than: Timestamp) -> Result<Vec<String>> {
-        Ok(sqlx::query_scalar("SELECT id FROM delivery_logs WHERE status = 'queued' AND created_at < $1 ORDER BY created_at LIMIT 1000")
-            .bind(to_millis(older_than))
-            .fetch_all(&self.pool)
-            .await?)
-    }
-
-    /// Takes the (entry, device) pair for sending. `false` when it was sent already or another
-    /// worker is sending it now; a send that has been "in flight" for longer than `stale` (its
-    /// worker died) may be taken over.
-    pub async fn claim_device_delivery(&self, log_id: &str, subscription_id: &str, now: Timestamp, stale: SignedDuration) -> Result<bool> {
-        let now_ms = to_millis(now);
-        let claimed = sqlx::query(
-            "INSERT INTO deliveries (log_id, subscription_id, status, attempts, updated_at) VALUES ($1, $2, 'sending', 1, $3)
-             ON CONFLICT (log_id, subscription_id) DO UPDATE SET status = 'sending', attempts = deliveries.attempts + 1, updated_at = excluded.updated_at
-             WHERE deliveries.status = 'retry' OR (deliveries.status = 'sending' AND deliveries.updated_at < $4)
-             RETURNING log_id",
+    /// Entries whose job looks lost (a crash between commit and enqueue, a queue that lost its
+    /// data, a worker that died): still queued, claimed and due before `older_than`, with no
+    /// device claimed by a worker since `in_flight_since`. The scheduler enqueues them again
+    /// (only while the queue is empty, so a backlog is not enqueued twice).
+    pub async fn stale_queued_deliveries(&self, older_than: Timestamp, in_flight_since: Timestamp, limit: i64) -> Result<Vec<String>> {
+        Ok(sqlx::query_scalar(
+            "SELECT id FROM delivery_logs l WHERE status = 'queued' AND created_at < $1 AND occurrence_at < $1
+                 AND NOT EXISTS (SELECT 1 FROM deliveries d WHERE d.log_id = l.id AND d.status = 'sending' AND d.updated_at >= $2)
+             ORDER BY created_at LIMIT $3",
         )
-        .bind(log_id)
-        .bind(subscription_id)
-        .bind(now_ms)
-        .bind(now_ms - stale.as_millis() as i64)
-        .fetch_optional(&self.pool)
-        .await?
-        .is_some();
-        Ok(claimed)
-    }
-
-    /// Records the outcome for one device: `sent`, `failed`, `gone` or `retry`.
-    pub async fn finish_device_delivery(&self, log_id: &str, subscription_id: &str, status: &str, response: Option<u16>, now: Timestamp) -> Result<()> {
-        let now_ms = to_millis(now);
-        sqlx::query(
-            "UPDATE deliveries SET status = $3, response_status = $4, updated_at = $5, sent_at = CASE WHEN $3 = 'sent' THEN $5 ELSE sent_at END
-             WHERE log_id = $1 AND subscription_id = $2",
-        )
-        .bind(log_id)
-        .bind(subscription_id)
-        .bind(status)
-        .bind(response.map(i64::from))
-        .bind(now_ms)
-        .execute(&self.pool)
-        .await?;
-        Ok(())
-    }
-
-    /// Closes a delivery log entry still `queued`: `sent` when some device got it, else
-    /// `failed` (or `no_devices`, `cancelled`). True when this call closed it.
-    pub async fn finish_delivery(&self, log_id: &str, status: &str, sent_at: Option<Timestamp>) -> Result<bool> {
-        let done = sqlx::query("UPDATE delivery_logs SET status = $2, sent_at = COALESCE($3, sent_at) WHERE id = $1 AND status = 'queued'")
-            .bind(log_id)
-            .bind(status)
-            .bind(sent_at.map(to_millis))
-            .execute(&self.pool)
-            .await?;
-        Ok(done.rows_affected() == 1)
-    }
-
-    /// Where the devices of a delivery log entry stand.
-    pub async fn device_progress(&self, log_id: &str) -> Result<DeviceProgress> {
-        let row = sqlx::query(
-            "SELECT COUNT(CASE WHEN status = 'sending' THEN 1 END) AS in_flight, COUNT(CASE WHEN status = 'sent' THEN 1 END) AS sent,
-                 MIN(sent_at) AS first_sent_at FROM deliveries WHERE log_id = $1",
-        )
-        .bind(log_id)
-        .fetch_one(&self.pool)
-        .await?;
-        Ok(DeviceProgress {
-            in_flight: row.try_get("in_flight")?,
-            sent: row.try_get("sent")?,
-            first_sent_at: row.try_get::<Option<i64>, _>("first_sent_at")?.map(from_millis),
-        })
+        .bind(to_millis(older_than))
+        .bind(to_millis(in_flight_since))
+        .bind(limit)
+        .fetch_all(&self.pool)
+        .await?)
     }
 
     /// The service worker showed the notification on a device.

@@ -4,8 +4,10 @@
 
 mod admin;
 mod auth;
+mod claims;
 mod delivery;
 mod reminders;
+mod sends;
 mod users;
 
 use std::str::FromStr;
@@ -16,8 +18,10 @@ use sqlx::{AnyPool, Executor};
 
 pub use admin::{AdminStats, AdminUser, DeliveryCounts, TimelineBucket};
 pub use auth::{OtpRow, StoreOtp};
-pub use delivery::{Claimed, DeviceProgress, FIRE_OCCURRENCE, FIRE_SNOOZE, Fire, LATE_WINDOW, PendingDelivery, Subscription, SubscriptionKeys};
+pub use claims::CLAIM_CHUNK;
+pub use delivery::{Claimed, FIRE_OCCURRENCE, FIRE_SNOOZE, Fire, LATE_WINDOW, PendingDelivery, Subscription, SubscriptionKeys};
 pub use reminders::DeliveryLog;
+pub use sends::{DeviceResult, Outgoing, OutgoingContent, STALE_SEND, Settled};
 pub use users::User;
 
 use crate::Result;

@@ -44,7 +44,7 @@ fn seal_contents(keys: &Keys, id: &str, c: &Contents) -> Result<[Option<Vec<u8>>
     ])
 }
 
-fn open_json<T: serde::de::DeserializeOwned>(keys: &Keys, context: &str, sealed: Option<Vec<u8>>) -> Result<Option<T>> {
+pub(super) fn open_json<T: serde::de::DeserializeOwned>(keys: &Keys, context: &str, sealed: Option<Vec<u8>>) -> Result<Option<T>> {
     match sealed {
         None => Ok(None),
         Some(bytes) => {
