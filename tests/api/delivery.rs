@@ -194,6 +194,47 @@ async fn retries_honour_retry_after(app: &TestApp, sink: &PushSink) {
     assert_eq!(got[3]["status"], 201);
 }
 
+/// A push service that answers 413 gets the message once more, shortened to the bare
+/// minimum (ids and token intact); a second 413 fails the device.
+async fn a_payload_too_large_is_shortened_once(app: &TestApp, sink: &PushSink) {
+    let (token, sub) = user_with_device(app, sink).await;
+    let sub_id = sub["id"].as_str().unwrap();
+    sink.behave(sub_id, json!({ "status": 413, "times": 1 })).await;
+    let description = "長い説明。".repeat(300);
+    let r = json(app.post("/api/reminders", &json!({ "title": "too large", "description": description, "send_at": (Timestamp::now() + SignedDuration::from_hours(1)).to_string() }), Some(&token)).await).await;
+    let id = r["data"]["id"].as_str().unwrap();
+    let sent = json(app.post(&format!("/api/reminders/{id}/send"), &json!({}), Some(&token)).await).await;
+    let got = sink.wait_for(sub_id, 2, 15).await;
+    assert_eq!(got.len(), 2);
+    assert_eq!(got[0]["status"], 413);
+    assert_eq!(got[1]["status"], 201);
+    let (first, second) = (&got[0]["payload"], &got[1]["payload"]);
+    assert!(first["body"].as_str().unwrap().chars().count() > 500, "the first try carries the long body: {first}");
+    assert!(serde_json::to_vec(second).unwrap().len() <= 512, "the second fits in 512 bytes: {second}");
+    assert_eq!(second["log_id"], sent["data"]["log_id"]);
+    assert_eq!(second["reminder_id"], id);
+    assert_eq!(second["action_token"], first["action_token"]);
+
+    // 413 twice: the device fails, and the entry with it.
+    sink.behave(sub_id, json!({ "status": 413, "times": 2 })).await;
+    let sent = json(app.post(&format!("/api/reminders/{id}/send"), &json!({}), Some(&token)).await).await;
+    let got = sink.wait_for(sub_id, 4, 15).await;
+    assert_eq!(got.len(), 4);
+    assert_eq!((got[2]["status"].clone(), got[3]["status"].clone()), (json!(413), json!(413)));
+    let log_id = sent["data"]["log_id"].as_str().unwrap().to_owned();
+    let mut status = String::new();
+    for _ in 0..100 {
+        status = sqlx::query_scalar("SELECT status FROM delivery_logs WHERE id = $1").bind(&log_id).fetch_one(app.db.pool()).await.unwrap();
+        if status != "queued" {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    assert_eq!(status, "failed");
+    let response: Option<i64> = sqlx::query_scalar("SELECT response_status FROM deliveries WHERE log_id = $1").bind(&log_id).fetch_one(app.db.pool()).await.unwrap();
+    assert_eq!(response, Some(413));
+}
+
 async fn unsafe_endpoints_are_refused(app: &TestApp) {
     let (token, _) = app.sign_in(&unique_email()).await;
     let keys = json!({ "p256dh": "BNcRdreALRFXTkOOUHK1EtK2wtaz5Ry4YfYCA_0QTpQtUbVlUls0VJXg7A8u-Ts1XbjhazAkj7I99e8QcYP7DkM", "auth": "tBHItJI5svbpez7KI4CCXg" });
@@ -238,7 +279,7 @@ macro_rules! delivery_tests {
     )*};
 }
 
-delivery_tests!(a_reminder_arrives_at_its_second, snooze_and_recurring_complete, subscriptions_test_pushes_and_gone_devices, retries_honour_retry_after);
+delivery_tests!(a_reminder_arrives_at_its_second, snooze_and_recurring_complete, subscriptions_test_pushes_and_gone_devices, retries_honour_retry_after, a_payload_too_large_is_shortened_once);
 
 #[tokio::test]
 async fn unsafe_endpoints_are_refused_without_the_test_switch() {

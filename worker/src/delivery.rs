@@ -1,8 +1,7 @@
 //! The push worker's job: deliver one delivery log entry to each of its user's devices, once.
 
-use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::sync::Arc;
+use std::time::Duration;
 
 use std::collections::HashSet;
 
@@ -16,19 +15,15 @@ use jiff::Timestamp;
 use tokio::sync::Semaphore;
 
 use crate::push::{PreparedPush, PushClient, PushOptions, PushOutcome};
+use crate::recorder::{RecordError, Recorder};
 
 const MAX_ATTEMPTS: u32 = 4;
 /// Push requests one worker process has open at once (sockets, memory).
 pub const MAX_SENDS_IN_FLIGHT: usize = 512;
-/// A device's last success is written at most this often (it feeds the 180-day rule and the
-/// health view, not the hot path).
-const SUCCESS_WRITE_EVERY: Duration = Duration::from_secs(600);
+/// Jobs reading, claiming and encrypting at once: the rest wait their turn instead of
+/// crowding the database pool in a burst (they have until their second).
+const PREPARING_AT_ONCE: usize = 4;
 const REMINDER_TTL: u32 = 4 * 3600;
-/// Answers are written at least this often, and whenever this many are waiting: a worker
-/// that dies loses at most this much of its record (those devices are sent again after
-/// `STALE_SEND`; the Topic and the notification tag collapse the double).
-const RECORD_EVERY: Duration = Duration::from_millis(100);
-const RECORD_EVERY_ROWS: usize = 500;
 const TEST_TTL: u32 = 60;
 
 pub struct DeliveryContext {
@@ -37,26 +32,15 @@ pub struct DeliveryContext {
     pub client: PushClient,
     pub retry: RetryTiming,
     sends: Semaphore,
-    /// When this process last wrote each device's success.
-    successes: Mutex<HashMap<String, Instant>>,
+    preparing: Semaphore,
+    recorder: Recorder,
 }
 
 impl DeliveryContext {
+    /// Needs a tokio runtime: it starts the process's recorder task.
     pub fn new(db: Db, keys: Keys, client: PushClient, retry: RetryTiming) -> DeliveryContext {
-        DeliveryContext { db, keys, client, retry, sends: Semaphore::new(MAX_SENDS_IN_FLIGHT), successes: Mutex::new(HashMap::new()) }
-    }
-
-    /// Whether this process should record a success for `device` now.
-    fn success_due(&self, device: &str) -> bool {
-        let mut written = self.successes.lock().expect("not poisoned");
-        if written.get(device).is_some_and(|at| at.elapsed() < SUCCESS_WRITE_EVERY) {
-            return false;
-        }
-        if written.len() > 100_000 {
-            written.retain(|_, at| at.elapsed() < SUCCESS_WRITE_EVERY);
-        }
-        written.insert(device.to_owned(), Instant::now());
-        true
+        let recorder = Recorder::start(db.clone());
+        DeliveryContext { db, keys, client, retry, sends: Semaphore::new(MAX_SENDS_IN_FLIGHT), preparing: Semaphore::new(PREPARING_AT_ONCE), recorder }
     }
 }
 
@@ -85,6 +69,8 @@ impl RetryTiming {
 pub enum DeliveryError {
     #[error(transparent)]
     Store(#[from] hibiki_common::Error),
+    #[error(transparent)]
+    Record(#[from] RecordError),
 }
 
 pub async fn run_job(ctx: &DeliveryContext, job: PushJob) -> Result<(), DeliveryError> {
@@ -108,9 +94,20 @@ struct Ready {
 /// device) pair is claimed in the database before it is sent. Everything but the sending
 /// happens before the entries' second: read, claim, encrypt; then the pushes go out at it.
 pub async fn deliver(ctx: &DeliveryContext, log_ids: &[String]) -> Result<(), DeliveryError> {
+    let Some((ready, live)) = prepare(ctx, log_ids).await? else { return Ok(()) };
+    send_at_their_second(ctx, ready).await;
+    ctx.recorder.flush().await?;
+    let _turn = ctx.preparing.acquire().await.expect("never closed");
+    settle(ctx, &live).await
+}
+
+/// Reads the entries, claims their devices and encrypts their pushes; answers the pushes and
+/// the entries to settle afterwards (None when there is nothing left to do).
+async fn prepare(ctx: &DeliveryContext, log_ids: &[String]) -> Result<Option<(Vec<Ready>, Vec<String>)>, DeliveryError> {
+    let _turn = ctx.preparing.acquire().await.expect("never closed");
     let entries = ctx.db.outgoing(&ctx.keys, log_ids).await?;
     if entries.is_empty() {
-        return Ok(());
+        return Ok(None);
     }
     let (live, deleted): (Vec<_>, Vec<_>) = entries.into_iter().partition(|e| e.content.is_some());
     ctx.db.close_deliveries(&deleted.into_iter().map(|e| e.log_id).collect::<Vec<_>>(), "cancelled").await?;
@@ -137,10 +134,9 @@ pub async fn deliver(ctx: &DeliveryContext, log_ids: &[String]) -> Result<(), De
         ctx.db.close_deliveries(&no_devices, "no_devices").await?;
     }
 
-    let pairs: Vec<(String, String)> = targets.iter().flat_map(|(e, to)| to.iter().map(|d| (e.log_id.clone(), d.id.clone()))).collect();
+    let pairs: Vec<(String, String, Timestamp)> = targets.iter().flat_map(|(e, to)| to.iter().map(|d| (e.log_id.clone(), d.id.clone(), e.occurrence_at))).collect();
     let claimed = ctx.db.claim_devices(&pairs, Timestamp::now(), STALE_SEND).await?;
     let mut ready = Vec::new();
-    let mut results = Vec::new();
     let options = PushOptions { ttl: REMINDER_TTL, urgency_high: true };
     for (entry, to) in &targets {
         let content = entry.content.as_ref().expect("partitioned");
@@ -161,7 +157,7 @@ pub async fn deliver(ctx: &DeliveryContext, log_ids: &[String]) -> Result<(), De
             }
             match ctx.client.prepare(device, &notification::to_bytes(&payload), Some(&topic), options) {
                 Ok(push) => ready.push(Ready { log_id: entry.log_id.clone(), device: device.clone(), at: entry.occurrence_at, payload: payload.clone(), push }),
-                Err(outcome) => results.push(result_of(&entry.log_id, device, &outcome, Timestamp::now())),
+                Err(outcome) => ctx.recorder.record(result_of(&entry.log_id, device, &outcome, Timestamp::now())),
             }
             if ready.len() % 32 == 0 {
                 // Encryption is CPU work: let the rest of the process run between slices.
@@ -170,8 +166,7 @@ pub async fn deliver(ctx: &DeliveryContext, log_ids: &[String]) -> Result<(), De
         }
     }
     drop(targets);
-    send_at_their_second(ctx, ready, results).await?;
-    settle(ctx, &live.iter().map(|e| e.log_id.clone()).collect::<Vec<_>>()).await
+    Ok(Some((ready, live.into_iter().map(|e| e.log_id).collect())))
 }
 
 /// The Topic lets a push service replace an undelivered duplicate instead of adding one.
@@ -179,48 +174,26 @@ fn topic_of(log_id: &str) -> String {
     log_id.chars().filter(|c| c.is_ascii_alphanumeric()).take(32).collect()
 }
 
-/// Releases each push at its entry's second (never before), sends them side by side, and
-/// records the answers as they come, a few hundred per statement.
-async fn send_at_their_second(ctx: &DeliveryContext, mut ready: Vec<Ready>, mut results: Vec<DeviceResult>) -> Result<(), DeliveryError> {
+/// Releases each push at its entry's second (never before) and sends them side by side; the
+/// answers go to the recorder as they come.
+async fn send_at_their_second(ctx: &DeliveryContext, mut ready: Vec<Ready>) {
     ready.sort_by_key(|r| std::cmp::Reverse(r.at));
     let mut sending = FuturesUnordered::new();
-    let mut flush_at: Option<tokio::time::Instant> = None;
     loop {
         let now = Timestamp::now();
         while ready.last().is_some_and(|r| r.at <= now) {
             let item = ready.pop().expect("checked");
             sending.push(send_one(ctx, item));
         }
-        if !results.is_empty() && (results.len() >= RECORD_EVERY_ROWS || (ready.is_empty() && sending.is_empty()) || flush_at.is_some_and(|at| at <= tokio::time::Instant::now())) {
-            record(ctx, &mut results).await?;
-            flush_at = None;
-        }
-        if ready.is_empty() && sending.is_empty() {
-            return Ok(());
-        }
-        let release = ready.last().map(|r| r.at.duration_since(now).unsigned_abs());
+        let Some(next) = ready.last().map(|r| r.at.duration_since(now).unsigned_abs()) else { break };
         tokio::select! {
-            Some(result) = sending.next(), if !sending.is_empty() => {
-                results.push(result);
-                flush_at.get_or_insert_with(|| tokio::time::Instant::now() + RECORD_EVERY);
-            }
-            _ = tokio::time::sleep(release.unwrap_or(Duration::MAX)), if release.is_some() => {}
-            _ = tokio::time::sleep_until(flush_at.unwrap_or_else(tokio::time::Instant::now)), if flush_at.is_some() => {}
+            Some(result) = sending.next(), if !sending.is_empty() => ctx.recorder.record(result),
+            _ = tokio::time::sleep(next) => {}
         }
     }
-}
-
-/// Writes the answers so far, and the devices' last successes that are due.
-async fn record(ctx: &DeliveryContext, results: &mut Vec<DeviceResult>) -> Result<(), DeliveryError> {
-    ctx.db.record_device_results(results).await?;
-    let succeeded: Vec<String> = results.iter().filter(|r| r.status == "sent" && ctx.success_due(&r.subscription_id)).map(|r| r.subscription_id.clone()).collect();
-    if let Some(at) = results.last().map(|r| r.at)
-        && let Err(e) = ctx.db.devices_succeeded(&succeeded, at).await
-    {
-        tracing::warn!(error = %e, "could not record devices' last success");
+    while let Some(result) = sending.next().await {
+        ctx.recorder.record(result);
     }
-    results.clear();
-    Ok(())
 }
 
 /// Closes the entries whose devices are all done; the last worker to finish a device of an

@@ -6,3 +6,4 @@ pub mod ece;
 pub mod mail;
 pub mod runner;
 pub mod push;
+pub mod recorder;

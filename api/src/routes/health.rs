@@ -82,7 +82,10 @@ async fn scheduler_last_seen_ms(state: &AppState) -> Option<i64> {
 pub async fn status(State(state): State<AppState>) -> ApiResult<Json<serde_json::Value>> {
     let now = Timestamp::now();
     let hour_ago = now - SignedDuration::from_hours(1);
-    let lateness = state.db.lateness_since(hour_ago).await?;
+    // One read feeds the timeline and the last hour's lateness.
+    let (timeline_1h, samples) = state.db.delivery_timeline_with_lateness(now, SignedDuration::from_mins(5), 12).await?;
+    let mut lateness: Vec<i64> = samples.into_iter().filter(|(created, _)| *created > hour_ago.as_millisecond()).map(|(_, late)| late).collect();
+    lateness.sort_unstable();
     Ok(ok(StatusSummary {
         scheduler_last_tick: scheduler_last_seen_ms(&state).await.map(hibiki_common::time::from_millis),
         lateness_1h: Lateness {
@@ -94,6 +97,6 @@ pub async fn status(State(state): State<AppState>) -> ApiResult<Json<serde_json:
         queue_depth: state.queues.depth().await.unwrap_or(-1),
         deliveries_5m: state.db.delivery_counts_since(now - SignedDuration::from_mins(5)).await?,
         deliveries_1h: state.db.delivery_counts_since(hour_ago).await?,
-        timeline_1h: state.db.delivery_timeline(now, SignedDuration::from_mins(5), 12).await?,
+        timeline_1h,
     }))
 }

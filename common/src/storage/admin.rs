@@ -65,6 +65,12 @@ impl Db {
     /// `buckets` buckets of `width`, aligned to multiples of `width`, the last one holding
     /// `now`; oldest first. Counts are grouped in SQL; lateness is read only for short spans.
     pub async fn delivery_timeline(&self, now: Timestamp, width: SignedDuration, buckets: usize) -> Result<Vec<TimelineBucket>> {
+        Ok(self.delivery_timeline_with_lateness(now, width, buckets).await?.0)
+    }
+
+    /// As [`Db::delivery_timeline`], with the lateness samples it read (creation time and
+    /// lateness in ms, for spans of at most an hour), so a caller needing both reads once.
+    pub async fn delivery_timeline_with_lateness(&self, now: Timestamp, width: SignedDuration, buckets: usize) -> Result<(Vec<TimelineBucket>, Vec<(i64, i64)>)> {
         let width_ms = width.as_millis() as i64;
         let end = (to_millis(now) / width_ms + 1) * width_ms;
         let start = end - width_ms * buckets as i64;
@@ -88,6 +94,7 @@ impl Db {
                 b.failed = row.try_get("failed")?;
             }
         }
+        let mut samples = Vec::new();
         if buckets as i64 * width_ms <= 3_600_000 {
             let mut lateness: Vec<Vec<i64>> = vec![Vec::new(); buckets];
             let rows = sqlx::query(
@@ -100,16 +107,18 @@ impl Db {
             .await?;
             for row in rows {
                 let at: i64 = row.try_get("created_at")?;
+                let late = row.try_get::<i64, _>("lateness")?.max(0);
                 if let Some(v) = lateness.get_mut(((at - start) / width_ms) as usize) {
-                    v.push(row.try_get::<i64, _>("lateness")?.max(0));
+                    v.push(late);
                 }
+                samples.push((at, late));
             }
             for (bucket, mut values) in timeline.iter_mut().zip(lateness) {
                 values.sort_unstable();
                 bucket.lateness_p99_ms = crate::status::percentile(&values, 99.0);
             }
         }
-        Ok(timeline)
+        Ok((timeline, samples))
     }
 
     /// When the named lease runs out (Unix ms), if anyone holds it.
@@ -126,16 +135,6 @@ impl Db {
         .fetch_one(&self.pool)
         .await?;
         Ok(DeliveryCounts { sent: row.try_get("sent")?, failed: row.try_get("failed")? })
-    }
-
-    /// Delivery lateness (sent minus due) in ms for deliveries since `since`, ascending.
-    pub async fn lateness_since(&self, since: Timestamp) -> Result<Vec<i64>> {
-        Ok(sqlx::query_scalar(
-            "SELECT sent_at - occurrence_at FROM delivery_logs WHERE created_at > $1 AND sent_at IS NOT NULL ORDER BY sent_at - occurrence_at LIMIT 100000",
-        )
-        .bind(to_millis(since))
-        .fetch_all(&self.pool)
-        .await?)
     }
 
     /// One page of users (1-based), newest first, and the total count.

@@ -134,22 +134,30 @@ impl Db {
     /// Takes (entry, device) pairs for sending; answers the pairs taken. A pair is not taken
     /// when it was sent already or another worker is sending it now; a send that has been "in
     /// flight" for longer than `stale` (its worker died) is taken over.
-    pub async fn claim_devices(&self, pairs: &[(String, String)], now: Timestamp, stale: SignedDuration) -> Result<HashSet<(String, String)>> {
+    ///
+    /// Each pair comes with its entry's second: a claim made ahead counts from that second, as
+    /// the worker holds the push until then.
+    pub async fn claim_devices(&self, pairs: &[(String, String, Timestamp)], now: Timestamp, stale: SignedDuration) -> Result<HashSet<(String, String)>> {
         let now_ms = to_millis(now);
         // One statement may not touch a row twice (PostgreSQL refuses).
-        let unique: Vec<&(String, String)> = pairs.iter().collect::<HashSet<_>>().into_iter().collect();
+        let mut seen = HashSet::new();
+        let unique: Vec<&(String, String, Timestamp)> = pairs.iter().filter(|(l, s, _)| seen.insert((l, s))).collect();
         let mut taken = HashSet::new();
         for chunk in unique.chunks(ROWS) {
             let sql = format!(
                 "INSERT INTO deliveries (log_id, subscription_id, status, attempts, updated_at) VALUES {}
                  ON CONFLICT (log_id, subscription_id) DO UPDATE SET status = 'sending', attempts = deliveries.attempts + 1, updated_at = excluded.updated_at
-                 WHERE deliveries.status = 'retry' OR (deliveries.status = 'sending' AND deliveries.updated_at < $2)
+                 WHERE deliveries.status = 'retry' OR (deliveries.status = 'sending' AND deliveries.updated_at < $1)
                  RETURNING log_id, subscription_id",
-                value_rows(3, chunk.len(), 2, |c, p| if c == 0 { p } else { format!("{p}, 'sending', 1, $1") })
+                value_rows(2, chunk.len(), 3, |c, p| match c {
+                    1 => format!("{p}, 'sending', 1"),
+                    2 => format!("CAST({p} AS BIGINT)"),
+                    _ => p,
+                })
             );
-            let mut query = sqlx::query(AssertSqlSafe(sql)).bind(now_ms).bind(now_ms - stale.as_millis() as i64);
-            for (log_id, subscription_id) in chunk {
-                query = query.bind(log_id).bind(subscription_id);
+            let mut query = sqlx::query(AssertSqlSafe(sql)).bind(now_ms - stale.as_millis() as i64);
+            for (log_id, subscription_id, second) in chunk {
+                query = query.bind(log_id).bind(subscription_id).bind(to_millis(*second).max(now_ms));
             }
             for row in query.fetch_all(&self.pool).await? {
                 taken.insert((row.try_get("log_id")?, row.try_get("subscription_id")?));
