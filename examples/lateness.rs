@@ -191,6 +191,10 @@ fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let backend = args.first().cloned().unwrap_or_else(|| "sqlite".into());
     let counts: Vec<usize> = if args.len() > 1 { args[1..].iter().map(|a| a.parse().expect("a count")).collect() } else { vec![1_000, 10_000, 100_000] };
+    // HIBIKI_LOG=hibiki_worker=debug,hibiki_scheduler=debug shows each claim chunk and job.
+    if let Ok(filter) = tracing_subscriber::EnvFilter::try_from_env("HIBIKI_LOG") {
+        tracing_subscriber::fmt().with_env_filter(filter).init();
+    }
     let rt = tokio::runtime::Builder::new_multi_thread().enable_all().build().unwrap();
     rt.block_on(async {
         idle_wakeups(&backend).await;

@@ -65,7 +65,7 @@ impl Default for SchedulerConfig {
             reconcile_every: Duration::from_secs(60),
             requeue_after: SignedDuration::from_secs(30),
             lead: SignedDuration::from_secs(2),
-            lead_per_fire: SignedDuration::from_micros(200),
+            lead_per_fire: SignedDuration::from_micros(250),
             max_lead: SignedDuration::from_secs(30),
         }
     }
@@ -157,9 +157,8 @@ impl Scheduler {
             // Sleep until the next due second, or the next housekeeping moment: nothing wakes
             // the loop while nothing is due.
             let mut wake = next_renew.min(next_reconcile);
-            if let Some(second) = wheel.next_due() {
-                let lead = self.config.lead_for(wheel.count_at(second, self.config.count_limit()));
-                let until_ms = (second * 1000 - lead.as_millis() as i64 - Timestamp::now().as_millisecond()).max(0);
+            if let Some(at_ms) = claim_points(&self.config, &wheel).iter().map(|(_, at)| *at).min() {
+                let until_ms = (at_ms - Timestamp::now().as_millisecond()).max(0);
                 wake = wake.min(tokio::time::Instant::now() + Duration::from_millis(until_ms as u64));
             }
             tokio::select! {
@@ -184,13 +183,10 @@ impl Scheduler {
                 self.requeue_lost(now).await;
             }
             due.clear();
-            wheel.advance((now + self.config.lead).as_second(), &mut due);
-            // A big second is claimed earlier: its pushes take longer to prepare.
-            while let Some(second) = wheel.next_due() {
-                let lead = self.config.lead_for(wheel.count_at(second, self.config.count_limit()));
-                if second * 1000 - lead.as_millis() as i64 > now.as_millisecond() {
-                    break;
-                }
+            // Everything due by the latest second whose claim point has come (a big second's
+            // comes earlier: its pushes take longer to prepare).
+            let through = claim_points(&self.config, &wheel).iter().filter(|(_, at)| *at <= now.as_millisecond()).map(|(second, _)| *second).max();
+            if let Some(second) = through {
                 wheel.advance(second.max(wheel.current()), &mut due);
             }
             if !due.is_empty() && !self.fire(&mut wheel, &due, now, &mut next_renew).await {
@@ -255,12 +251,30 @@ impl Scheduler {
     /// soon as it is claimed, so workers start preparing while the rest is claimed; recurring
     /// reminders get their next fire back into the wheel. False when the lead was lost.
     async fn fire(&self, wheel: &mut TimingWheel<Key>, due: &[(Key, i64)], now: Timestamp, next_renew: &mut tokio::time::Instant) -> bool {
-        for chunk in due.chunks(CLAIM_CHUNK) {
-            let fires: Vec<(String, String)> = chunk.iter().map(|(k, _)| unkey(*k)).map(|(id, kind)| (id, kind.to_owned())).collect();
-            // Everything in the chunk is due by its last (latest) second.
-            let last = chunk.iter().map(|(_, second)| *second).max().unwrap_or(0);
-            let until = hibiki_common::time::from_millis(last * 1000).max(now);
-            let claims = match self.db.claim_fires(&fires, now, until).await {
+        // PostgreSQL claims several chunks side by side (each is a few round trips); SQLite has
+        // one writer anyway.
+        let at_once = if self.db.backend() == Backend::Postgres { 3 } else { 1 };
+        let work: Vec<(Vec<(String, String)>, Timestamp)> = due
+            .chunks(CLAIM_CHUNK)
+            .map(|chunk| {
+                let fires = chunk.iter().map(|(k, _)| unkey(*k)).map(|(id, kind)| (id, kind.to_owned())).collect();
+                // Everything in the chunk is due by its last (latest) second.
+                let last = chunk.iter().map(|(_, second)| *second).max().unwrap_or(0);
+                (fires, hibiki_common::time::from_millis(last * 1000).max(now))
+            })
+            .collect();
+        let db = self.db.clone();
+        let mut chunks = futures::stream::iter(work)
+            .map(move |(fires, until)| {
+                let db = db.clone();
+                async move {
+                    let claimed = db.claim_fires(&fires, now, until).await;
+                    (fires, until, claimed)
+                }
+            })
+            .buffered(at_once);
+        while let Some((fires, until, claimed)) = chunks.next().await {
+            let claims = match claimed {
                 Ok(claims) => claims,
                 Err(e) => {
                     tracing::warn!(error = %e, fires = fires.len(), "could not claim fires");
@@ -295,7 +309,9 @@ impl Scheduler {
                     wheel.insert(k, due_second(at.as_millisecond()));
                 }
             }
+            let claimed = log_ids.len();
             self.enqueue(log_ids).await;
+            tracing::debug!(fires = fires.len(), claimed, until = %until, "claimed and enqueued a chunk");
             if !self.renew_if_due(next_renew).await {
                 return false;
             }
@@ -336,6 +352,20 @@ impl Scheduler {
             Err(e) => tracing::warn!(error = %e, "could not look for lost deliveries"),
         }
     }
+}
+
+/// The seconds that may be claimed soonest, with the moment (Unix ms) each may be: its lead
+/// before it, longer for a bigger second. Only seconds within `max_lead` of the next due one
+/// can come first, so only those are looked at.
+fn claim_points(config: &SchedulerConfig, wheel: &TimingWheel<Key>) -> Vec<(i64, i64)> {
+    let Some(first) = wheel.next_due() else { return Vec::new() };
+    let limit = config.count_limit();
+    (first..=first + config.max_lead.as_secs())
+        .filter_map(|second| {
+            let count = wheel.count_at(second, limit);
+            (count > 0).then(|| (second, second * 1000 - config.lead_for(count).as_millis() as i64))
+        })
+        .collect()
 }
 
 /// Forwards change notices into one channel: from this process (the API beside us) and, on
@@ -389,6 +419,27 @@ fn spawn_change_listeners(db: &Db, tx: mpsc::UnboundedSender<String>, shutdown: 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A big second is claimed before a small one just ahead of it; the lead grows with the
+    /// count up to its cap.
+    #[test]
+    fn a_bigger_second_is_claimed_earlier() {
+        let config = SchedulerConfig::default();
+        assert_eq!(config.lead_for(0), SignedDuration::from_secs(2));
+        assert_eq!(config.lead_for(10_000), SignedDuration::from_secs(4));
+        assert_eq!(config.lead_for(10_000_000), SignedDuration::from_secs(30));
+        let mut wheel: TimingWheel<Key> = TimingWheel::new(0, 3600);
+        wheel.insert((1, 0), 50);
+        for id in 0..60_000u128 {
+            wheel.insert((id + 10, 0), 60);
+        }
+        let points = claim_points(&config, &wheel);
+        assert_eq!(points, vec![(50, 48_000), (60, 60_000 - 14_000)]);
+        assert_eq!(points.iter().min_by_key(|(_, at)| *at).unwrap().0, 60, "the big second's moment comes first");
+        // Beyond max_lead of the next due second nothing can come first: not looked at.
+        wheel.insert((2, 0), 50 + 31);
+        assert_eq!(claim_points(&config, &wheel).len(), 2);
+    }
 
     #[test]
     fn keys_round_trip_and_seconds_round_up() {

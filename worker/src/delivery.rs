@@ -22,7 +22,7 @@ const MAX_ATTEMPTS: u32 = 4;
 pub const MAX_SENDS_IN_FLIGHT: usize = 512;
 /// Jobs reading, claiming and encrypting at once: the rest wait their turn instead of
 /// crowding the database pool in a burst (they have until their second).
-const PREPARING_AT_ONCE: usize = 4;
+const PREPARING_AT_ONCE: usize = 8;
 const REMINDER_TTL: u32 = 4 * 3600;
 const TEST_TTL: u32 = 60;
 
@@ -94,11 +94,17 @@ struct Ready {
 /// device) pair is claimed in the database before it is sent. Everything but the sending
 /// happens before the entries' second: read, claim, encrypt; then the pushes go out at it.
 pub async fn deliver(ctx: &DeliveryContext, log_ids: &[String]) -> Result<(), DeliveryError> {
+    let started = std::time::Instant::now();
     let Some((ready, live)) = prepare(ctx, log_ids).await? else { return Ok(()) };
+    let (pushes, prepared) = (ready.len(), started.elapsed());
+    let ahead_ms = ready.iter().map(|r| r.at.as_millisecond()).min().map(|at| at - Timestamp::now().as_millisecond());
     send_at_their_second(ctx, ready).await;
+    let sent = started.elapsed();
     ctx.recorder.flush().await?;
     let _turn = ctx.preparing.acquire().await.expect("never closed");
-    settle(ctx, &live).await
+    settle(ctx, &live).await?;
+    tracing::debug!(entries = log_ids.len(), pushes, prepared_ms = prepared.as_millis() as u64, ahead_ms, sent_ms = sent.as_millis() as u64, done_ms = started.elapsed().as_millis() as u64, "delivery job");
+    Ok(())
 }
 
 /// Reads the entries, claims their devices and encrypts their pushes; answers the pushes and

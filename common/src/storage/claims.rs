@@ -13,7 +13,7 @@ use crate::time::{from_millis, to_millis};
 use crate::{Error, Result};
 
 /// Fires claimed in one transaction (and rows per multi-row statement).
-pub const CLAIM_CHUNK: usize = 500;
+pub const CLAIM_CHUNK: usize = 1000;
 /// An occurrence this late (but within [`LATE_WINDOW`]) is marked late.
 const LATE_AFTER: SignedDuration = SignedDuration::from_secs(5);
 
