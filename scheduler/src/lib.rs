@@ -426,7 +426,7 @@ mod tests {
     fn a_bigger_second_is_claimed_earlier() {
         let config = SchedulerConfig::default();
         assert_eq!(config.lead_for(0), SignedDuration::from_secs(2));
-        assert_eq!(config.lead_for(10_000), SignedDuration::from_secs(4));
+        assert_eq!(config.lead_for(10_000), SignedDuration::from_millis(4500));
         assert_eq!(config.lead_for(10_000_000), SignedDuration::from_secs(30));
         let mut wheel: TimingWheel<Key> = TimingWheel::new(0, 3600);
         wheel.insert((1, 0), 50);
@@ -434,7 +434,7 @@ mod tests {
             wheel.insert((id + 10, 0), 60);
         }
         let points = claim_points(&config, &wheel);
-        assert_eq!(points, vec![(50, 48_000), (60, 60_000 - 14_000)]);
+        assert_eq!(points, vec![(50, 48_000), (60, 60_000 - 17_000)]);
         assert_eq!(points.iter().min_by_key(|(_, at)| *at).unwrap().0, 60, "the big second's moment comes first");
         // Beyond max_lead of the next due second nothing can come first: not looked at.
         wheel.insert((2, 0), 50 + 31);
