@@ -1,9 +1,9 @@
-//! The push worker's job: deliver one delivery log entry to each of its user's devices, once.
-
-use std::sync::Arc;
-use std::time::Duration;
+//! The push worker's job: deliver delivery log entries (a job carries up to 250) to each of
+//! their users' devices, once.
 
 use std::collections::HashSet;
+use std::sync::Arc;
+use std::time::Duration;
 
 use futures::StreamExt;
 use futures::stream::FuturesUnordered;
@@ -119,7 +119,7 @@ async fn prepare(ctx: &DeliveryContext, log_ids: &[String]) -> Result<Option<(Ve
     ctx.db.close_deliveries(&deleted.into_iter().map(|e| e.log_id).collect::<Vec<_>>(), "cancelled").await?;
 
     let users: Vec<String> = live.iter().map(|e| e.user_id.clone()).collect::<HashSet<_>>().into_iter().collect();
-    let mut devices = ctx.db.devices_of(&users).await?;
+    let devices = ctx.db.devices_of(&users).await?;
     let mut targets: Vec<(&Outgoing, Vec<SubscriptionKeys>)> = Vec::new();
     let mut no_devices = Vec::new();
     for entry in &live {
@@ -134,7 +134,6 @@ async fn prepare(ctx: &DeliveryContext, log_ids: &[String]) -> Result<Option<(Ve
             targets.push((entry, to));
         }
     }
-    devices.clear();
     if !no_devices.is_empty() {
         metrics::counter!("hibiki_pushes_total", "outcome" => "no_devices").increment(no_devices.len() as u64);
         ctx.db.close_deliveries(&no_devices, "no_devices").await?;
