@@ -6,7 +6,7 @@ use std::collections::{HashMap, HashSet};
 use jiff::{SignedDuration, Timestamp};
 use sqlx::{AssertSqlSafe, Row};
 
-use super::Db;
+use super::{Db, placeholders, value_rows};
 use super::delivery::{Claimed, FIRE_OCCURRENCE, FIRE_SNOOZE, LATE_WINDOW};
 use crate::reminder::Timing;
 use crate::time::{from_millis, to_millis};
@@ -16,23 +16,6 @@ use crate::{Error, Result};
 pub const CLAIM_CHUNK: usize = 1000;
 /// An occurrence this late (but within [`LATE_WINDOW`]) is marked late.
 const LATE_AFTER: SignedDuration = SignedDuration::from_secs(5);
-
-/// `$first, $first+1, …` for `n` parameters.
-pub(super) fn placeholders(first: usize, n: usize) -> String {
-    (first..first + n).map(|i| format!("${i}")).collect::<Vec<_>>().join(", ")
-}
-
-/// `($f, $f+1, …), (…)`: `rows` groups of `width` parameters numbered from `first`; `wrap`
-/// may dress a parameter (a cast, a repeated one) by its position in the row.
-pub(super) fn value_rows(first: usize, rows: usize, width: usize, wrap: impl Fn(usize, String) -> String) -> String {
-    (0..rows)
-        .map(|r| {
-            let params: Vec<String> = (0..width).map(|c| wrap(c, format!("${}", first + r * width + c))).collect();
-            format!("({})", params.join(", "))
-        })
-        .collect::<Vec<_>>()
-        .join(", ")
-}
 
 /// What the claim knows of a reminder.
 struct ReminderRow {
@@ -200,17 +183,5 @@ impl Db {
                 ((e.reminder_id, e.kind.to_owned()), claimed)
             })
             .collect())
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn placeholders_number_rows_in_order() {
-        assert_eq!(placeholders(3, 3), "$3, $4, $5");
-        assert_eq!(value_rows(1, 2, 2, |_, p| p), "($1, $2), ($3, $4)");
-        assert_eq!(value_rows(2, 1, 2, |c, p| if c == 1 { format!("CAST({p} AS BIGINT)") } else { p }), "($2, CAST($3 AS BIGINT))");
     }
 }

@@ -145,6 +145,35 @@ fn create_sqlite_parent_dir(url: &str) -> Result<()> {
     Ok(())
 }
 
+/// `$first, $first+1, …` for `n` parameters.
+fn placeholders(first: usize, n: usize) -> String {
+    (first..first + n).map(|i| format!("${i}")).collect::<Vec<_>>().join(", ")
+}
+
+/// `($f, $f+1, …), (…)`: `rows` groups of `width` parameters numbered from `first`; `wrap`
+/// may dress a parameter (a cast, a repeated one) by its position in the row.
+fn value_rows(first: usize, rows: usize, width: usize, wrap: impl Fn(usize, String) -> String) -> String {
+    (0..rows)
+        .map(|r| {
+            let params: Vec<String> = (0..width).map(|c| wrap(c, format!("${}", first + r * width + c))).collect();
+            format!("({})", params.join(", "))
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 pub(crate) fn flag(b: bool) -> i64 {
     i64::from(b)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn placeholders_number_rows_in_order() {
+        assert_eq!(placeholders(3, 3), "$3, $4, $5");
+        assert_eq!(value_rows(1, 2, 2, |_, p| p), "($1, $2), ($3, $4)");
+        assert_eq!(value_rows(2, 1, 2, |c, p| if c == 1 { format!("CAST({p} AS BIGINT)") } else { p }), "($2, CAST($3 AS BIGINT))");
+    }
 }

@@ -11,8 +11,7 @@ use std::collections::{HashMap, HashSet};
 use jiff::{SignedDuration, Timestamp};
 use sqlx::{AssertSqlSafe, Row};
 
-use super::Db;
-use super::claims::{placeholders, value_rows};
+use super::{Db, placeholders, value_rows};
 use super::delivery::SubscriptionKeys;
 use super::reminders::open_json;
 use crate::crypto::Keys;
