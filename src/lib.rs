@@ -128,8 +128,8 @@ impl Application {
         let (queues, wakers) = Queues::connect(&config).await.context("connecting to the queues")?;
         if parts.worker {
             let client = hibiki_worker::push::PushClient::new(vapid.clone(), config.vapid_subject(), hibiki_worker::push::PushSettings::from_config(&config)?)?;
-            let push = Arc::new(hibiki_worker::delivery::DeliveryContext::new(db.clone(), keys.clone(), client, retry));
-            let mail = Arc::new(hibiki_worker::runner::MailContext { mailer: hibiki_worker::mail::Mailer::from_config(&config)?, db: db.clone() });
+            let push = Arc::new(hibiki_worker::delivery::DeliveryContext::new(db.clone(), keys.clone(), client, retry, config.public_url.to_string()));
+            let mail = Arc::new(hibiki_worker::runner::MailContext { mailer: hibiki_worker::mail::Mailer::from_config(&config)?, db: db.clone(), keys: keys.clone() });
             tasks.spawn(hibiki_worker::runner::run(queues.clone(), wakers, push, mail, shutdown.clone()));
             let housekeeping = hibiki_worker::housekeeping::run(db.clone(), hibiki_worker::housekeeping::EVERY_TEN_MINUTES, shutdown.clone());
             tasks.spawn(async move {
@@ -139,7 +139,11 @@ impl Application {
             });
         }
         if parts.scheduler {
-            let scheduler = hibiki_scheduler::Scheduler::new(db.clone(), queues.clone(), status.clone(), scheduler_config.clone());
+            let mut scheduler_config = scheduler_config.clone();
+            if let Some(ms) = config.fallback_minute_ms {
+                scheduler_config.fallback_minute = jiff::SignedDuration::from_millis(ms.max(1) as i64);
+            }
+            let scheduler = hibiki_scheduler::Scheduler::new(db.clone(), queues.clone(), status.clone(), scheduler_config);
             tasks.spawn(scheduler.run(shutdown.clone()));
         }
 

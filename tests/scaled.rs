@@ -173,7 +173,7 @@ fn tally(records: &[Value]) -> (HashMap<(String, String), usize>, usize) {
     let mut accepted = HashMap::new();
     let mut aborted = 0;
     for r in records {
-        let key = (r["sub"].as_str().unwrap().to_owned(), r["payload"]["log_id"].as_str().unwrap_or("").to_owned());
+        let key = (r["sub"].as_str().unwrap().to_owned(), r["payload"]["notification"]["data"]["log_id"].as_str().unwrap_or("").to_owned());
         if r["aborted"] == true {
             aborted += 1;
         } else if r["status"].as_i64().is_some_and(|s| (200..300).contains(&s)) {

@@ -63,6 +63,7 @@ pub fn router(state: AppState) -> Router {
         .route("/api/admin/users", get(admin::users))
         .route("/api/notifications/vapid-public-key", get(notifications::vapid_public_key))
         .route("/api/notifications/subscriptions", get(notifications::subscriptions))
+        .route("/api/notifications/subscriptions/{id}", axum::routing::delete(notifications::delete_subscription))
         .route("/api/notifications", post(notifications::action))
         .route("/api/push/test", post(notifications::push_test))
         .route("/api/reminders/{id}/send", post(reminders::send))

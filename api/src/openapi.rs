@@ -11,7 +11,7 @@ use crate::routes::{account, admin, auth, health, notifications, reminders};
         reminders::preview, reminders::occurrences, reminders::logs,
         account::get_settings, account::put_settings, account::delete_account, account::test_email,
         admin::stats, admin::users,
-        notifications::vapid_public_key, notifications::subscriptions, notifications::action, notifications::push_test, reminders::send,
+        notifications::vapid_public_key, notifications::subscriptions, notifications::delete_subscription, notifications::action, notifications::push_test, reminders::send,
         health::head, health::detail, health::status,
     ),
     tags((name = "auth"), (name = "reminders"), (name = "account"), (name = "admin"), (name = "notifications"), (name = "health"))

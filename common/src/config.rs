@@ -101,6 +101,11 @@ pub struct Config {
     /// push that takes longer is retried with backoff.
     #[arg(long, env = "HIBIKI_PUSH_TIMEOUT_MS", default_value_t = 15000)]
     pub push_timeout_ms: u64,
+
+    /// How long one minute of the email fallback delay lasts, in milliseconds: a test knob
+    /// (a restart test cannot wait real minutes); unset means a real minute.
+    #[arg(long, env = "HIBIKI_FALLBACK_MINUTE_MS", hide = true)]
+    pub fallback_minute_ms: Option<u64>,
 }
 
 impl Config {

@@ -34,12 +34,15 @@ pub enum MailJob {
     SignIn { email: String, code: String, link_token: String, lang: String },
     /// `POST /api/test-email`.
     Test { email: String, lang: String },
+    /// A reminder no device showed (the email fallback). The contents are read from the
+    /// database when it is sent, so the queue never holds them.
+    Fallback { email: String, log_id: String, lang: String },
 }
 
 impl MailJob {
     pub fn recipient(&self) -> &str {
         match self {
-            MailJob::SignIn { email, .. } | MailJob::Test { email, .. } => email,
+            MailJob::SignIn { email, .. } | MailJob::Test { email, .. } | MailJob::Fallback { email, .. } => email,
         }
     }
 }

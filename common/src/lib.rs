@@ -5,11 +5,11 @@
 
 pub mod config;
 pub mod crypto;
+pub mod device;
 pub mod email;
 pub mod error;
 pub mod jobs;
 pub mod keys;
-pub mod notification;
 pub mod push_endpoint;
 pub mod queue;
 pub mod recurrence;

@@ -81,7 +81,7 @@ pub struct PreviewInput {
 
 /// Distinguishes a field that is absent (outer `None`) from one that is `null`
 /// (`Some(None)`).
-fn present<'de, D, T>(d: D) -> Result<Option<Option<T>>, D::Error>
+pub(crate) fn present<'de, D, T>(d: D) -> Result<Option<Option<T>>, D::Error>
 where
     D: Deserializer<'de>,
     T: Deserialize<'de>,
@@ -128,9 +128,15 @@ pub struct Reminder {
     pub send_to: Option<Vec<String>>,
     #[schema(value_type = Option<Object>)]
     pub metadata: Option<serde_json::Value>,
-    /// The next occurrence; null once completed.
+    /// The next instant it rings: the snooze while snoozed; for an overdue one-time reminder
+    /// its past time; null once completed.
     #[schema(value_type = Option<String>, format = DateTime)]
     pub scheduled_at: Option<Timestamp>,
+    /// When a snoozed occurrence rings again; null when not snoozed.
+    #[schema(value_type = Option<String>, format = DateTime)]
+    pub snoozed_until: Option<Timestamp>,
+    /// A one-time reminder that fired and got no action (completed, snoozed) yet.
+    pub overdue: bool,
     pub is_active: bool,
     pub is_archived: bool,
     pub status: ReminderStatus,
@@ -138,6 +144,39 @@ pub struct Reminder {
     pub created_at: Timestamp,
     #[schema(value_type = String, format = DateTime)]
     pub updated_at: Timestamp,
+}
+
+/// What a reminder's pending fires say about it, read beside its row.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FireState {
+    pub is_active: bool,
+    pub one_time: bool,
+    /// The stored `scheduled_at`: the next occurrence, or a one-time reminder's (past) time.
+    pub stored_next: Option<Timestamp>,
+    /// The pending snooze fire.
+    pub snooze_at: Option<Timestamp>,
+    /// The pending occurrence fire.
+    pub next_at: Option<Timestamp>,
+}
+
+impl FireState {
+    pub fn snoozed_until(&self) -> Option<Timestamp> {
+        self.snooze_at.filter(|_| self.is_active)
+    }
+
+    /// The next instant it rings: the earlier of the snooze and the next occurrence.
+    pub fn scheduled_at(&self) -> Option<Timestamp> {
+        match (self.snoozed_until(), self.next_at) {
+            (Some(s), Some(n)) => Some(s.min(n)),
+            (Some(s), None) => Some(s),
+            (None, _) => self.stored_next,
+        }
+    }
+
+    /// Fired (its occurrence was claimed and its second has come) and nothing is pending.
+    pub fn overdue(&self, now: Timestamp) -> bool {
+        self.is_active && self.one_time && self.next_at.is_none() && self.snooze_at.is_none() && self.stored_next.is_some_and(|t| t <= now)
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
@@ -212,6 +251,84 @@ pub fn check_timing(timing: &mut Timing, send_at_given: bool, now: Timestamp, er
         errors.add("send_at", "send_at must be in the future");
     }
     next
+}
+
+/// What applying a patch changed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Applied {
+    /// The time, zone or recurrence changed: the pending occurrence is replaced.
+    pub timing_changed: bool,
+    /// A completed reminder got a new time and is pending again (counts against the limit).
+    pub reactivate: bool,
+}
+
+impl ReminderPatch {
+    /// Applies the patch to `r`. Only what really changes is checked: a `send_at` equal to the
+    /// stored one is no change (an app may send every field back), so renaming a reminder
+    /// whose first occurrence is past, or an overdue one, never fails on time. A changed
+    /// `send_at` must be in the future.
+    pub fn apply_to(self, r: &mut Reminder, now: Timestamp) -> Result<Applied, Error> {
+        let mut contents = Contents { title: self.title.unwrap_or_else(|| r.title.clone()), description: r.description.clone(), send_to: r.send_to.clone(), metadata: r.metadata.clone() };
+        if let Some(d) = self.description {
+            contents.description = d;
+        }
+        if let Some(t) = self.send_to {
+            contents.send_to = t;
+        }
+        if let Some(m) = self.metadata {
+            contents.metadata = m;
+        }
+        let mut errors = FieldErrors::default();
+        check_contents(&mut contents, &mut errors);
+        let send_at = self.send_at.map(crate::time::ceil_to_second).filter(|t| *t != r.send_at);
+        let timezone = self.timezone.filter(|tz| *tz != r.timezone);
+        let recurrence = self.recurrence.filter(|rec| *rec != r.recurrence);
+        let mut applied = Applied::default();
+        if send_at.is_some() || timezone.is_some() || recurrence.is_some() {
+            let mut timing = Timing {
+                send_at: send_at.unwrap_or(r.send_at),
+                timezone: timezone.unwrap_or_else(|| r.timezone.clone()),
+                recurrence: recurrence.unwrap_or_else(|| r.recurrence.clone()),
+            };
+            let next = check_timing(&mut timing, send_at.is_some(), now, &mut errors);
+            errors.into_result()?;
+            r.send_at = timing.send_at;
+            r.timezone = timing.timezone;
+            r.recurrence = timing.recurrence;
+            r.scheduled_at = next;
+            applied = Applied { timing_changed: true, reactivate: r.is_archived };
+        } else {
+            errors.into_result()?;
+        }
+        r.title = contents.title;
+        r.description = contents.description;
+        r.send_to = contents.send_to;
+        r.metadata = contents.metadata;
+        Ok(applied)
+    }
+}
+
+/// How far ahead `snooze_until` may be.
+pub const MAX_SNOOZE_AHEAD: jiff::SignedDuration = jiff::SignedDuration::from_hours(24 * 7);
+
+/// When a snooze rings again: a preset number of minutes from now, or a named instant in the
+/// next 7 days (rounded up to its second).
+pub fn snooze_target(minutes: Option<i64>, until: Option<Timestamp>, now: Timestamp) -> Result<Timestamp, Error> {
+    match (minutes, until) {
+        (Some(_), Some(_)) => Err(Error::field("snooze_until", "give snooze_minutes or snooze_until, not both")),
+        (_, Some(until)) => {
+            let until = crate::time::ceil_to_second(until);
+            if until <= now {
+                Err(Error::field("snooze_until", "snooze_until must be in the future"))
+            } else if until.duration_since(now) > MAX_SNOOZE_AHEAD {
+                Err(Error::field("snooze_until", "snooze_until must be within 7 days"))
+            } else {
+                Ok(until)
+            }
+        }
+        (Some(m), None) if crate::settings::SNOOZE_PRESETS.contains(&m) => Ok(now + jiff::SignedDuration::from_mins(m)),
+        _ => Err(Error::field("snooze_minutes", "snooze_minutes must be one of 5, 10, 15, 30, 60")),
+    }
 }
 
 /// Clamps the preview count to the contract's range.
@@ -300,6 +417,109 @@ mod tests {
         let mut errors = FieldErrors::default();
         assert_eq!(check_timing(&mut t, false, now, &mut errors), None);
         assert!(!errors.is_empty());
+    }
+
+    #[test]
+    fn fire_state_says_snoozed_overdue_and_next() {
+        let now = ts("2026-03-10T12:00:00Z");
+        let past = ts("2026-03-10T11:00:00Z");
+        let later = ts("2026-03-10T12:10:00Z");
+        let next_day = ts("2026-03-11T11:00:00Z");
+        // A one-time reminder waiting for its time.
+        let waiting = FireState { is_active: true, one_time: true, stored_next: Some(later), snooze_at: None, next_at: Some(later) };
+        assert!(!waiting.overdue(now));
+        assert_eq!(waiting.scheduled_at(), Some(later));
+        // Fired, no action: overdue, and its time stays the past one.
+        let fired = FireState { next_at: None, stored_next: Some(past), ..waiting };
+        assert!(fired.overdue(now));
+        assert_eq!(fired.scheduled_at(), Some(past));
+        // Claimed a moment ahead of its second: not overdue before it.
+        assert!(!FireState { stored_next: Some(later), ..fired }.overdue(now));
+        // Snoozed: rings again at the snooze, not overdue.
+        let snoozed = FireState { snooze_at: Some(later), ..fired };
+        assert!(!snoozed.overdue(now));
+        assert_eq!(snoozed.snoozed_until(), Some(later));
+        assert_eq!(snoozed.scheduled_at(), Some(later));
+        // A recurring reminder snoozed: the earlier of the snooze and its next occurrence.
+        let daily = FireState { is_active: true, one_time: false, stored_next: Some(next_day), snooze_at: Some(later), next_at: Some(next_day) };
+        assert_eq!(daily.scheduled_at(), Some(later));
+        assert!(!FireState { snooze_at: None, next_at: None, ..daily }.overdue(now), "recurring reminders are never overdue");
+        // Archived: neither.
+        let archived = FireState { is_active: false, ..snoozed };
+        assert_eq!(archived.snoozed_until(), None);
+        assert!(!FireState { is_active: false, ..fired }.overdue(now));
+    }
+
+    fn reminder(send_at: &str, recurrence: Recurrence) -> Reminder {
+        let t = ts(send_at);
+        Reminder {
+            id: "r".into(),
+            user_id: "u".into(),
+            title: "Water the plants".into(),
+            description: None,
+            send_at: t,
+            timezone: "Asia/Tokyo".into(),
+            recurrence,
+            send_to: None,
+            metadata: None,
+            scheduled_at: Some(t),
+            snoozed_until: None,
+            overdue: false,
+            is_active: true,
+            is_archived: false,
+            status: ReminderStatus::Pending,
+            created_at: t,
+            updated_at: t,
+        }
+    }
+
+    #[test]
+    fn a_title_edit_of_a_fired_reminder_never_fails_on_time() {
+        let now = ts("2026-03-10T12:00:00Z");
+        for recurrence in [Recurrence::Daily, Recurrence::None] {
+            let mut r = reminder("2026-03-01T00:00:00Z", recurrence.clone());
+            // The app sends every field back, the old past send_at included.
+            let patch: ReminderPatch = serde_json::from_value(serde_json::json!({
+                "title": "Water the garden", "send_at": "2026-03-01T09:00:00+09:00", "timezone": "Asia/Tokyo", "recurrence": recurrence,
+            }))
+            .unwrap();
+            let applied = patch.apply_to(&mut r, now).unwrap();
+            assert_eq!(applied, Applied::default(), "{recurrence:?}: nothing but the title changed");
+            assert_eq!(r.title, "Water the garden");
+            assert_eq!(r.send_at, ts("2026-03-01T00:00:00Z"), "the schedule is kept");
+        }
+    }
+
+    #[test]
+    fn a_changed_send_at_must_be_in_the_future() {
+        let now = ts("2026-03-10T12:00:00Z");
+        let mut r = reminder("2026-03-01T00:00:00Z", Recurrence::None);
+        let past = ReminderPatch { send_at: Some(ts("2026-03-09T00:00:00Z")), ..Default::default() };
+        let Err(Error::Validation(fields)) = past.apply_to(&mut r, now) else { panic!("a moved past time is refused") };
+        assert!(fields.contains_key("send_at"));
+        // An overdue one-time reminder moves to a new future time.
+        let moved = ReminderPatch { send_at: Some(ts("2026-03-11T00:00:00Z")), ..Default::default() };
+        let applied = moved.apply_to(&mut r, now).unwrap();
+        assert!(applied.timing_changed && !applied.reactivate);
+        assert_eq!(r.scheduled_at, Some(ts("2026-03-11T00:00:00Z")));
+        // A recurring reminder whose first occurrence is past changes its recurrence from its
+        // old anchor: the next occurrence is computed from now.
+        let mut daily = reminder("2026-03-01T00:00:00Z", Recurrence::Daily);
+        let weekdays = ReminderPatch { recurrence: Some(Recurrence::Weekdays), ..Default::default() };
+        assert!(weekdays.apply_to(&mut daily, now).unwrap().timing_changed);
+        assert_eq!(daily.scheduled_at, Some(ts("2026-03-11T00:00:00Z")));
+    }
+
+    #[test]
+    fn snooze_targets() {
+        let now = ts("2026-03-10T12:00:00Z");
+        assert_eq!(snooze_target(Some(15), None, now).unwrap(), ts("2026-03-10T12:15:00Z"));
+        assert!(snooze_target(Some(7), None, now).is_err());
+        assert!(snooze_target(None, None, now).is_err());
+        assert_eq!(snooze_target(None, Some(ts("2026-03-11T08:00:00.3Z")), now).unwrap(), ts("2026-03-11T08:00:01Z"));
+        assert!(snooze_target(None, Some(now), now).is_err(), "must be in the future");
+        assert!(snooze_target(None, Some(ts("2026-03-17T12:00:01Z")), now).is_err(), "within 7 days");
+        assert!(snooze_target(Some(5), Some(ts("2026-03-11T08:00:00Z")), now).is_err());
     }
 
     #[test]

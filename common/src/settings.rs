@@ -7,6 +7,9 @@ use crate::error::FieldErrors;
 
 pub const SNOOZE_PRESETS: [i64; 5] = [5, 10, 15, 30, 60];
 pub const LANGUAGES: [&str; 2] = ["ja", "en"];
+/// `email_fallback_minutes` choices (null = off).
+pub const EMAIL_FALLBACK_CHOICES: [i64; 4] = [1, 5, 15, 30];
+pub const DEFAULT_EMAIL_FALLBACK_MINUTES: i64 = 5;
 
 #[derive(Debug, Clone, PartialEq, Serialize, ToSchema)]
 pub struct Settings {
@@ -15,6 +18,8 @@ pub struct Settings {
     pub default_snooze_minutes: i64,
     pub speak_titles: bool,
     pub hide_notification_content: bool,
+    /// Minutes after which an occurrence no device showed is emailed; null = off.
+    pub email_fallback_minutes: Option<i64>,
 }
 
 #[derive(Debug, Clone, Default, Deserialize, ToSchema)]
@@ -24,6 +29,10 @@ pub struct SettingsPatch {
     pub default_snooze_minutes: Option<i64>,
     pub speak_titles: Option<bool>,
     pub hide_notification_content: Option<bool>,
+    /// 1, 5, 15 or 30; null turns the email fallback off.
+    #[serde(default, deserialize_with = "crate::reminder::present")]
+    #[schema(value_type = Option<i64>)]
+    pub email_fallback_minutes: Option<Option<i64>>,
 }
 
 impl SettingsPatch {
@@ -39,6 +48,10 @@ impl SettingsPatch {
         if let Some(m) = self.default_snooze_minutes
             && !SNOOZE_PRESETS.contains(&m) {
                 errors.add("default_snooze_minutes", "default_snooze_minutes must be one of 5, 10, 15, 30, 60");
+            }
+        if let Some(Some(m)) = self.email_fallback_minutes
+            && !EMAIL_FALLBACK_CHOICES.contains(&m) {
+                errors.add("email_fallback_minutes", "email_fallback_minutes must be null or one of 1, 5, 15, 30");
             }
         errors.into_result()
     }
@@ -58,6 +71,9 @@ impl SettingsPatch {
         }
         if let Some(v) = self.hide_notification_content {
             s.hide_notification_content = v;
+        }
+        if let Some(v) = self.email_fallback_minutes {
+            s.email_fallback_minutes = v;
         }
     }
 }
@@ -81,6 +97,27 @@ mod tests {
         assert!(SettingsPatch { language: Some("fr".into()), ..Default::default() }.check().is_err());
         assert!(SettingsPatch { default_snooze_minutes: Some(7), ..Default::default() }.check().is_err());
         assert!(SettingsPatch { default_snooze_minutes: Some(30), ..Default::default() }.check().is_ok());
+        assert!(SettingsPatch { email_fallback_minutes: Some(None), ..Default::default() }.check().is_ok());
+        assert!(SettingsPatch { email_fallback_minutes: Some(Some(15)), ..Default::default() }.check().is_ok());
+        assert!(SettingsPatch { email_fallback_minutes: Some(Some(2)), ..Default::default() }.check().is_err());
+    }
+
+    #[test]
+    fn email_fallback_null_turns_it_off_and_absent_keeps_it() {
+        let mut s = Settings {
+            timezone: "UTC".into(),
+            language: "en".into(),
+            default_snooze_minutes: 10,
+            speak_titles: false,
+            hide_notification_content: false,
+            email_fallback_minutes: Some(5),
+        };
+        let keep: SettingsPatch = serde_json::from_str(r#"{"speak_titles": true}"#).unwrap();
+        keep.apply(&mut s);
+        assert_eq!(s.email_fallback_minutes, Some(5));
+        let off: SettingsPatch = serde_json::from_str(r#"{"email_fallback_minutes": null}"#).unwrap();
+        off.apply(&mut s);
+        assert_eq!(s.email_fallback_minutes, None);
     }
 
     #[test]

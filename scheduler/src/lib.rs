@@ -13,7 +13,7 @@ use futures::StreamExt;
 use hibiki_common::jobs::PushJob;
 use hibiki_common::queue::Queues;
 use hibiki_common::status::RuntimeStatus;
-use hibiki_common::storage::{Backend, CHANGES_CHANNEL, CLAIM_CHUNK, Claimed, Db, FIRE_OCCURRENCE, FIRE_SNOOZE, STALE_SEND};
+use hibiki_common::storage::{Backend, CHANGES_CHANNEL, CLAIM_CHUNK, Claimed, Db, FALLBACK_NOTICE, FIRE_OCCURRENCE, FIRE_SNOOZE, FallbackClaim, STALE_SEND};
 use jiff::{SignedDuration, Timestamp};
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
@@ -40,6 +40,8 @@ pub struct SchedulerConfig {
     /// and encrypting a burst takes time), up to `max_lead`.
     pub lead_per_fire: SignedDuration,
     pub max_lead: SignedDuration,
+    /// How long one minute of the email fallback delay is (tests shorten it).
+    pub fallback_minute: SignedDuration,
 }
 
 impl SchedulerConfig {
@@ -67,6 +69,7 @@ impl Default for SchedulerConfig {
             lead: SignedDuration::from_secs(2),
             lead_per_fire: SignedDuration::from_micros(250),
             max_lead: SignedDuration::from_secs(30),
+            fallback_minute: SignedDuration::from_mins(1),
         }
     }
 }
@@ -152,11 +155,13 @@ impl Scheduler {
         self.reload(&mut wheel).await;
         let mut next_renew = tokio::time::Instant::now() + self.config.renew_every;
         let mut next_reconcile = tokio::time::Instant::now() + self.config.reconcile_every;
+        // Pending email fallbacks are looked at once on taking the lead.
+        let mut next_fallback = tokio::time::Instant::now();
         let mut due = Vec::new();
         loop {
             // Sleep until the next due second, or the next housekeeping moment: nothing wakes
             // the loop while nothing is due.
-            let mut wake = next_renew.min(next_reconcile);
+            let mut wake = next_renew.min(next_reconcile).min(next_fallback);
             if let Some(at_ms) = claim_points(&self.config, &wheel).iter().map(|(_, at)| *at).min() {
                 let until_ms = (at_ms - Timestamp::now().as_millisecond()).max(0);
                 wake = wake.min(tokio::time::Instant::now() + Duration::from_millis(until_ms as u64));
@@ -164,10 +169,15 @@ impl Scheduler {
             tokio::select! {
                 _ = tokio::time::sleep_until(wake) => {}
                 Some(id) = changes.recv() => {
-                    self.refresh(&mut wheel, &id).await;
                     // Take every notice that is waiting, so a burst costs one pass.
-                    while let Ok(id) = changes.try_recv() {
-                        self.refresh(&mut wheel, &id).await;
+                    let mut next = Some(id);
+                    while let Some(id) = next {
+                        if id == FALLBACK_NOTICE {
+                            next_fallback = tokio::time::Instant::now();
+                        } else {
+                            self.refresh(&mut wheel, &id).await;
+                        }
+                        next = changes.try_recv().ok();
                     }
                 }
                 _ = shutdown.cancelled() => return false,
@@ -189,8 +199,15 @@ impl Scheduler {
             if let Some(second) = through {
                 wheel.advance(second.max(wheel.current()), &mut due);
             }
-            if !due.is_empty() && !self.fire(&mut wheel, &due, now, &mut next_renew).await {
-                return true;
+            if !due.is_empty() {
+                if !self.fire(&mut wheel, &due, now, &mut next_renew).await {
+                    return true;
+                }
+                // The entries just made may carry a fallback: none is due before a minute.
+                next_fallback = next_fallback.min(tokio::time::Instant::now() + self.config.fallback_minute.unsigned_abs());
+            }
+            if tokio::time::Instant::now() >= next_fallback {
+                next_fallback = self.send_fallbacks().await;
             }
             metrics::gauge!("hibiki_scheduler_wheel_size").set(wheel.len() as f64);
         }
@@ -329,6 +346,54 @@ impl Scheduler {
                 }
             })
             .await;
+    }
+
+    /// Emails the entries no device showed in time (see `common/src/storage/fallback.rs`), and
+    /// answers when to look again: when the next pending one falls due, or in a minute.
+    async fn send_fallbacks(&self) -> tokio::time::Instant {
+        let minute = self.config.fallback_minute;
+        let retry_soon = tokio::time::Instant::now() + Duration::from_secs(5);
+        let now = Timestamp::now();
+        let due = match self.db.due_fallbacks(now, minute, 200).await {
+            Ok(due) => due,
+            Err(e) => {
+                tracing::warn!(error = %e, "could not look for due email fallbacks");
+                return retry_soon;
+            }
+        };
+        for log_id in &due {
+            match self.db.claim_fallback(log_id, now).await {
+                Ok(FallbackClaim::Send(job)) => {
+                    // At most once: the claim is committed, so a crash here loses this email
+                    // rather than sending it twice.
+                    match self.queues.mail(job).await {
+                        Ok(()) => metrics::counter!("hibiki_email_fallbacks_total", "outcome" => "queued").increment(1),
+                        Err(e) => tracing::warn!(error = %e, %log_id, "could not enqueue a fallback email"),
+                    }
+                }
+                Ok(FallbackClaim::OverCap) => {
+                    tracing::info!(%log_id, "fallback email not sent: the user's 20 of the day are used up");
+                    metrics::counter!("hibiki_email_fallbacks_total", "outcome" => "over_cap").increment(1);
+                }
+                Ok(FallbackClaim::Gone) => {}
+                Err(e) => tracing::warn!(error = %e, %log_id, "could not claim an email fallback"),
+            }
+        }
+        if due.len() == 200 {
+            return tokio::time::Instant::now();
+        }
+        let later = tokio::time::Instant::now() + Duration::from_secs(60);
+        match self.db.next_fallback(minute).await {
+            Ok(Some(at)) => {
+                let wait = at.duration_since(Timestamp::now()).unsigned_abs();
+                if at <= Timestamp::now() { tokio::time::Instant::now() } else { later.min(tokio::time::Instant::now() + wait) }
+            }
+            Ok(None) => later,
+            Err(e) => {
+                tracing::warn!(error = %e, "could not read the next email fallback");
+                retry_soon
+            }
+        }
     }
 
     /// Enqueues again the deliveries whose job was lost. Only while the push queue is empty: a

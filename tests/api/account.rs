@@ -14,20 +14,21 @@ async fn settings_have_defaults_and_validate_changes(app: &TestApp) {
     let s = json(app.get("/api/settings", Some(&token)).await).await;
     assert_eq!(
         s["data"],
-        json!({ "timezone": "UTC", "language": "en", "default_snooze_minutes": 10, "speak_titles": false, "hide_notification_content": false })
+        json!({ "timezone": "UTC", "language": "en", "default_snooze_minutes": 10, "speak_titles": false, "hide_notification_content": false, "email_fallback_minutes": 5 })
     );
     let r = app.put("/api/settings", &json!({ "timezone": "Asia/Tokyo", "language": "ja", "default_snooze_minutes": 30, "speak_titles": true }), &token).await;
     assert_eq!(r.status(), 200);
     let s = json(app.get("/api/settings", Some(&token)).await).await;
     assert_eq!(
         s["data"],
-        json!({ "timezone": "Asia/Tokyo", "language": "ja", "default_snooze_minutes": 30, "speak_titles": true, "hide_notification_content": false })
+        json!({ "timezone": "Asia/Tokyo", "language": "ja", "default_snooze_minutes": 30, "speak_titles": true, "hide_notification_content": false, "email_fallback_minutes": 5 })
     );
     for (body, field) in [
         (json!({ "timezone": "Asia/Atlantis" }), "timezone"),
         (json!({ "default_snooze_minutes": 7 }), "default_snooze_minutes"),
         (json!({ "language": "fr" }), "language"),
         (json!({ "speak_titles": "yes" }), "speak_titles"),
+        (json!({ "email_fallback_minutes": 10 }), "email_fallback_minutes"),
     ] {
         let err = expect_error(app.put("/api/settings", &body, &token).await, 400, "VALIDATION_FAILED").await;
         assert!(err["error"]["fields"][field].is_string(), "{field}: {err}");

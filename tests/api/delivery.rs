@@ -49,13 +49,19 @@ async fn a_reminder_arrives_at_its_second(app: &TestApp, sink: &PushSink) {
     assert!(received_at >= due_s, "early by {} s", due_s - received_at);
     assert!(received_at < due_s + 1.0, "late by {} s", received_at - due_s);
     let payload = &push["payload"];
-    assert_eq!(payload["type"], "reminder");
-    assert_eq!(payload["title"], "Stretch");
-    assert_eq!(payload["body"], "Stand up");
-    assert_eq!(payload["reminder_id"], reminder_id.as_str());
-    assert_eq!(payload["tag"], reminder_id.as_str());
-    assert_eq!(payload["lang"], "en");
-    assert_eq!(payload["url"], format!("/en/reminders?reminder={reminder_id}"));
+    assert_eq!(payload["web_push"], 8030);
+    assert_eq!(payload["mutable"], true);
+    assert_eq!(payload["app_badge"], 1, "this one, fired and not acted on yet");
+    let n = &payload["notification"];
+    assert_eq!(n["data"]["type"], "reminder");
+    assert_eq!(n["data"]["kind"], "occurrence");
+    assert_eq!(n["title"], "Stretch");
+    assert_eq!(n["body"], "Stand up");
+    assert_eq!(n["data"]["reminder_id"], reminder_id.as_str());
+    assert_eq!(n["tag"], reminder_id.as_str());
+    assert_eq!(n["lang"], "en");
+    assert_eq!(n["navigate"], format!("{}/en/reminders?reminder={reminder_id}", app.config.public_url.as_str().trim_end_matches('/')));
+    let payload = &n["data"];
     assert_eq!(push["headers"]["urgency"], "high");
     assert_eq!(push["headers"]["ttl"], 14400);
     assert!(push["vapid"]["sub"].as_str().unwrap().starts_with("mailto:"));
@@ -106,7 +112,7 @@ async fn snooze_and_recurring_complete(app: &TestApp, sink: &PushSink) {
     let reminder_id = r["data"]["id"].as_str().unwrap().to_owned();
     let got = sink.wait_for(sub_id, 1, 15).await;
     assert_eq!(got.len(), 1);
-    let log_id = got[0]["payload"]["log_id"].as_str().unwrap().to_owned();
+    let log_id = got[0]["payload"]["notification"]["data"]["log_id"].as_str().unwrap().to_owned();
     // The next occurrence is scheduled a day later.
     let after = json(app.get(&format!("/api/reminders/{reminder_id}"), Some(&token)).await).await;
     assert_eq!(after["data"]["scheduled_at"], (due + SignedDuration::from_hours(24)).to_string());
@@ -126,12 +132,12 @@ async fn snooze_and_recurring_complete(app: &TestApp, sink: &PushSink) {
     app.db.reminder_changed(&reminder_id).await;
     let got = sink.wait_for(sub_id, 2, 15).await;
     assert_eq!(got.len(), 2, "the snooze fired");
-    assert_eq!(got[1]["payload"]["reminder_id"], reminder_id.as_str());
-    assert_ne!(got[1]["payload"]["log_id"], log_id.as_str(), "a new delivery log entry");
+    assert_eq!(got[1]["payload"]["notification"]["data"]["reminder_id"], reminder_id.as_str());
+    assert_ne!(got[1]["payload"]["notification"]["data"]["log_id"], log_id.as_str(), "a new delivery log entry");
     let still = json(app.get(&format!("/api/reminders/{reminder_id}"), Some(&token)).await).await;
     assert_eq!(still["data"]["scheduled_at"], (due + SignedDuration::from_hours(24)).to_string(), "the recurrence did not move");
 
-    let complete = json!({ "reminder_id": reminder_id, "log_id": got[1]["payload"]["log_id"], "action": "complete" });
+    let complete = json!({ "reminder_id": reminder_id, "log_id": got[1]["payload"]["notification"]["data"]["log_id"], "action": "complete" });
     let done = json(app.post("/api/reminders?action=handle", &complete, Some(&token)).await).await;
     assert_eq!(done["data"]["status"], "pending", "a recurring reminder stays for its next occurrence");
 }
@@ -150,7 +156,7 @@ async fn subscriptions_test_pushes_and_gone_devices(app: &TestApp, sink: &PushSi
     let err = expect_error(app.post("/api/push/test", &json!({}), Some(&token)).await, 429, "RATE_LIMITED").await;
     assert!(err["error"]["retry_after"].as_i64().unwrap() > 50);
     let got = sink.wait_for(sub_id, 1, 10).await;
-    assert_eq!(got[0]["payload"]["type"], "test");
+    assert_eq!(got[0]["payload"]["notification"]["data"]["type"], "test");
     assert_eq!(got[0]["headers"]["ttl"], 60);
 
     // The push service says the subscription is gone: it is removed.
@@ -209,11 +215,12 @@ async fn a_payload_too_large_is_shortened_once(app: &TestApp, sink: &PushSink) {
     assert_eq!(got[0]["status"], 413);
     assert_eq!(got[1]["status"], 201);
     let (first, second) = (&got[0]["payload"], &got[1]["payload"]);
-    assert!(first["body"].as_str().unwrap().chars().count() > 500, "the first try carries the long body: {first}");
-    assert!(serde_json::to_vec(second).unwrap().len() <= 512, "the second fits in 512 bytes: {second}");
-    assert_eq!(second["log_id"], sent["data"]["log_id"]);
-    assert_eq!(second["reminder_id"], id);
-    assert_eq!(second["action_token"], first["action_token"]);
+    assert!(first["notification"]["body"].as_str().unwrap().chars().count() > 500, "the first try carries the long body: {first}");
+    assert!(serde_json::to_vec(second).unwrap().len() <= 1024, "the second fits in 1024 bytes: {second}");
+    assert_eq!(second["notification"]["data"]["log_id"], sent["data"]["log_id"]);
+    assert_eq!(second["notification"]["data"]["reminder_id"], id);
+    assert_eq!(second["notification"]["data"]["action_token"], first["notification"]["data"]["action_token"]);
+    assert_eq!(second["notification"]["actions"], first["notification"]["actions"], "the actions' URLs are kept whole");
 
     // 413 twice: the device fails, and the entry with it.
     sink.behave(sub_id, json!({ "status": 413, "times": 2 })).await;
@@ -307,7 +314,7 @@ async fn a_burst_of_three_hundred_in_one_second(app: &TestApp, sink: &PushSink) 
     for id in &devices {
         let got = sink.wait_for(id, 100, 40).await;
         assert_eq!(got.len(), 100, "device {id}");
-        let mut logs: Vec<&str> = got.iter().map(|p| p["payload"]["log_id"].as_str().unwrap()).collect();
+        let mut logs: Vec<&str> = got.iter().map(|p| p["payload"]["notification"]["data"]["log_id"].as_str().unwrap()).collect();
         logs.sort();
         logs.dedup();
         assert_eq!(logs.len(), 100, "no duplicates");
@@ -381,7 +388,7 @@ async fn losing_the_queue_loses_no_reminder() {
     // scheduler's reconcile pass.
     let user_id: String = sqlx::query_scalar("SELECT user_id FROM reminders WHERE id = $1").bind(&reminder_id).fetch_one(app.db.pool()).await.unwrap();
     let old = (Timestamp::now() - SignedDuration::from_secs(60)).as_millisecond();
-    sqlx::query("INSERT INTO delivery_logs (id, reminder_id, user_id, occurrence_at, status, late, created_at, kind) VALUES ('lost-job-entry', $1, $2, $3, 'queued', 0, $3, 'manual')")
+    sqlx::query("INSERT INTO delivery_logs (id, reminder_id, user_id, occurrence_at, status, late, created_at, kind) VALUES ('lost-job-entry', $1, $2, $3, 'queued', 0, $3, 'send_now')")
         .bind(&reminder_id)
         .bind(&user_id)
         .bind(old)
@@ -390,7 +397,7 @@ async fn losing_the_queue_loses_no_reminder() {
         .unwrap();
     let got = sink.wait_for(sub_id, 2, 20).await;
     assert_eq!(got.len(), 2, "re-enqueued");
-    assert_eq!(got[1]["payload"]["log_id"], "lost-job-entry");
+    assert_eq!(got[1]["payload"]["notification"]["data"]["log_id"], "lost-job-entry");
     app.stop().await;
 }
 
@@ -449,7 +456,7 @@ async fn redirects_are_not_followed() {
     assert_eq!(status, "failed");
     let got = sink.received(sub_id).await;
     assert_eq!(got.len(), 1, "one request, no redirect followed");
-    assert_eq!(got[0]["payload"]["log_id"], log_id.as_str());
+    assert_eq!(got[0]["payload"]["notification"]["data"]["log_id"], log_id.as_str());
     app.stop().await;
 }
 
@@ -522,7 +529,7 @@ async fn a_slow_push_service_is_waited_for(app: &TestApp, sink: &PushSink) {
     let got = sink.received(sub_id).await;
     assert_eq!(got.len(), 1, "delivered once");
     assert_eq!(got[0]["status"], 201);
-    assert_eq!(got[0]["payload"]["log_id"], log_id.as_str());
+    assert_eq!(got[0]["payload"]["notification"]["data"]["log_id"], log_id.as_str());
     assert!(sink.rejected().await.is_empty());
 }
 
@@ -544,11 +551,11 @@ async fn a_hanging_push_service_times_out(app: &TestApp, sink: &PushSink) {
     let due_s = due.as_second() as f64;
     let received_at = got[0]["received_at"].as_f64().unwrap();
     assert!(received_at >= due_s && received_at < due_s + 1.0, "the healthy device on time: {} s after due", received_at - due_s);
-    let log_id = got[0]["payload"]["log_id"].as_str().unwrap().to_owned();
+    let log_id = got[0]["payload"]["notification"]["data"]["log_id"].as_str().unwrap().to_owned();
 
     let hung = sink.wait_for(hanging_id, 4, 30).await;
     assert_eq!(hung.len(), 4, "four attempts");
-    assert!(hung.iter().all(|p| p["status"].is_null() && p["payload"]["log_id"] == log_id.as_str()), "{hung:?}");
+    assert!(hung.iter().all(|p| p["status"].is_null() && p["payload"]["notification"]["data"]["log_id"] == log_id.as_str()), "{hung:?}");
     for (i, backoff) in [0.2, 0.4, 0.8].into_iter().enumerate() {
         let gap = hung[i + 1]["received_at"].as_f64().unwrap() - hung[i]["received_at"].as_f64().unwrap();
         assert!(gap >= 1.5 + backoff - 0.05, "attempt {} came {gap:.3} s after the one before (timeout 1.5 s + backoff {backoff} s)", i + 2);

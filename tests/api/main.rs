@@ -10,4 +10,5 @@ mod health;
 mod helpers;
 mod housekeeping;
 mod reminders;
+mod trust;
 mod web;

@@ -9,11 +9,11 @@ use futures::StreamExt;
 use futures::stream::FuturesUnordered;
 use hibiki_common::crypto::Keys;
 use hibiki_common::jobs::PushJob;
-use hibiki_common::notification::{self, PushPayload};
 use hibiki_common::storage::{Db, DeviceResult, Outgoing, STALE_SEND, SubscriptionKeys};
 use jiff::Timestamp;
 use tokio::sync::Semaphore;
 
+use crate::payload::{self, PushMessage, ReminderPush};
 use crate::push::{PreparedPush, PushClient, PushOptions, PushOutcome};
 use crate::recorder::{RecordError, Recorder};
 
@@ -25,12 +25,17 @@ pub const MAX_SENDS_IN_FLIGHT: usize = 512;
 const PREPARING_AT_ONCE: usize = 8;
 const REMINDER_TTL: u32 = 4 * 3600;
 const TEST_TTL: u32 = 60;
+/// After a 413, the message once more with its texts cut to fit this (ids, token and URLs
+/// are kept whole, so it cannot be much smaller).
+pub const SHORT_PAYLOAD_BYTES: usize = 1024;
 
 pub struct DeliveryContext {
     pub db: Db,
     pub keys: Keys,
     pub client: PushClient,
     pub retry: RetryTiming,
+    /// The app's public URL: the notification opens the reminder there.
+    pub public_url: String,
     sends: Semaphore,
     preparing: Semaphore,
     recorder: Recorder,
@@ -38,9 +43,9 @@ pub struct DeliveryContext {
 
 impl DeliveryContext {
     /// Needs a tokio runtime: it starts the process's recorder task.
-    pub fn new(db: Db, keys: Keys, client: PushClient, retry: RetryTiming) -> DeliveryContext {
+    pub fn new(db: Db, keys: Keys, client: PushClient, retry: RetryTiming, public_url: String) -> DeliveryContext {
         let recorder = Recorder::start(db.clone());
-        DeliveryContext { db, keys, client, retry, sends: Semaphore::new(MAX_SENDS_IN_FLIGHT), preparing: Semaphore::new(PREPARING_AT_ONCE), recorder }
+        DeliveryContext { db, keys, client, retry, public_url, sends: Semaphore::new(MAX_SENDS_IN_FLIGHT), preparing: Semaphore::new(PREPARING_AT_ONCE), recorder }
     }
 }
 
@@ -86,7 +91,7 @@ struct Ready {
     log_id: String,
     device: SubscriptionKeys,
     at: Timestamp,
-    payload: PushPayload,
+    payload: PushMessage,
     push: PreparedPush,
 }
 
@@ -137,30 +142,37 @@ async fn prepare(ctx: &DeliveryContext, log_ids: &[String]) -> Result<Option<(Ve
     if !no_devices.is_empty() {
         metrics::counter!("hibiki_pushes_total", "outcome" => "no_devices").increment(no_devices.len() as u64);
         ctx.db.close_deliveries(&no_devices, "no_devices").await?;
+        ctx.db.fallback_now(&no_devices).await?;
     }
 
+    let latest = targets.iter().map(|(e, _)| e.occurrence_at).max().unwrap_or_else(Timestamp::now);
+    let badges = if targets.is_empty() { Default::default() } else { ctx.db.overdue_counts(&users, latest).await? };
     let pairs: Vec<(String, String, Timestamp)> = targets.iter().flat_map(|(e, to)| to.iter().map(|d| (e.log_id.clone(), d.id.clone(), e.occurrence_at))).collect();
     let claimed = ctx.db.claim_devices(&pairs, Timestamp::now(), STALE_SEND).await?;
     let mut ready = Vec::new();
     let options = PushOptions { ttl: REMINDER_TTL, urgency_high: true };
     for (entry, to) in &targets {
         let content = entry.content.as_ref().expect("partitioned");
-        let payload = notification::reminder(
-            &entry.reminder_id,
-            &entry.log_id,
-            &ctx.keys.action_token(&entry.log_id),
-            &content.title,
-            content.description.as_deref(),
-            &content.language,
-            content.hide_content,
-            entry.late,
-        );
+        let token = ctx.keys.action_token(&entry.log_id);
+        let push = ReminderPush {
+            reminder_id: &entry.reminder_id,
+            log_id: &entry.log_id,
+            action_token: &token,
+            kind: &entry.kind,
+            title: &content.title,
+            description: content.description.as_deref(),
+            lang: &content.language,
+            hide_content: content.hide_content,
+            late: entry.late,
+            overdue: Some(badges.get(&entry.user_id).copied().unwrap_or(0)),
+        };
+        let payload = payload::reminder(&push, &ctx.public_url);
         let topic = topic_of(&entry.log_id);
         for device in to {
             if !claimed.contains(&(entry.log_id.clone(), device.id.clone())) {
                 continue; // sent already, or another worker is sending it
             }
-            match ctx.client.prepare(device, &notification::to_bytes(&payload), Some(&topic), options) {
+            match ctx.client.prepare(device, &payload::to_bytes(&payload), Some(&topic), options) {
                 Ok(push) => ready.push(Ready { log_id: entry.log_id.clone(), device: device.clone(), at: entry.occurrence_at, payload: payload.clone(), push }),
                 Err(outcome) => ctx.recorder.record(result_of(&entry.log_id, device, &outcome, Timestamp::now())),
             }
@@ -207,7 +219,7 @@ async fn send_at_their_second(ctx: &DeliveryContext, mut ready: Vec<Ready>) {
 /// takes the device over.
 async fn settle(ctx: &DeliveryContext, log_ids: &[String]) -> Result<(), DeliveryError> {
     for closed in ctx.db.settle_deliveries(log_ids).await? {
-        if let (Some(at), false) = (closed.sent_at, closed.kind == "manual") {
+        if let (Some(at), false) = (closed.sent_at, closed.kind == "send_now") {
             let lateness = at.duration_since(closed.occurrence_at).as_secs_f64().max(0.0);
             metrics::histogram!("hibiki_delivery_lateness_seconds").record(lateness);
         }
@@ -246,7 +258,7 @@ async fn send_one(ctx: &DeliveryContext, item: Ready) -> DeviceResult {
             PushOutcome::TooLarge if !shortened => {
                 // Some services take less than 4 KiB: send the bare minimum once more.
                 shortened = true;
-                let small = notification::to_bytes(&notification::fit(payload.clone(), 512));
+                let small = payload::to_bytes(&payload::fit(payload.clone(), SHORT_PAYLOAD_BYTES));
                 match ctx.client.prepare(&device, &small, Some(&topic_of(&log_id)), PushOptions { ttl: REMINDER_TTL, urgency_high: true }) {
                     Ok(p) => {
                         push = p;
@@ -274,7 +286,7 @@ async fn send_one(ctx: &DeliveryContext, item: Ready) -> DeviceResult {
 
 async fn test(ctx: &DeliveryContext, user_id: &str) -> Result<(), DeliveryError> {
     let lang = ctx.db.settings(user_id).await?.language;
-    let bytes = notification::to_bytes(&notification::test(&lang));
+    let bytes = payload::to_bytes(&payload::test(&lang, &ctx.public_url));
     let options = PushOptions { ttl: TEST_TTL, urgency_high: false };
     for device in ctx.db.subscription_keys(user_id).await? {
         match ctx.client.send(&device, &bytes, None, options).await {

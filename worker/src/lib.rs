@@ -4,6 +4,7 @@ pub mod housekeeping;
 pub mod delivery;
 pub mod ece;
 pub mod mail;
+pub mod payload;
 pub mod runner;
 pub mod push;
 pub mod recorder;

@@ -7,7 +7,8 @@ use std::time::Duration;
 
 use hibiki_common::config::Config;
 use hibiki_common::jobs::MailJob;
-use hibiki_common::storage::Db;
+use hibiki_common::crypto::Keys;
+use hibiki_common::storage::{Db, FallbackMail};
 use lettre::message::header::ContentType;
 use lettre::message::{Mailbox, Message};
 use lettre::{AsyncSmtpTransport, AsyncTransport, Tokio1Executor};
@@ -22,6 +23,8 @@ pub enum MailError {
     Smtp(#[from] lettre::transport::smtp::Error),
     #[error("outbox: {0}")]
     Outbox(#[from] std::io::Error),
+    #[error("database: {0}")]
+    Store(#[source] hibiki_common::Error),
 }
 
 impl MailError {
@@ -74,8 +77,75 @@ pub fn render(job: &MailJob, lang: &str, public_url: &str) -> (String, String) {
             "Hibiki test email".to_owned(),
             format!("This is a test email from Hibiki. If you can read it, email delivery works.\n\n{base}/en\n\n— Hibiki\n"),
         ),
+        // Rendered from the database by `render_fallback`; this is never sent.
+        (MailJob::Fallback { .. }, _) => (String::new(), String::new()),
     }
 }
+
+/// "11月24日(火) 9:00" / "Tue, Nov 24, 9:00 AM" in the reminder's zone, with the year and the
+/// zone's abbreviation so the mail reads right wherever it is opened.
+fn when(at: jiff::Timestamp, timezone: &str, lang: &str) -> String {
+    let tz = jiff::tz::TimeZone::get(timezone).unwrap_or(jiff::tz::TimeZone::UTC);
+    let z = at.to_zoned(tz);
+    if lang == "ja" {
+        const DAYS: [&str; 7] = ["月", "火", "水", "木", "金", "土", "日"];
+        let day = DAYS[z.weekday().to_monday_zero_offset() as usize];
+        format!("{}年{}月{}日({day}) {}:{:02}{} ({})", z.year(), z.month(), z.day(), z.hour(), z.minute(), seconds(&z), z.strftime("%Z"))
+    } else {
+        let (h, ampm) = match z.hour() {
+            0 => (12, "AM"),
+            h @ 1..=11 => (h, "AM"),
+            12 => (12, "PM"),
+            h => (h - 12, "PM"),
+        };
+        format!("{}, {h}:{:02}{} {ampm} ({})", z.strftime("%a, %b %-d, %Y"), z.minute(), seconds(&z), z.strftime("%Z"))
+    }
+}
+
+fn seconds(z: &jiff::Zoned) -> String {
+    if z.second() == 0 { String::new() } else { format!(":{:02}", z.second()) }
+}
+
+/// Subject and body of a fallback email: the reminder no device showed, in the user's
+/// language; with "hide content" only that a reminder is due.
+pub fn render_fallback(m: &FallbackMail, public_url: &str) -> (String, String) {
+    let base = public_url.trim_end_matches('/');
+    let ja = m.language == "ja";
+    let link = if ja { format!("{base}/reminders?reminder={}", m.reminder_id) } else { format!("{base}/en/reminders?reminder={}", m.reminder_id) };
+    let at = when(m.occurrence_at, &m.timezone, &m.language);
+    let description = m.description.as_deref().map(str::trim).filter(|d| !d.is_empty());
+    match (ja, m.hide_content) {
+        (true, true) => (
+            "Hibiki: リマインダーの時間です".to_owned(),
+            format!("{at} のリマインダーが、どの端末にも表示されませんでした。\n内容はアプリで確認できます:\n{link}\n\n{}", FOOTER_JA.replace("{base}", base)),
+        ),
+        (true, false) => (
+            format!("Hibiki リマインダー: {}", m.title),
+            format!(
+                "{}\n{}{at}\n\nこのリマインダーは、どの端末にも表示されなかったため、メールでお知らせしています。\n完了・スヌーズはアプリから:\n{link}\n\n{}",
+                m.title,
+                description.map(|d| format!("{d}\n")).unwrap_or_default(),
+                FOOTER_JA.replace("{base}", base)
+            ),
+        ),
+        (false, true) => (
+            "Hibiki: a reminder is due".to_owned(),
+            format!("A reminder set for {at} was not shown on any of your devices.\nOpen Hibiki to see it:\n{link}\n\n{}", FOOTER_EN.replace("{base}", base)),
+        ),
+        (false, false) => (
+            format!("Hibiki reminder: {}", m.title),
+            format!(
+                "{}\n{}{at}\n\nThis reminder was not shown on any of your devices, so it comes by email.\nComplete or snooze it in the app:\n{link}\n\n{}",
+                m.title,
+                description.map(|d| format!("{d}\n")).unwrap_or_default(),
+                FOOTER_EN.replace("{base}", base)
+            ),
+        ),
+    }
+}
+
+const FOOTER_JA: &str = "通知が届かない場合は、設定の「端末」とガイドのトラブルシューティングを確認してください。メールでのお知らせは設定で変更・停止できます:\n{base}/settings\n\n— Hibiki（響き）\n";
+const FOOTER_EN: &str = "If notifications do not arrive, check Devices in Settings and the guide's troubleshooting. You can change or turn off these emails in Settings:\n{base}/en/settings\n\n— Hibiki\n";
 
 impl Mailer {
     pub fn from_config(config: &Config) -> anyhow::Result<Mailer> {
@@ -88,9 +158,17 @@ impl Mailer {
 
     pub async fn send(&self, job: &MailJob, lang: &str) -> Result<(), MailError> {
         let (subject, body) = render(job, lang, &self.public_url);
+        self.send_text(job.recipient(), subject, body).await
+    }
+
+    pub fn public_url(&self) -> &str {
+        &self.public_url
+    }
+
+    pub async fn send_text(&self, to: &str, subject: String, body: String) -> Result<(), MailError> {
         let message = Message::builder()
             .from(self.from.clone())
-            .to(job.recipient().parse()?)
+            .to(to.parse()?)
             .subject(subject)
             .header(ContentType::TEXT_PLAIN)
             .body(body.clone())?;
@@ -103,7 +181,7 @@ impl Mailer {
                 let name = format!("{}-{}.eml", jiff::Timestamp::now().as_millisecond(), uuid_like());
                 tokio::fs::write(dir.join(name), message.formatted()).await?;
                 // The embedded default has no mail server: the log is where the code is read.
-                tracing::info!(to = job.recipient(), "mail (outbox, no SMTP configured):\n{body}");
+                tracing::info!(to, "mail (outbox, no SMTP configured):\n{body}");
             }
         }
         Ok(())
@@ -119,15 +197,29 @@ fn uuid_like() -> String {
 /// Sends one mail job in the recipient's language: their saved language wins over the
 /// request's hint (a new address has none yet). Temporary SMTP failures are retried here with
 /// backoff; the error of the last try is returned.
-pub async fn send_job(mailer: &Mailer, db: &Db, job: &MailJob) -> Result<(), MailError> {
+pub async fn send_job(mailer: &Mailer, db: &Db, keys: &Keys, job: &MailJob) -> Result<(), MailError> {
     let hint = match job {
-        MailJob::SignIn { lang, .. } | MailJob::Test { lang, .. } => lang.clone(),
+        MailJob::SignIn { lang, .. } | MailJob::Test { lang, .. } | MailJob::Fallback { lang, .. } => lang.clone(),
     };
     let lang = db.user_language(job.recipient()).await.ok().flatten().unwrap_or(hint);
+    let (subject, body) = match job {
+        MailJob::Fallback { log_id, .. } => match db.fallback_mail(keys, log_id).await {
+            Ok(Some(m)) if !m.settled => render_fallback(&m, mailer.public_url()),
+            Ok(_) => {
+                tracing::info!(%log_id, "fallback email dropped: the reminder was acted on or deleted");
+                return Ok(());
+            }
+            Err(e) => {
+                tracing::warn!(error = %e, %log_id, "could not read a fallback email's reminder");
+                return Err(MailError::Store(e));
+            }
+        },
+        _ => render(job, &lang, mailer.public_url()),
+    };
     let mut delay = Duration::from_secs(1);
     let mut attempt = 1;
     loop {
-        match mailer.send(job, &lang).await {
+        match mailer.send_text(job.recipient(), subject.clone(), body.clone()).await {
             Ok(()) => {
                 metrics::counter!("hibiki_mail_sent_total").increment(1);
                 return Ok(());
@@ -162,5 +254,36 @@ mod tests {
         }
         assert!(render(&job, "ja", "x").1.contains("ログインコード"));
         assert!(render(&job, "en", "x").1.contains("sign-in code"));
+    }
+
+    fn fallback(language: &str, hide_content: bool) -> FallbackMail {
+        FallbackMail {
+            reminder_id: "r-1".into(),
+            title: "歯医者".into(),
+            description: Some("保険証を持っていく".into()),
+            occurrence_at: "2026-11-24T00:00:30Z".parse().unwrap(),
+            timezone: "Asia/Tokyo".into(),
+            language: language.into(),
+            hide_content,
+            settled: false,
+        }
+    }
+
+    #[test]
+    fn fallback_mail_in_both_languages_honours_hide_content() {
+        let (subject, body) = render_fallback(&fallback("ja", false), "https://hibiki.example/");
+        assert_eq!(subject, "Hibiki リマインダー: 歯医者");
+        assert!(body.contains("保険証を持っていく"), "{body}");
+        assert!(body.contains("2026年11月24日(火) 9:00:30 (JST)"), "{body}");
+        assert!(body.contains("https://hibiki.example/reminders?reminder=r-1"), "{body}");
+        let (subject, body) = render_fallback(&fallback("en", false), "https://hibiki.example");
+        assert_eq!(subject, "Hibiki reminder: 歯医者");
+        assert!(body.contains("Tue, Nov 24, 2026, 9:00:30 AM (JST)"), "{body}");
+        assert!(body.contains("https://hibiki.example/en/reminders?reminder=r-1"), "{body}");
+        for lang in ["ja", "en"] {
+            let (subject, body) = render_fallback(&fallback(lang, true), "https://hibiki.example");
+            assert!(!subject.contains("歯医者") && !body.contains("歯医者") && !body.contains("保険証"), "{lang}: {subject} {body}");
+            assert!(body.contains("reminders?reminder=r-1"));
+        }
     }
 }

@@ -20,6 +20,8 @@ pub const PUSH_CONCURRENCY: usize = 2048;
 pub struct MailContext {
     pub mailer: Mailer,
     pub db: Db,
+    /// Opens a fallback email's reminder.
+    pub keys: hibiki_common::crypto::Keys,
 }
 
 async fn handle_push(job: PushJob, ctx: Data<Arc<DeliveryContext>>) -> Result<(), BoxDynError> {
@@ -27,7 +29,7 @@ async fn handle_push(job: PushJob, ctx: Data<Arc<DeliveryContext>>) -> Result<()
 }
 
 async fn handle_mail(job: MailJob, ctx: Data<Arc<MailContext>>) -> Result<(), BoxDynError> {
-    crate::mail::send_job(&ctx.mailer, &ctx.db, &job).await.map_err(|e| Box::new(e) as BoxDynError)
+    crate::mail::send_job(&ctx.mailer, &ctx.db, &ctx.keys, &job).await.map_err(|e| Box::new(e) as BoxDynError)
 }
 
 /// Runs `start` again whenever the worker it starts stops before `shutdown`. apalis' Redis

@@ -75,6 +75,13 @@ pub async fn subscriptions(State(state): State<AppState>, auth: AuthUser) -> Api
     Ok(ok(state.db.subscriptions(&auth.user.id).await?))
 }
 
+/// Remove one of this user's devices: it gets no more pushes.
+#[utoipa::path(delete, path = "/api/notifications/subscriptions/{id}", tag = "notifications", responses((status = 204), (status = 404)))]
+pub async fn delete_subscription(State(state): State<AppState>, auth: AuthUser, axum::extract::Path(id): axum::extract::Path<String>) -> ApiResult<StatusCode> {
+    state.db.delete_subscription_by_id(&auth.user.id, &id).await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
 /// `?action=subscribe|unsubscribe|ack|test`. `ack` needs no session: the push's token
 /// authorizes it.
 #[utoipa::path(post, path = "/api/notifications", params(ActionQuery), tag = "notifications",

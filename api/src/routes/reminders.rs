@@ -57,6 +57,10 @@ pub struct HandleRequest {
     pub action: String,
     /// 5, 10, 15, 30 or 60; the user's default when absent
     pub snooze_minutes: Option<i64>,
+    /// Snooze until this instant instead (within the next 7 days).
+    #[serde(default)]
+    #[schema(value_type = Option<String>, format = DateTime)]
+    pub snooze_until: Option<Timestamp>,
     /// The push's token: authorizes the action without a session (the service worker).
     pub action_token: Option<String>,
 }
@@ -116,26 +120,23 @@ async fn handle(state: &AppState, auth: Option<AuthUser>, req: HandleRequest) ->
     }
     let user_id = entry.user_id.clone();
     let r = state.db.get_reminder(&state.keys, &user_id, &entry.reminder_id).await?;
-    let minutes = match req.action.as_str() {
+    let snooze_to = match req.action.as_str() {
         "complete" => None,
         "snooze" => {
-            let m = match req.snooze_minutes {
-                Some(m) => m,
-                None => state.db.settings(&user_id).await?.default_snooze_minutes,
+            let default = match (req.snooze_minutes, req.snooze_until) {
+                (None, None) => Some(state.db.settings(&user_id).await?.default_snooze_minutes),
+                _ => None,
             };
-            if !hibiki_common::settings::SNOOZE_PRESETS.contains(&m) {
-                return Err(ApiError::field("snooze_minutes", "snooze_minutes must be one of 5, 10, 15, 30, 60"));
-            }
-            Some(m)
+            Some(reminder::snooze_target(req.snooze_minutes.or(default), req.snooze_until, now)?)
         }
         _ => return Err(ApiError::field("action", "action must be complete or snooze")),
     };
     if state.db.record_action(&req.log_id, &req.action, now).await? {
-        match minutes {
+        match snooze_to {
             None if r.recurrence == Recurrence::None => state.db.archive_reminder(&r.id, now).await?,
             // A recurring reminder stays for its next occurrence; a pending snooze is dropped.
             None => state.db.clear_snooze(&r.id).await?,
-            Some(m) => state.db.set_fire(&r.id, hibiki_common::storage::FIRE_SNOOZE, now + jiff::SignedDuration::from_mins(m)).await?,
+            Some(at) => state.db.set_fire(&r.id, hibiki_common::storage::FIRE_SNOOZE, at).await?,
         }
         metrics::counter!("hibiki_notification_actions_total", "action" => req.action.clone()).increment(1);
     }
@@ -143,17 +144,44 @@ async fn handle(state: &AppState, auth: Option<AuthUser>, req: HandleRequest) ->
     Ok((StatusCode::OK, ok(state.db.get_reminder(&state.keys, &user_id, &r.id).await?)).into_response())
 }
 
-/// Deliver the reminder to the user's devices now (a delivery log entry is made).
-#[utoipa::path(post, path = "/api/reminders/{id}/send", tag = "reminders", responses((status = 202), (status = 404)))]
+/// `POST /api/reminders/{id}/send`'s answer.
+#[derive(Serialize, ToSchema)]
+pub struct SendNowAnswer {
+    pub log_id: String,
+    /// Devices it was sent to; 0 when the user has none (or none that `send_to` names).
+    pub devices: usize,
+    /// With no device: whether it went by email instead (the email fallback is on and the
+    /// day's 20 are not used up).
+    pub email: bool,
+}
+
+/// Deliver the reminder to the user's devices now (a delivery log entry is made); with no
+/// device, by email when the email fallback is on.
+#[utoipa::path(post, path = "/api/reminders/{id}/send", tag = "reminders", responses((status = 202, body = SendNowAnswer), (status = 404)))]
 pub async fn send(State(state): State<AppState>, auth: AuthUser, Path(id): Path<String>) -> ApiResult<Response> {
+    let now = Timestamp::now();
     let r = state.db.get_reminder(&state.keys, &auth.user.id, &id).await?;
-    let log_id = state.db.create_manual_delivery(&r.id, &auth.user.id, Timestamp::now()).await?;
-    // The entry is already durable: if the queue is unreachable now, the scheduler's reconcile
-    // pass enqueues it again, so the answer is still "accepted".
-    if let Err(e) = state.queues.push(hibiki_common::jobs::PushJob::Deliver { log_id: log_id.clone() }).await {
-        tracing::warn!(error = %e, %log_id, "could not enqueue a send-now delivery; the scheduler will");
+    let fallback = state.db.settings(&auth.user.id).await?.email_fallback_minutes;
+    let devices = state.db.target_device_count(&auth.user.id, r.send_to.as_deref()).await?;
+    let log_id = state.db.create_send_now(&r.id, &auth.user.id, devices, fallback, now).await?;
+    let mut email = false;
+    if devices > 0 {
+        // The entry is already durable: if the queue is unreachable now, the scheduler's
+        // reconcile pass enqueues it again, so the answer is still "accepted".
+        if let Err(e) = state.queues.push(hibiki_common::jobs::PushJob::Deliver { log_id: log_id.clone() }).await {
+            tracing::warn!(error = %e, %log_id, "could not enqueue a send-now delivery; the scheduler will");
+        }
+    } else if fallback.is_some() {
+        match state.db.claim_fallback(&log_id, now).await? {
+            hibiki_common::storage::FallbackClaim::Send(job) => {
+                state.queues.mail(job).await.map_err(|_| ApiError::Unavailable("mail queue"))?;
+                email = true;
+            }
+            _ => tracing::info!(%log_id, "no device, and the day's fallback emails are used up"),
+        }
     }
-    Ok((StatusCode::ACCEPTED, ok(serde_json::json!({ "log_id": log_id }))).into_response())
+    metrics::counter!("hibiki_send_now_total", "outcome" => if devices > 0 { "push" } else if email { "email" } else { "nothing" }).increment(1);
+    Ok((StatusCode::ACCEPTED, ok(SendNowAnswer { log_id, devices, email })).into_response())
 }
 
 /// One reminder.
@@ -169,43 +197,8 @@ pub async fn get(State(state): State<AppState>, auth: AuthUser, Path(id): Path<S
 pub async fn update(State(state): State<AppState>, auth: AuthUser, Path(id): Path<String>, ApiJson(patch): ApiJson<ReminderPatch>) -> ApiResult<Json<serde_json::Value>> {
     let now = Timestamp::now();
     let mut r = state.db.get_reminder(&state.keys, &auth.user.id, &id).await?;
-    let timing_changed = patch.send_at.is_some() || patch.timezone.is_some() || patch.recurrence.is_some();
-    let mut contents = Contents { title: patch.title.unwrap_or(r.title.clone()), description: r.description.clone(), send_to: r.send_to.clone(), metadata: r.metadata.clone() };
-    if let Some(d) = patch.description {
-        contents.description = d;
-    }
-    if let Some(t) = patch.send_to {
-        contents.send_to = t;
-    }
-    if let Some(m) = patch.metadata {
-        contents.metadata = m;
-    }
-    let mut errors = FieldErrors::default();
-    reminder::check_contents(&mut contents, &mut errors);
-    let mut reactivate = false;
-    let mut timing_changed_for_fires = false;
-    if timing_changed {
-        let mut timing = Timing {
-            send_at: patch.send_at.unwrap_or(r.send_at),
-            timezone: patch.timezone.unwrap_or(r.timezone.clone()),
-            recurrence: patch.recurrence.unwrap_or(r.recurrence.clone()),
-        };
-        let next = reminder::check_timing(&mut timing, patch.send_at.is_some(), now, &mut errors);
-        errors.into_result()?;
-        r.send_at = timing.send_at;
-        r.timezone = timing.timezone;
-        r.recurrence = timing.recurrence;
-        r.scheduled_at = next;
-        reactivate = r.is_archived;
-        timing_changed_for_fires = true;
-    } else {
-        errors.into_result()?;
-    }
-    r.title = contents.title;
-    r.description = contents.description;
-    r.send_to = contents.send_to;
-    r.metadata = contents.metadata;
-    Ok(ok(state.db.save_reminder(&state.keys, &r, reactivate, timing_changed_for_fires, now).await?))
+    let applied = patch.apply_to(&mut r, now)?;
+    Ok(ok(state.db.save_reminder(&state.keys, &r, applied.reactivate, applied.timing_changed, now).await?))
 }
 
 /// Delete a reminder and its delivery log.

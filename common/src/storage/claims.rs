@@ -147,6 +147,20 @@ impl Db {
         }
         let logged: HashSet<String> = query.fetch_all(&mut *tx).await?.iter().map(|r| r.try_get("id")).collect::<std::result::Result<_, _>>()?;
 
+        // Each entry to deliver carries its user's email fallback delay (see storage/fallback.rs).
+        let to_deliver: Vec<&str> = entries.iter().filter(|e| !e.missed && logged.contains(&e.log_id)).map(|e| e.log_id.as_str()).collect();
+        if !to_deliver.is_empty() {
+            let sql = format!(
+                "UPDATE delivery_logs SET fallback_minutes = (SELECT u.email_fallback_minutes FROM users u WHERE u.id = delivery_logs.user_id) WHERE id IN ({})",
+                placeholders(1, to_deliver.len())
+            );
+            let mut query = sqlx::query(AssertSqlSafe(sql));
+            for id in &to_deliver {
+                query = query.bind(*id);
+            }
+            query.execute(&mut *tx).await?;
+        }
+
         let nexts: Vec<(&str, i64)> = entries.iter().filter_map(|e| Some((e.reminder_id.as_str(), to_millis(e.next?)))).collect();
         let mut scheduled = HashSet::new();
         if !nexts.is_empty() {

@@ -5,7 +5,7 @@
 
 use jiff::{SignedDuration, Timestamp};
 use serde::Serialize;
-use sqlx::Row;
+use sqlx::{AssertSqlSafe, Row};
 use utoipa::ToSchema;
 
 use super::Db;
@@ -17,16 +17,34 @@ pub const FIRE_SNOOZE: &str = "snooze";
 /// An occurrence missed by downtime is still delivered (marked late) within this window.
 pub const LATE_WINDOW: SignedDuration = SignedDuration::from_mins(15);
 
+/// A device as `GET /api/notifications/subscriptions` answers it.
 #[derive(Debug, Clone, Serialize, ToSchema)]
 pub struct Subscription {
     pub id: String,
+    /// "iPhone · Safari", "Windows · Chrome"; empty when the device said nothing readable.
+    pub label: String,
+    /// The operating system family ("iPhone", "Android", "Windows", ...), or empty.
+    pub platform: String,
+    /// The push endpoint: the app finds its own device by it.
     pub endpoint: String,
     #[schema(value_type = Object)]
     pub device_info: serde_json::Value,
     #[schema(value_type = String, format = DateTime)]
     pub created_at: Timestamp,
+    /// When a notification was last shown on it (its service worker acknowledged one).
+    #[schema(value_type = Option<String>, format = DateTime)]
+    pub last_shown_at: Option<Timestamp>,
     #[schema(value_type = Option<String>, format = DateTime)]
     pub last_success_at: Option<Timestamp>,
+    pub status: DeviceStatus,
+}
+
+/// `failing` when the last push to the device failed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum DeviceStatus {
+    Active,
+    Failing,
 }
 
 /// What the push worker needs to encrypt for and reach a device.
@@ -105,20 +123,42 @@ impl Db {
         Ok(())
     }
 
+    /// Removes one of the user's devices by id (`NotFound` for anyone else's).
+    pub async fn delete_subscription_by_id(&self, user_id: &str, id: &str) -> Result<()> {
+        super::reminders::plausible_id(id)?;
+        let removed = sqlx::query("DELETE FROM push_subscriptions WHERE id = $1 AND user_id = $2").bind(id).bind(user_id).execute(&self.pool).await?.rows_affected();
+        if removed == 0 {
+            return Err(crate::Error::NotFound);
+        }
+        Ok(())
+    }
+
     pub async fn subscriptions(&self, user_id: &str) -> Result<Vec<Subscription>> {
-        let rows = sqlx::query("SELECT id, endpoint, device_info, created_at, last_success_at FROM push_subscriptions WHERE user_id = $1 ORDER BY created_at")
-            .bind(user_id)
-            .fetch_all(&self.pool)
-            .await?;
+        let rows = sqlx::query(
+            "SELECT s.id, s.endpoint, s.device_info, s.created_at, s.last_success_at, s.last_shown_at,
+                 (SELECT d.status FROM deliveries d WHERE d.subscription_id = s.id AND d.status <> 'sending' ORDER BY d.updated_at DESC LIMIT 1) AS last_status
+             FROM push_subscriptions s WHERE s.user_id = $1 ORDER BY s.created_at",
+        )
+        .bind(user_id)
+        .fetch_all(&self.pool)
+        .await?;
         rows.iter()
             .map(|r| {
                 let info: String = r.try_get("device_info")?;
+                let device_info: serde_json::Value = serde_json::from_str(&info).unwrap_or(serde_json::Value::Null);
+                let ua = device_info.get("user_agent").and_then(|v| v.as_str()).unwrap_or("");
+                let hint = device_info.get("platform").and_then(|v| v.as_str()).unwrap_or("");
+                let last_status: Option<String> = r.try_get("last_status")?;
                 Ok(Subscription {
                     id: r.try_get("id")?,
+                    label: crate::device::label(&device_info),
+                    platform: crate::device::platform(ua, hint).to_owned(),
                     endpoint: r.try_get("endpoint")?,
-                    device_info: serde_json::from_str(&info).unwrap_or(serde_json::Value::Null),
                     created_at: from_millis(r.try_get("created_at")?),
+                    last_shown_at: r.try_get::<Option<i64>, _>("last_shown_at")?.map(from_millis),
                     last_success_at: r.try_get::<Option<i64>, _>("last_success_at")?.map(from_millis),
+                    status: if last_status.as_deref() == Some("failed") { DeviceStatus::Failing } else { DeviceStatus::Active },
+                    device_info,
                 })
             })
             .collect()
@@ -212,19 +252,34 @@ impl Db {
 
     // Delivery log entries and deliveries
 
-    /// A delivery log entry made outside the scheduler (send now, test pushes use none).
-    pub async fn create_manual_delivery(&self, reminder_id: &str, user_id: &str, now: Timestamp) -> Result<String> {
+    /// A send-now delivery log entry: `queued` for `devices` devices, or `no_devices`. With
+    /// the email fallback on it carries the user's delay (0 when there is no device: the
+    /// email is due at once).
+    pub async fn create_send_now(&self, reminder_id: &str, user_id: &str, devices: usize, fallback_minutes: Option<i64>, now: Timestamp) -> Result<String> {
         let log_id = uuid::Uuid::new_v4().to_string();
+        let (status, fallback) = if devices == 0 { ("no_devices", fallback_minutes.map(|_| 0)) } else { ("queued", fallback_minutes) };
         sqlx::query(
-            "INSERT INTO delivery_logs (id, reminder_id, user_id, occurrence_at, status, late, created_at, kind) VALUES ($1, $2, $3, $4, 'queued', 0, $4, 'manual')",
+            "INSERT INTO delivery_logs (id, reminder_id, user_id, occurrence_at, status, late, created_at, kind, fallback_minutes)
+             VALUES ($1, $2, $3, $4, $5, 0, $4, 'send_now', $6)",
         )
         .bind(&log_id)
         .bind(reminder_id)
         .bind(user_id)
         .bind(to_millis(now))
+        .bind(status)
+        .bind(fallback)
         .execute(&self.pool)
         .await?;
         Ok(log_id)
+    }
+
+    /// How many devices a reminder goes to: the user's, or those of them `send_to` names.
+    pub async fn target_device_count(&self, user_id: &str, send_to: Option<&[String]>) -> Result<usize> {
+        let devices = self.subscription_keys(user_id).await?;
+        Ok(match send_to.filter(|t| !t.is_empty()) {
+            Some(named) => devices.iter().filter(|d| named.contains(&d.id)).count(),
+            None => devices.len(),
+        })
     }
 
     pub async fn delivery(&self, log_id: &str) -> Result<Option<PendingDelivery>> {
@@ -263,38 +318,47 @@ impl Db {
         .await?)
     }
 
-    /// The service worker showed the notification on a device.
+    /// The service worker showed the notification on a device (on every device the entry
+    /// went to, when the endpoint is not named). A shown entry needs no email fallback.
     pub async fn mark_shown(&self, log_id: &str, endpoint: Option<&str>, now: Timestamp) -> Result<()> {
         let now_ms = to_millis(now);
-        match endpoint {
-            Some(endpoint) => {
-                sqlx::query(
-                    "UPDATE deliveries SET shown_at = $3 WHERE log_id = $1 AND shown_at IS NULL
-                     AND subscription_id IN (SELECT id FROM push_subscriptions WHERE endpoint = $2)",
-                )
-                .bind(log_id)
-                .bind(endpoint)
-                .bind(now_ms)
-                .execute(&self.pool)
-                .await?;
+        let mut tx = self.pool.begin().await?;
+        // The devices that showed it: the one named, or every device the entry went to.
+        let which = if endpoint.is_some() { "SELECT id FROM push_subscriptions WHERE endpoint = $3" } else { "SELECT subscription_id FROM deliveries WHERE log_id = $1" };
+        for sql in [
+            format!("UPDATE deliveries SET shown_at = $2 WHERE log_id = $1 AND shown_at IS NULL AND subscription_id IN ({which})"),
+            format!("UPDATE push_subscriptions SET last_shown_at = $2 WHERE (last_shown_at IS NULL OR last_shown_at < $2) AND id IN ({which})
+                 AND id IN (SELECT subscription_id FROM deliveries WHERE log_id = $1)"),
+        ] {
+            let mut query = sqlx::query(AssertSqlSafe(sql)).bind(log_id).bind(now_ms);
+            if let Some(e) = endpoint {
+                query = query.bind(e);
             }
-            None => {
-                sqlx::query("UPDATE deliveries SET shown_at = $2 WHERE log_id = $1 AND shown_at IS NULL").bind(log_id).bind(now_ms).execute(&self.pool).await?;
-            }
+            query.execute(&mut *tx).await?;
         }
+        sqlx::query("UPDATE delivery_logs SET fallback_minutes = NULL WHERE id = $1").bind(log_id).execute(&mut *tx).await?;
+        tx.commit().await?;
         Ok(())
     }
 
     /// Records a notification action once: `true` the first time for this entry and action.
+    /// The person has the reminder in hand, so no entry of it is emailed any more.
     pub async fn record_action(&self, log_id: &str, action: &str, now: Timestamp) -> Result<bool> {
-        Ok(sqlx::query("UPDATE delivery_logs SET action = $2, action_at = $3 WHERE id = $1 AND (action IS NULL OR action <> $2)")
+        let mut tx = self.pool.begin().await?;
+        let first = sqlx::query("UPDATE delivery_logs SET action = $2, action_at = $3 WHERE id = $1 AND (action IS NULL OR action <> $2)")
             .bind(log_id)
             .bind(action)
             .bind(to_millis(now))
-            .execute(&self.pool)
+            .execute(&mut *tx)
             .await?
             .rows_affected()
-            > 0)
+            > 0;
+        sqlx::query("UPDATE delivery_logs SET fallback_minutes = NULL WHERE fallback_minutes IS NOT NULL AND reminder_id = (SELECT reminder_id FROM delivery_logs WHERE id = $1)")
+            .bind(log_id)
+            .execute(&mut *tx)
+            .await?;
+        tx.commit().await?;
+        Ok(first)
     }
 
     pub async fn clear_snooze(&self, reminder_id: &str) -> Result<()> {

@@ -3,14 +3,14 @@
 
 use jiff::Timestamp;
 use serde::Serialize;
-use sqlx::Row;
+use sqlx::{AssertSqlSafe, Row};
 use sqlx::any::AnyRow;
 use utoipa::ToSchema;
 
 use super::{Db, flag};
 use crate::crypto::Keys;
 use crate::recurrence::Recurrence;
-use crate::reminder::{Contents, MAX_ACTIVE_REMINDERS, Reminder, ReminderStatus, StatusFilter, Timing};
+use crate::reminder::{Contents, FireState, MAX_ACTIVE_REMINDERS, Reminder, ReminderStatus, StatusFilter, Timing};
 use crate::time::{from_millis, to_millis};
 use crate::{Error, Result};
 
@@ -18,14 +18,37 @@ use crate::{Error, Result};
 #[derive(Debug, Clone, Serialize, ToSchema)]
 pub struct DeliveryLog {
     pub id: String,
+    /// occurrence, alert, repeat, snooze or send_now
+    pub kind: String,
     #[schema(value_type = String, format = DateTime)]
     pub occurrence_at: Timestamp,
     #[schema(value_type = Option<String>, format = DateTime)]
     pub sent_at: Option<Timestamp>,
+    /// queued, sent, shown (a device acknowledged it), failed, no_devices, missed or cancelled
     pub status: String,
+    /// When a device first showed it.
+    #[schema(value_type = Option<String>, format = DateTime)]
+    pub shown_at: Option<Timestamp>,
+    /// When it went out by email instead (the email fallback).
+    #[schema(value_type = Option<String>, format = DateTime)]
+    pub emailed_at: Option<Timestamp>,
+    pub late: bool,
     pub action: Option<String>,
     #[schema(value_type = Option<String>, format = DateTime)]
     pub action_at: Option<Timestamp>,
+    pub devices: Vec<DeviceDelivery>,
+}
+
+/// What one device did with an entry.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct DeviceDelivery {
+    pub subscription_id: String,
+    /// The device's label; null once the device was removed.
+    pub label: Option<String>,
+    /// sending, sent, failed or gone
+    pub status: String,
+    #[schema(value_type = Option<String>, format = DateTime)]
+    pub shown_at: Option<Timestamp>,
 }
 
 fn seal_contents(keys: &Keys, id: &str, c: &Contents) -> Result<[Option<Vec<u8>>; 4]> {
@@ -54,13 +77,26 @@ pub(super) fn open_json<T: serde::de::DeserializeOwned>(keys: &Keys, context: &s
     }
 }
 
-fn reminder_from_row(keys: &Keys, row: &AnyRow) -> Result<Reminder> {
+/// A reminder with what its pending fires say: the snooze, and whether an occurrence is still
+/// to come. One column list for every read.
+const REMINDER_SELECT: &str = "SELECT r.id, r.user_id, r.title, r.description, r.send_to, r.metadata, r.send_at, r.timezone, r.recurrence,
+        r.scheduled_at, r.is_active, r.is_archived, r.created_at, r.updated_at,
+        (SELECT f.fire_at FROM fires f WHERE f.reminder_id = r.id AND f.kind = 'snooze') AS snooze_at,
+        (SELECT f.fire_at FROM fires f WHERE f.reminder_id = r.id AND f.kind = 'occurrence') AS next_at
+     FROM reminders r";
+
+fn reminder_from_row(keys: &Keys, row: &AnyRow, now: Timestamp) -> Result<Reminder> {
     let id: String = row.try_get("id")?;
     let title: Vec<u8> = row.try_get("title")?;
     let description: Option<Vec<u8>> = row.try_get("description")?;
     let recurrence: String = row.try_get("recurrence")?;
+    let recurrence: Recurrence = serde_json::from_str(&recurrence).unwrap_or(Recurrence::None);
     let is_active = row.try_get::<i64, _>("is_active")? != 0;
     let is_archived = row.try_get::<i64, _>("is_archived")? != 0;
+    let stored_next = row.try_get::<Option<i64>, _>("scheduled_at")?.map(from_millis);
+    let snooze_at = row.try_get::<Option<i64>, _>("snooze_at")?.map(from_millis);
+    let next_at = row.try_get::<Option<i64>, _>("next_at")?.map(from_millis);
+    let state = FireState { is_active, one_time: recurrence == Recurrence::None, stored_next, snooze_at, next_at };
     Ok(Reminder {
         title: keys.open_string(&format!("{id}/title"), &title)?,
         description: description.map(|d| keys.open_string(&format!("{id}/description"), &d)).transpose()?,
@@ -69,8 +105,10 @@ fn reminder_from_row(keys: &Keys, row: &AnyRow) -> Result<Reminder> {
         user_id: row.try_get("user_id")?,
         send_at: from_millis(row.try_get("send_at")?),
         timezone: row.try_get("timezone")?,
-        recurrence: serde_json::from_str(&recurrence).unwrap_or(Recurrence::None),
-        scheduled_at: row.try_get::<Option<i64>, _>("scheduled_at")?.map(from_millis),
+        recurrence,
+        scheduled_at: state.scheduled_at(),
+        snoozed_until: state.snoozed_until(),
+        overdue: state.overdue(now),
         is_active,
         is_archived,
         status: if is_archived { ReminderStatus::Completed } else { ReminderStatus::Pending },
@@ -82,36 +120,38 @@ fn reminder_from_row(keys: &Keys, row: &AnyRow) -> Result<Reminder> {
 
 /// Ids are UUIDs we made; anything else cannot name a row. Checking before the query also
 /// keeps bytes PostgreSQL refuses in text (NUL) away from it.
-fn plausible_id(id: &str) -> Result<()> {
+pub(super) fn plausible_id(id: &str) -> Result<()> {
     if id.is_empty() || id.len() > 64 || !id.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-') {
         return Err(Error::NotFound);
     }
     Ok(())
 }
 
+/// Fails with `ReminderLimit` when the user already has the maximum of active reminders. The
+/// user's row is written first: that serializes one user's concurrent creates on both backends
+/// (a row lock in PostgreSQL, the write lock in SQLite), so the count cannot be raced.
+async fn room_for_one_more(tx: &mut sqlx::Transaction<'_, sqlx::Any>, user_id: &str) -> Result<()> {
+    sqlx::query("UPDATE users SET updated_at = updated_at WHERE id = $1").bind(user_id).execute(&mut **tx).await?;
+    let active: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM reminders WHERE user_id = $1 AND is_active = 1").bind(user_id).fetch_one(&mut **tx).await?;
+    if active >= MAX_ACTIVE_REMINDERS as i64 {
+        return Err(Error::ReminderLimit(MAX_ACTIVE_REMINDERS));
+    }
+    Ok(())
+}
+
 impl Db {
-    /// Inserts a reminder unless the user already has the maximum of active ones. The user's
-    /// row is written first: that serializes one user's concurrent creates on both backends
-    /// (a row lock in PostgreSQL, the write lock in SQLite), so the count cannot be raced.
+    /// Inserts a reminder unless the user already has the maximum of active ones.
     pub async fn create_reminder(&self, keys: &Keys, user_id: &str, contents: &Contents, timing: &Timing, next: Timestamp, now: Timestamp) -> Result<Reminder> {
         let id = uuid::Uuid::new_v4().to_string();
         let [title, description, send_to, metadata] = seal_contents(keys, &id, contents)?;
         let recurrence = serde_json::to_string(&timing.recurrence).map_err(|e| Error::Internal(e.to_string()))?;
         let now_ms = to_millis(now);
         let mut tx = self.pool.begin().await?;
-        sqlx::query("UPDATE users SET updated_at = updated_at WHERE id = $1").bind(user_id).execute(&mut *tx).await?;
-        let active: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM reminders WHERE user_id = $1 AND is_active = 1")
-            .bind(user_id)
-            .fetch_one(&mut *tx)
-            .await?;
-        if active >= MAX_ACTIVE_REMINDERS as i64 {
-            return Err(Error::ReminderLimit(MAX_ACTIVE_REMINDERS));
-        }
-        let row = sqlx::query(
+        room_for_one_more(&mut tx, user_id).await?;
+        sqlx::query(
             "INSERT INTO reminders (id, user_id, title, description, send_to, metadata, send_at, timezone, recurrence, scheduled_at,
                  is_active, is_archived, created_at, updated_at)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 1, 0, $11, $11)
-             RETURNING id, user_id, title, description, send_to, metadata, send_at, timezone, recurrence, scheduled_at, is_active, is_archived, created_at, updated_at",
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 1, 0, $11, $11)",
         )
         .bind(&id)
         .bind(user_id)
@@ -124,12 +164,12 @@ impl Db {
         .bind(recurrence)
         .bind(to_millis(next))
         .bind(now_ms)
-        .fetch_one(&mut *tx)
+        .execute(&mut *tx)
         .await?;
         sqlx::query("INSERT INTO fires (reminder_id, kind, fire_at, occurrence_at) VALUES ($1, 'occurrence', $2, $2)").bind(&id).bind(to_millis(next)).execute(&mut *tx).await?;
         tx.commit().await?;
         self.reminder_changed(&id).await;
-        reminder_from_row(keys, &row)
+        self.get_reminder(keys, user_id, &id).await
     }
 
     pub async fn list_reminders(&self, keys: &Keys, user_id: &str, filter: StatusFilter) -> Result<Vec<Reminder>> {
@@ -139,30 +179,21 @@ impl Db {
             StatusFilter::Archived => 1,
             StatusFilter::All => -1,
         };
-        let rows = sqlx::query(
-            "SELECT id, user_id, title, description, send_to, metadata, send_at, timezone, recurrence, scheduled_at, is_active, is_archived, created_at, updated_at
-             FROM reminders WHERE user_id = $1 AND ($2 = -1 OR is_archived = $2) ORDER BY scheduled_at IS NULL, scheduled_at, created_at",
-        )
-        .bind(user_id)
-        .bind(archived)
-        .fetch_all(&self.pool)
-        .await?;
-        rows.iter().map(|r| reminder_from_row(keys, r)).collect()
+        let sql = format!("{REMINDER_SELECT} WHERE r.user_id = $1 AND ($2 = -1 OR r.is_archived = $2)");
+        let rows = sqlx::query(AssertSqlSafe(sql)).bind(user_id).bind(archived).fetch_all(&self.pool).await?;
+        let now = Timestamp::now();
+        let mut list = rows.iter().map(|r| reminder_from_row(keys, r, now)).collect::<Result<Vec<_>>>()?;
+        // By the next instant each rings (a snooze counts), so this sorts after reading.
+        list.sort_by_key(|r| (r.scheduled_at.is_none(), r.scheduled_at, r.created_at));
+        Ok(list)
     }
 
     /// The user's reminder with this id; someone else's is `NotFound` like a missing one.
     pub async fn get_reminder(&self, keys: &Keys, user_id: &str, id: &str) -> Result<Reminder> {
         plausible_id(id)?;
-        let row = sqlx::query(
-            "SELECT id, user_id, title, description, send_to, metadata, send_at, timezone, recurrence, scheduled_at, is_active, is_archived, created_at, updated_at
-             FROM reminders WHERE id = $1 AND user_id = $2",
-        )
-        .bind(id)
-        .bind(user_id)
-        .fetch_optional(&self.pool)
-        .await?
-        .ok_or(Error::NotFound)?;
-        reminder_from_row(keys, &row)
+        let sql = format!("{REMINDER_SELECT} WHERE r.id = $1 AND r.user_id = $2");
+        let row = sqlx::query(AssertSqlSafe(sql)).bind(id).bind(user_id).fetch_optional(&self.pool).await?.ok_or(Error::NotFound)?;
+        reminder_from_row(keys, &row, Timestamp::now())
     }
 
     /// Writes an edited reminder. `reactivate` makes an archived reminder pending again (its
@@ -173,23 +204,15 @@ impl Db {
         let [title, description, send_to, metadata] = seal_contents(keys, &r.id, &contents)?;
         let recurrence = serde_json::to_string(&r.recurrence).map_err(|e| Error::Internal(e.to_string()))?;
         let mut tx = self.pool.begin().await?;
-        sqlx::query("UPDATE users SET updated_at = updated_at WHERE id = $1").bind(&r.user_id).execute(&mut *tx).await?;
         if reactivate {
-            let active: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM reminders WHERE user_id = $1 AND is_active = 1")
-                .bind(&r.user_id)
-                .fetch_one(&mut *tx)
-                .await?;
-            if active >= MAX_ACTIVE_REMINDERS as i64 {
-                return Err(Error::ReminderLimit(MAX_ACTIVE_REMINDERS));
-            }
+            room_for_one_more(&mut tx, &r.user_id).await?;
         }
         let (is_active, is_archived) = if reactivate { (true, false) } else { (r.is_active, r.is_archived) };
-        let row = sqlx::query(
+        sqlx::query(
             "UPDATE reminders SET title = $3, description = $4, send_to = $5, metadata = $6, send_at = $7, timezone = $8,
                  recurrence = $9, scheduled_at = $10, is_active = $11, is_archived = $12, archived_at = CASE WHEN $12 = 1 THEN archived_at ELSE NULL END,
                  updated_at = $13
-             WHERE id = $1 AND user_id = $2
-             RETURNING id, user_id, title, description, send_to, metadata, send_at, timezone, recurrence, scheduled_at, is_active, is_archived, created_at, updated_at",
+             WHERE id = $1 AND user_id = $2",
         )
         .bind(&r.id)
         .bind(&r.user_id)
@@ -204,9 +227,8 @@ impl Db {
         .bind(flag(is_active))
         .bind(flag(is_archived))
         .bind(to_millis(now))
-        .fetch_optional(&mut *tx)
-        .await?
-        .ok_or(Error::NotFound)?;
+        .execute(&mut *tx)
+        .await?;
         if timing_changed {
             sqlx::query("DELETE FROM fires WHERE reminder_id = $1 AND kind = 'occurrence'").bind(&r.id).execute(&mut *tx).await?;
             if let (true, Some(next)) = (is_active, r.scheduled_at) {
@@ -217,7 +239,7 @@ impl Db {
         if timing_changed {
             self.reminder_changed(&r.id).await;
         }
-        reminder_from_row(keys, &row)
+        self.get_reminder(keys, &r.user_id, &r.id).await
     }
 
     pub async fn delete_reminder(&self, user_id: &str, id: &str) -> Result<()> {
@@ -242,22 +264,53 @@ impl Db {
     pub async fn delivery_logs(&self, user_id: &str, reminder_id: &str) -> Result<Vec<DeliveryLog>> {
         plausible_id(reminder_id)?;
         let rows = sqlx::query(
-            "SELECT id, occurrence_at, sent_at, status, action, action_at FROM delivery_logs
+            "SELECT id, kind, occurrence_at, sent_at, status, emailed_at, late, action, action_at FROM delivery_logs
              WHERE reminder_id = $1 AND user_id = $2 ORDER BY occurrence_at DESC, created_at DESC LIMIT 200",
         )
         .bind(reminder_id)
         .bind(user_id)
         .fetch_all(&self.pool)
         .await?;
+        let device_rows = sqlx::query(
+            "SELECT d.log_id, d.subscription_id, d.status, d.shown_at, s.device_info FROM deliveries d
+             JOIN delivery_logs l ON l.id = d.log_id
+             LEFT JOIN push_subscriptions s ON s.id = d.subscription_id
+             WHERE l.reminder_id = $1 AND l.user_id = $2 ORDER BY d.subscription_id",
+        )
+        .bind(reminder_id)
+        .bind(user_id)
+        .fetch_all(&self.pool)
+        .await?;
+        let mut devices: std::collections::HashMap<String, Vec<DeviceDelivery>> = std::collections::HashMap::new();
+        for r in &device_rows {
+            let info: Option<String> = r.try_get("device_info")?;
+            devices.entry(r.try_get("log_id")?).or_default().push(DeviceDelivery {
+                subscription_id: r.try_get("subscription_id")?,
+                label: info.map(|i| crate::device::label(&serde_json::from_str(&i).unwrap_or_default())),
+                status: r.try_get("status")?,
+                shown_at: r.try_get::<Option<i64>, _>("shown_at")?.map(from_millis),
+            });
+        }
         rows.iter()
             .map(|r| {
+                let id: String = r.try_get("id")?;
+                let devices = devices.remove(&id).unwrap_or_default();
+                let shown_at = devices.iter().filter_map(|d| d.shown_at).min();
+                let stored: String = r.try_get("status")?;
+                // An acknowledgement may come before the entry is settled: shown wins.
+                let status = if shown_at.is_some() && matches!(stored.as_str(), "queued" | "sent" | "failed") { "shown".to_owned() } else { stored };
                 Ok(DeliveryLog {
-                    id: r.try_get("id")?,
+                    kind: r.try_get("kind")?,
                     occurrence_at: from_millis(r.try_get("occurrence_at")?),
                     sent_at: r.try_get::<Option<i64>, _>("sent_at")?.map(from_millis),
-                    status: r.try_get("status")?,
+                    status,
+                    shown_at,
+                    emailed_at: r.try_get::<Option<i64>, _>("emailed_at")?.map(from_millis),
+                    late: r.try_get::<i64, _>("late")? != 0,
                     action: r.try_get("action")?,
                     action_at: r.try_get::<Option<i64>, _>("action_at")?.map(from_millis),
+                    devices,
+                    id,
                 })
             })
             .collect()

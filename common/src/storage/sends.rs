@@ -29,6 +29,8 @@ const ROWS: usize = 500;
 pub struct Outgoing {
     pub log_id: String,
     pub reminder_id: String,
+    /// occurrence, snooze, send_now
+    pub kind: String,
     pub user_id: String,
     pub occurrence_at: Timestamp,
     pub late: bool,
@@ -73,7 +75,7 @@ impl Db {
         let mut out = Vec::with_capacity(log_ids.len());
         for chunk in log_ids.chunks(ROWS) {
             let sql = format!(
-                "SELECT l.id, l.reminder_id, l.user_id, l.occurrence_at, l.late, r.id AS found, r.title, r.description, r.send_to,
+                "SELECT l.id, l.reminder_id, l.user_id, l.occurrence_at, l.late, l.kind, r.id AS found, r.title, r.description, r.send_to,
                      u.language, u.hide_notification_content
                  FROM delivery_logs l
                  LEFT JOIN reminders r ON r.id = l.reminder_id AND r.user_id = l.user_id
@@ -103,6 +105,7 @@ impl Db {
                 };
                 out.push(Outgoing {
                     log_id: row.try_get("id")?,
+                    kind: row.try_get("kind")?,
                     user_id: row.try_get("user_id")?,
                     occurrence_at: from_millis(row.try_get("occurrence_at")?),
                     late: row.try_get::<i64, _>("late")? != 0,
@@ -112,6 +115,28 @@ impl Db {
             }
         }
         Ok(out)
+    }
+
+    /// Each user's overdue reminders at `at` (one-time, fired, no action yet): the app badge.
+    pub async fn overdue_counts(&self, user_ids: &[String], at: Timestamp) -> Result<HashMap<String, u32>> {
+        let mut counts = HashMap::new();
+        for chunk in user_ids.chunks(ROWS) {
+            let sql = format!(
+                "SELECT r.user_id, COUNT(*) AS n FROM reminders r
+                 WHERE r.is_active = 1 AND r.recurrence = '{{\"kind\":\"none\"}}' AND r.scheduled_at <= $1
+                   AND NOT EXISTS (SELECT 1 FROM fires f WHERE f.reminder_id = r.id) AND r.user_id IN ({})
+                 GROUP BY r.user_id",
+                placeholders(2, chunk.len())
+            );
+            let mut query = sqlx::query(AssertSqlSafe(sql)).bind(to_millis(at));
+            for id in chunk {
+                query = query.bind(id);
+            }
+            for row in query.fetch_all(&self.pool).await? {
+                counts.insert(row.try_get("user_id")?, u32::try_from(row.try_get::<i64, _>("n")?).unwrap_or(u32::MAX));
+            }
+        }
+        Ok(counts)
     }
 
     /// The devices of each user, oldest first.

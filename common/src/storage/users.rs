@@ -77,7 +77,7 @@ impl Db {
 
     pub async fn settings(&self, user_id: &str) -> Result<Settings> {
         let row = sqlx::query(
-            "SELECT timezone, language, default_snooze_minutes, speak_titles, hide_notification_content FROM users WHERE id = $1",
+            "SELECT timezone, language, default_snooze_minutes, speak_titles, hide_notification_content, email_fallback_minutes FROM users WHERE id = $1",
         )
         .bind(user_id)
         .fetch_optional(&self.pool)
@@ -89,13 +89,14 @@ impl Db {
             default_snooze_minutes: row.try_get("default_snooze_minutes")?,
             speak_titles: row.try_get::<i64, _>("speak_titles")? != 0,
             hide_notification_content: row.try_get::<i64, _>("hide_notification_content")? != 0,
+            email_fallback_minutes: row.try_get("email_fallback_minutes")?,
         })
     }
 
     pub async fn save_settings(&self, user_id: &str, s: &Settings, now: Timestamp) -> Result<()> {
         sqlx::query(
             "UPDATE users SET timezone = $2, language = $3, default_snooze_minutes = $4, speak_titles = $5,
-             hide_notification_content = $6, updated_at = $7 WHERE id = $1",
+             hide_notification_content = $6, updated_at = $7, email_fallback_minutes = $8 WHERE id = $1",
         )
         .bind(user_id)
         .bind(&s.timezone)
@@ -104,6 +105,7 @@ impl Db {
         .bind(flag(s.speak_titles))
         .bind(flag(s.hide_notification_content))
         .bind(to_millis(now))
+        .bind(s.email_fallback_minutes)
         .execute(&self.pool)
         .await?;
         Ok(())

@@ -1,0 +1,306 @@
+//! What a push says: api.md's push payload in the Declarative Web Push format (`web_push:
+//! 8030`), so Safari shows it even when the service worker cannot, and browsers without
+//! declarative support hand the same JSON to the service worker. In the user's language, and
+//! short enough to stay under push services' size limit.
+
+use serde::Serialize;
+
+/// The payload's JSON must stay under this (the encrypted message under 4096 bytes).
+pub const MAX_PAYLOAD_BYTES: usize = 3000;
+/// RFC 8030's number marks a declarative push message.
+const DECLARATIVE: u16 = 8030;
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct PushMessage {
+    pub web_push: u16,
+    pub notification: Notification,
+    /// The user's overdue reminders, for the app icon's badge.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub app_badge: Option<u32>,
+    /// The service worker may change the notification before it is shown.
+    pub mutable: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Notification {
+    pub title: String,
+    pub body: String,
+    /// The absolute URL of the reminder (or the app) in the user's language.
+    pub navigate: String,
+    /// The reminder id: a re-send or a snooze replaces the notification instead of stacking.
+    pub tag: String,
+    pub lang: String,
+    pub silent: bool,
+    pub require_interaction: bool,
+    pub data: NotificationData,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub actions: Vec<Action>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct NotificationData {
+    /// `reminder` or `test`.
+    #[serde(rename = "type")]
+    pub kind: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reminder_id: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub log_id: Option<String>,
+    /// Authorizes complete, snooze and the acknowledgement without the app's session.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub action_token: Option<String>,
+    /// The delivery log entry's kind: occurrence, snooze, send_now...
+    #[serde(rename = "kind", skip_serializing_if = "Option::is_none")]
+    pub entry_kind: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub late: Option<bool>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Action {
+    /// `complete` or `snooze`.
+    pub action: &'static str,
+    pub title: String,
+    /// Where a declarative push (no service worker) takes the person: the app performs the
+    /// action there.
+    pub navigate: String,
+}
+
+/// One delivery log entry's push, before it is put into words.
+#[derive(Debug, Clone)]
+pub struct ReminderPush<'a> {
+    pub reminder_id: &'a str,
+    pub log_id: &'a str,
+    pub action_token: &'a str,
+    /// The entry's kind (occurrence, snooze, send_now).
+    pub kind: &'a str,
+    pub title: &'a str,
+    pub description: Option<&'a str>,
+    pub lang: &'a str,
+    pub hide_content: bool,
+    pub late: bool,
+    pub overdue: Option<u32>,
+}
+
+fn is_ja(lang: &str) -> bool {
+    lang == "ja"
+}
+
+/// The app's absolute URL of `path` in `lang` (Japanese at the root, English under `/en`).
+pub fn app_url(base: &str, lang: &str, path: &str) -> String {
+    let base = base.trim_end_matches('/');
+    if is_ja(lang) { format!("{base}{path}") } else { format!("{base}/en{path}") }
+}
+
+/// A reminder's push. With `hide_content`, it says only that a reminder is due.
+pub fn reminder(p: &ReminderPush<'_>, base: &str) -> PushMessage {
+    let ja = is_ja(p.lang);
+    let (title, body) = if p.hide_content {
+        if ja {
+            ("リマインダー".to_owned(), "リマインダーの時間です。アプリで内容を確認してください。".to_owned())
+        } else {
+            ("Reminder".to_owned(), "A reminder is due. Open Hibiki to see it.".to_owned())
+        }
+    } else {
+        let body = match p.description.map(str::trim).filter(|d| !d.is_empty()) {
+            Some(d) => d.to_owned(),
+            None if ja => "リマインダーの時間です。".to_owned(),
+            None => "It's time.".to_owned(),
+        };
+        (p.title.to_owned(), body)
+    };
+    // The late mark is part of the title, so a declarative push shows it too.
+    let title = match (p.late, ja) {
+        (false, _) => title,
+        (true, true) => format!("{title}（遅延）"),
+        (true, false) => format!("{title} (late)"),
+    };
+    let page = format!("/reminders?reminder={}", p.reminder_id);
+    let action = |action: &'static str, ja_title: &str, en_title: &str| Action {
+        action,
+        title: if ja { ja_title } else { en_title }.to_owned(),
+        navigate: app_url(base, p.lang, &format!("{page}&log={}&do={action}", p.log_id)),
+    };
+    let message = PushMessage {
+        web_push: DECLARATIVE,
+        notification: Notification {
+            title,
+            body,
+            navigate: app_url(base, p.lang, &page),
+            tag: p.reminder_id.to_owned(),
+            lang: p.lang.to_owned(),
+            silent: false,
+            require_interaction: true,
+            data: NotificationData {
+                kind: "reminder",
+                reminder_id: Some(p.reminder_id.to_owned()),
+                log_id: Some(p.log_id.to_owned()),
+                action_token: Some(p.action_token.to_owned()),
+                entry_kind: Some(p.kind.to_owned()),
+                late: p.late.then_some(true),
+            },
+            actions: vec![action("complete", "完了", "Complete"), action("snooze", "スヌーズ", "Snooze")],
+        },
+        app_badge: p.overdue,
+        mutable: true,
+    };
+    fit(message, MAX_PAYLOAD_BYTES)
+}
+
+/// The test notification: no actions, opens the app.
+pub fn test(lang: &str, base: &str) -> PushMessage {
+    let (title, body) = if is_ja(lang) {
+        ("テスト通知", "Hibiki からのテスト通知です。通知は正常に届いています。")
+    } else {
+        ("Test notification", "This is a test notification from Hibiki. Notifications work.")
+    };
+    PushMessage {
+        web_push: DECLARATIVE,
+        notification: Notification {
+            title: title.to_owned(),
+            body: body.to_owned(),
+            navigate: app_url(base, lang, "/"),
+            tag: "hibiki-test".to_owned(),
+            lang: lang.to_owned(),
+            silent: false,
+            require_interaction: true,
+            data: NotificationData { kind: "test", reminder_id: None, log_id: None, action_token: None, entry_kind: None, late: None },
+            actions: Vec::new(),
+        },
+        app_badge: None,
+        mutable: true,
+    }
+}
+
+pub fn to_bytes(message: &PushMessage) -> Vec<u8> {
+    serde_json::to_vec(message).expect("a payload serializes")
+}
+
+/// Shortens the body, then the title (on character boundaries, with an ellipsis), until the
+/// JSON fits in `max` bytes. Ids, token, URLs and tag are never cut.
+pub fn fit(mut message: PushMessage, max: usize) -> PushMessage {
+    for field in [Field::Body, Field::Title] {
+        if to_bytes(&message).len() <= max {
+            break;
+        }
+        let original: Vec<char> = field.get(&mut message).chars().collect();
+        // Binary search the longest prefix that fits.
+        let (mut lo, mut hi) = (0usize, original.len());
+        while lo < hi {
+            let mid = (lo + hi).div_ceil(2);
+            *field.get(&mut message) = shortened(&original, mid);
+            if to_bytes(&message).len() <= max { lo = mid } else { hi = mid - 1 }
+        }
+        *field.get(&mut message) = shortened(&original, lo);
+    }
+    message
+}
+
+#[derive(Clone, Copy)]
+enum Field {
+    Body,
+    Title,
+}
+
+impl Field {
+    fn get(self, m: &mut PushMessage) -> &mut String {
+        match self {
+            Field::Body => &mut m.notification.body,
+            Field::Title => &mut m.notification.title,
+        }
+    }
+}
+
+fn shortened(chars: &[char], keep: usize) -> String {
+    if keep >= chars.len() {
+        return chars.iter().collect();
+    }
+    let mut s: String = chars[..keep].iter().collect();
+    s.push('…');
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const BASE: &str = "https://hibiki.example/";
+
+    fn push<'a>(title: &'a str, description: Option<&'a str>, lang: &'a str) -> ReminderPush<'a> {
+        ReminderPush {
+            reminder_id: "r1",
+            log_id: "l1",
+            action_token: "tok",
+            kind: "occurrence",
+            title,
+            description,
+            lang,
+            hide_content: false,
+            late: false,
+            overdue: Some(2),
+        }
+    }
+
+    #[test]
+    fn reminder_payload_is_declarative_in_both_languages() {
+        let ja = reminder(&push("歯医者", None, "ja"), BASE);
+        let json: serde_json::Value = serde_json::from_slice(&to_bytes(&ja)).unwrap();
+        assert_eq!(json["web_push"], 8030);
+        assert_eq!(json["mutable"], true);
+        assert_eq!(json["app_badge"], 2);
+        let n = &json["notification"];
+        assert_eq!(n["navigate"], "https://hibiki.example/reminders?reminder=r1");
+        assert_eq!(n["body"], "リマインダーの時間です。");
+        assert_eq!(n["tag"], "r1");
+        assert_eq!(n["silent"], false);
+        assert_eq!(n["require_interaction"], true);
+        assert_eq!(n["data"], serde_json::json!({"type": "reminder", "reminder_id": "r1", "log_id": "l1", "action_token": "tok", "kind": "occurrence"}));
+        assert_eq!(n["actions"][0]["title"], "完了");
+        assert_eq!(n["actions"][1]["navigate"], "https://hibiki.example/reminders?reminder=r1&log=l1&do=snooze");
+
+        let en = reminder(&ReminderPush { late: true, ..push("Dentist", Some("Bring the card"), "en") }, BASE);
+        let json: serde_json::Value = serde_json::from_slice(&to_bytes(&en)).unwrap();
+        let n = &json["notification"];
+        assert_eq!(n["navigate"], "https://hibiki.example/en/reminders?reminder=r1");
+        assert_eq!(n["title"], "Dentist (late)");
+        assert_eq!(n["body"], "Bring the card");
+        assert_eq!(n["data"]["late"], true);
+        assert_eq!(n["actions"][0]["navigate"], "https://hibiki.example/en/reminders?reminder=r1&log=l1&do=complete");
+        assert_eq!(reminder(&ReminderPush { late: true, ..push("歯医者", None, "ja") }, BASE).notification.title, "歯医者（遅延）");
+    }
+
+    #[test]
+    fn hidden_content_says_only_that_a_reminder_is_due() {
+        let p = reminder(&ReminderPush { hide_content: true, ..push("Secret appointment", Some("details"), "en") }, BASE);
+        let text = String::from_utf8(to_bytes(&p)).unwrap();
+        assert!(!text.contains("Secret") && !text.contains("details"));
+        assert_eq!(p.notification.data.reminder_id.as_deref(), Some("r1"));
+    }
+
+    #[test]
+    fn long_contents_are_shortened_never_the_ids() {
+        let title = "題".repeat(200);
+        let description = "説明".repeat(2000);
+        let token = "t".repeat(43);
+        let p = reminder(&ReminderPush { reminder_id: "reminder-id", log_id: "log-id", action_token: &token, ..push(&title, Some(&description), "ja") }, BASE);
+        let bytes = to_bytes(&p);
+        assert!(bytes.len() <= MAX_PAYLOAD_BYTES, "{}", bytes.len());
+        assert!(p.notification.body.ends_with('…'));
+        assert_eq!(p.notification.title, title, "the title fits once the body is cut");
+        assert_eq!(p.notification.data.log_id.as_deref(), Some("log-id"));
+        let tiny = fit(p.clone(), 900);
+        assert!(to_bytes(&tiny).len() <= 900);
+        assert!(tiny.notification.title.ends_with('…'));
+        assert_eq!(tiny.notification.data, p.notification.data);
+        assert_eq!(tiny.notification.actions, p.notification.actions);
+    }
+
+    #[test]
+    fn test_payload() {
+        let ja = test("ja", BASE);
+        assert_eq!(ja.notification.title, "テスト通知");
+        assert!(ja.notification.actions.is_empty());
+        assert_eq!(ja.notification.data.kind, "test");
+        assert_eq!(test("en", "https://h.example").notification.navigate, "https://h.example/en/");
+    }
+}
