@@ -455,3 +455,64 @@ async fn the_embedded_process_killed_mid_batch_delivers_everything_once_after_a_
     let doubles: Vec<_> = accepted.iter().filter(|(_, n)| **n > 1).collect();
     assert!(doubles.is_empty(), "accepted twice: {doubles:?}");
 }
+
+/// The email fallback survives `kill -9` in its waiting time: the embedded all-in-one is
+/// killed after the push went out (no device shows it), started again, and the reminder is
+/// emailed exactly once when the delay is over.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_pending_email_fallback_survives_kill_9_and_is_sent_once() {
+    let Some(sink) = PushSink::start().await else {
+        unavailable("the push sink (pip install -r tests/pushsink/requirements.txt, or set HIBIKI_TEST_PYTHON)");
+        return;
+    };
+    let dir = std::env::temp_dir().join(format!("hibiki-fallback-{}", uuid::Uuid::new_v4().simple()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let port = free_port();
+    let mut cluster = Cluster {
+        dir: dir.clone(),
+        env: vec![
+            ("HIBIKI_DATA_DIR".into(), dir.join("data").display().to_string()),
+            ("HIBIKI_ALLOW_PRIVATE_PUSH".into(), "1".into()),
+            ("HIBIKI_DEV_LOGIN".into(), "1".into()),
+            ("HIBIKI_LISTEN".into(), format!("127.0.0.1:{port}")),
+            ("HIBIKI_PUBLIC_URL".into(), format!("http://127.0.0.1:{port}")),
+            // One fallback "minute" lasts 8 s here: the kill and the restart fall inside it.
+            ("HIBIKI_FALLBACK_MINUTE_MS".into(), "8000".into()),
+        ],
+        processes: Vec::new(),
+        base: format!("http://127.0.0.1:{port}"),
+        client: reqwest::Client::builder().timeout(Duration::from_secs(10)).build().unwrap(),
+        database: None,
+    };
+    let health = format!("{}/api/health", cluster.base);
+    let up = |cluster: &Cluster| {
+        let (client, health) = (cluster.client.clone(), health.clone());
+        async move { wait_until(Duration::from_secs(30), || async { client.head(&health).send().await.is_ok_and(|r| r.status() == 200) }).await }
+    };
+    cluster.start("all", "first", &[]);
+    assert!(up(&cluster).await, "hibiki did not start");
+    let (tokens, subs) = users_with_devices(&cluster, &sink, &["dev@example.com"]).await;
+    let r = cluster.client.put(format!("{}/api/settings", cluster.base)).bearer_auth(&tokens[0]).json(&json!({ "email_fallback_minutes": 1 })).send().await.unwrap();
+    assert_eq!(r.status(), 200);
+    let due = whole_second_ahead(SignedDuration::from_secs(2));
+    cluster.reminders_at(&tokens[0], due, &["Kill test".to_owned()]).await;
+    let (sink, devices) = (&sink, subs.len());
+    assert!(wait_until(Duration::from_secs(15), || async move { all_received(sink).await.len() >= devices }).await, "pushed to both devices");
+    cluster.kill9("first");
+    let outbox = dir.join("data").join("outbox");
+    let fallbacks = move || {
+        std::fs::read_dir(&outbox)
+            .map(|entries| entries.filter_map(|e| std::fs::read_to_string(e.ok()?.path()).ok()).filter(|m| m.contains("Subject: Hibiki reminder: Kill test")).count())
+            .unwrap_or(0)
+    };
+    assert_eq!(fallbacks(), 0, "nothing emailed before the delay");
+    cluster.start("all", "second", &[]);
+    assert!(up(&cluster).await, "hibiki did not start again");
+    let fallbacks = &fallbacks;
+    assert!(wait_until(Duration::from_secs(60), || async move { fallbacks() >= 1 }).await, "the pending fallback was sent after the restart");
+    assert!(Timestamp::now() >= due + SignedDuration::from_secs(8), "not before the delay");
+    tokio::time::sleep(Duration::from_secs(3)).await;
+    assert_eq!(fallbacks(), 1, "exactly once");
+    let logs: Value = cluster.get(&format!("/api/reminders/{}/logs", cluster.get("/api/reminders", Some(&tokens[0])).await["data"][0]["id"].as_str().unwrap()), Some(&tokens[0])).await;
+    assert!(logs["data"][0]["emailed_at"].is_string(), "{logs}");
+}

@@ -310,6 +310,78 @@ async fn email_fallback(app: &TestApp, sink: &PushSink) {
     assert_eq!(app.read_mails(email).len(), 2);
 }
 
+/// Checks one decrypted push against api.md's Declarative Web Push format.
+fn assert_declarative(app: &TestApp, push: &Value, kind: &str) {
+    let p = &push["payload"];
+    assert!(push["body_bytes"].as_i64().unwrap() < 4096, "{kind}: encrypted size");
+    assert!(serde_json::to_vec(p).unwrap().len() <= 3000, "{kind}: payload size");
+    assert_eq!(p["web_push"], 8030, "{kind}: {p}");
+    assert_eq!(p["mutable"], true, "{kind}");
+    let n = &p["notification"];
+    let base = app.config.public_url.as_str().trim_end_matches('/');
+    for field in ["title", "body", "navigate", "tag", "lang"] {
+        assert!(n[field].as_str().is_some_and(|s| !s.is_empty()), "{kind}: {field} in {n}");
+    }
+    assert!(n["navigate"].as_str().unwrap().starts_with(&format!("{base}/en/")), "{kind}: absolute, in the user's language: {n}");
+    assert_eq!((n["silent"].clone(), n["require_interaction"].clone()), (json!(false), json!(true)), "{kind}");
+    let data = &n["data"];
+    if kind == "test" {
+        assert_eq!(data["type"], "test");
+        assert!(n.get("actions").is_none() && p.get("app_badge").is_none(), "{n}");
+        return;
+    }
+    assert_eq!(data["type"], "reminder");
+    assert_eq!(data["kind"], kind);
+    let (reminder_id, log_id) = (data["reminder_id"].as_str().unwrap(), data["log_id"].as_str().unwrap());
+    assert!(data["action_token"].as_str().is_some_and(|t| t.len() > 20));
+    assert_eq!(n["tag"], reminder_id);
+    assert_eq!(n["navigate"], format!("{base}/en/reminders?reminder={reminder_id}"));
+    assert!(p["app_badge"].is_u64(), "{kind}: {p}");
+    let actions = n["actions"].as_array().expect("actions");
+    let names: Vec<&str> = actions.iter().map(|a| a["action"].as_str().unwrap()).collect();
+    assert_eq!(names, ["complete", "snooze"]);
+    for a in actions {
+        let action = a["action"].as_str().unwrap();
+        assert_eq!(a["navigate"], format!("{base}/en/reminders?reminder={reminder_id}&log={log_id}&do={action}"));
+        assert!(a["title"].as_str().is_some_and(|t| !t.is_empty()));
+    }
+}
+
+/// Every kind of push (occurrence, snooze, send-now, test), decrypted by the independent push
+/// sink, is in the declarative format and under the size limit; the badge counts overdue
+/// one-time reminders.
+async fn every_push_is_declarative(app: &TestApp, sink: &PushSink) {
+    let (token, _) = app.sign_in(&unique_email()).await;
+    let sub = subscribe(app, sink, &token).await;
+    let sub_id = sub["id"].as_str().unwrap();
+    // An overdue one-time reminder first, so the badge has something to count.
+    create(app, &token, json!({ "title": "Overdue", "send_at": whole_second_ahead(2).to_string() })).await;
+    let got = sink.wait_for(sub_id, 1, 15).await;
+    assert_declarative(app, &got[0], "occurrence");
+    assert_eq!(got[0]["payload"]["app_badge"], 1);
+
+    let long = "長い説明".repeat(500);
+    let id = create(app, &token, json!({ "title": "Water", "description": long, "send_at": whole_second_ahead(2).to_string(), "recurrence": { "kind": "daily" } })).await;
+    let got = sink.wait_for(sub_id, 2, 15).await;
+    assert_declarative(app, &got[1], "occurrence");
+    assert_eq!(got[1]["payload"]["app_badge"], 1, "a daily reminder is never overdue");
+    assert!(got[1]["payload"]["notification"]["body"].as_str().unwrap().ends_with('…'), "the long body is shortened");
+    let log_id = got[1]["payload"]["notification"]["data"]["log_id"].clone();
+    let snooze = json!({ "reminder_id": id, "log_id": log_id, "action": "snooze", "snooze_until": whole_second_ahead(2).to_string() });
+    assert_eq!(app.post("/api/reminders?action=handle", &snooze, Some(&token)).await.status(), 200);
+    let got = sink.wait_for(sub_id, 3, 15).await;
+    assert_declarative(app, &got[2], "snooze");
+
+    assert_eq!(app.post(&format!("/api/reminders/{id}/send"), &json!({}), Some(&token)).await.status(), 202);
+    let got = sink.wait_for(sub_id, 4, 15).await;
+    assert_declarative(app, &got[3], "send_now");
+
+    assert_eq!(app.post("/api/notifications?action=test", &json!({}), Some(&token)).await.status(), 202);
+    let got = sink.wait_for(sub_id, 5, 15).await;
+    assert_declarative(app, &got[4], "test");
+    assert!(sink.rejected().await.is_empty());
+}
+
 macro_rules! trust_tests {
     ($($name:ident),*) => {$(
         mod $name {
@@ -332,4 +404,4 @@ macro_rules! trust_tests {
     )*};
 }
 
-trust_tests!(send_now_says_what_happened, shown_devices_and_removal, overdue_and_snoozed, editing_never_traps, email_fallback);
+trust_tests!(every_push_is_declarative, send_now_says_what_happened, shown_devices_and_removal, overdue_and_snoozed, editing_never_traps, email_fallback);
