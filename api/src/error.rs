@@ -34,6 +34,10 @@ pub enum ApiError {
     SignIn(SignInError),
     #[error("the push endpoint was refused: {0}")]
     EndpointRejected(String),
+    #[error("This push endpoint belongs to another account.")]
+    EndpointInUse,
+    #[error("Cross-site request refused.")]
+    CsrfRejected,
     #[error("Please enable notifications first")]
     SubscriptionNotFound,
     #[error("temporarily unavailable: {0}")]
@@ -55,6 +59,7 @@ impl From<hibiki_common::Error> for ApiError {
             E::Validation(fields) => ApiError::Validation(fields),
             E::NotFound => ApiError::NotFound,
             E::ReminderLimit(n) => ApiError::ReminderLimit(n),
+            E::EndpointInUse => ApiError::EndpointInUse,
             other => ApiError::Internal(other.to_string()),
         }
     }
@@ -92,6 +97,8 @@ impl ApiError {
                 SignInError::Store(_) => (StatusCode::INTERNAL_SERVER_ERROR, "INTERNAL_ERROR"),
             },
             ApiError::EndpointRejected(_) => (StatusCode::BAD_REQUEST, "ENDPOINT_REJECTED"),
+            ApiError::EndpointInUse => (StatusCode::CONFLICT, "ENDPOINT_IN_USE"),
+            ApiError::CsrfRejected => (StatusCode::FORBIDDEN, "CSRF_REJECTED"),
             ApiError::SubscriptionNotFound => (StatusCode::NOT_FOUND, "SUBSCRIPTION_NOT_FOUND"),
             ApiError::Unavailable(_) => (StatusCode::SERVICE_UNAVAILABLE, "SERVICE_UNAVAILABLE"),
             ApiError::Internal(_) => (StatusCode::INTERNAL_SERVER_ERROR, "INTERNAL_ERROR"),

@@ -46,11 +46,28 @@ pub fn parse_json<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
     if !value.is_object() {
         return Err(ApiError::field("body", "expected a JSON object"));
     }
+    // No text the database cannot store: PostgreSQL refuses NUL in text, SQLite cuts at it.
+    if let Some(path) = nul_at(&value, "") {
+        return Err(ApiError::field(if path.is_empty() { "body" } else { &path }, "must not contain NUL characters"));
+    }
     serde_path_to_error::deserialize(value).map_err(|e| {
         let path = e.path().to_string();
         let field = if path == "." || path.is_empty() { "body".to_owned() } else { path };
         ApiError::field(&field, e.inner().to_string())
     })
+}
+
+/// The path of the first string (or key) holding a NUL character.
+fn nul_at(value: &serde_json::Value, path: &str) -> Option<String> {
+    match value {
+        serde_json::Value::String(s) if s.contains('\0') => Some(path.to_owned()),
+        serde_json::Value::Array(items) => items.iter().enumerate().find_map(|(i, v)| nul_at(v, &format!("{path}[{i}]"))),
+        serde_json::Value::Object(map) => map.iter().find_map(|(k, v)| {
+            let here = if path.is_empty() { k.clone() } else { format!("{path}.{k}") };
+            if k.contains('\0') { Some(path.to_owned()) } else { nul_at(v, &here) }
+        }),
+        _ => None,
+    }
 }
 
 /// Query parameters, with a 400 `VALIDATION_FAILED` for values of the wrong type.

@@ -3,6 +3,7 @@
 //! request ids, security headers, panics caught).
 
 pub mod auth;
+pub mod csrf;
 pub mod error;
 pub mod extract;
 pub mod openapi;
@@ -41,6 +42,7 @@ connect-src 'self'; worker-src 'self'; manifest-src 'self'; media-src 'self' dat
 base-uri 'self'; form-action 'self'; frame-ancestors 'none'";
 
 pub fn router(state: AppState) -> Router {
+    let hsts = (state.config.public_url.scheme() == "https").then(|| HeaderValue::from_static("max-age=31536000"));
     let sign_in = Router::new()
         .route("/api/auth/otp", post(auth_routes::request_otp))
         .route("/api/auth/verify", post(auth_routes::verify))
@@ -80,6 +82,7 @@ pub fn router(state: AppState) -> Router {
         .merge(health)
         .route("/api", axum::routing::any(api_not_found))
         .route("/api/{*rest}", axum::routing::any(api_not_found))
+        .layer(middleware::from_fn_with_state(state.clone(), csrf::same_site_only))
         .method_not_allowed_fallback(method_not_allowed)
         .fallback_service(web::service(state.config.web_dir.clone()))
         .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
@@ -97,7 +100,12 @@ pub fn router(state: AppState) -> Router {
                 .layer(SetResponseHeaderLayer::if_not_present(header::CONTENT_SECURITY_POLICY, HeaderValue::from_static(CSP)))
                 .layer(SetResponseHeaderLayer::if_not_present(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff")))
                 .layer(SetResponseHeaderLayer::if_not_present(header::REFERRER_POLICY, HeaderValue::from_static("no-referrer")))
-                .layer(SetResponseHeaderLayer::if_not_present(header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY"))),
+                .layer(SetResponseHeaderLayer::if_not_present(header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY")))
+                // Over https, browsers keep to https for a year (a proxy in front terminates TLS).
+                .layer(SetResponseHeaderLayer::if_not_present(
+                    header::STRICT_TRANSPORT_SECURITY,
+                    move |_: &Response| hsts.clone(),
+                )),
         )
         .with_state(state)
 }

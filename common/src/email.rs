@@ -1,5 +1,8 @@
-//! Email address rules of the spec (section 5): non-space text, `@`, non-space text, a dot,
-//! then more text. Addresses are compared in lower case.
+//! Email address rules: the spec's (section 5: non-space text, `@`, non-space text, a dot, then
+//! more text), and only addresses the mailer can send to: lettre's own parser (the one the
+//! mail worker uses) plus what SMTP servers refuse in practice (RFC 5321 lengths, dots in the
+//! wrong place, address literals, non-ASCII without SMTPUTF8). Addresses are compared in
+//! lower case.
 
 /// The longest address SMTP can carry (RFC 5321 path limit).
 pub const MAX_EMAIL_LEN: usize = 254;
@@ -16,18 +19,32 @@ pub fn normalize(raw: &str) -> Result<String, &'static str> {
     Ok(email.to_lowercase())
 }
 
+/// The longest local part (RFC 5321 section 4.5.3.1.1).
+const MAX_LOCAL_LEN: usize = 64;
+
 fn is_valid(email: &str) -> bool {
-    if email.chars().any(|c| c.is_whitespace() || c.is_control()) {
+    // ASCII only: a non-ASCII address needs SMTPUTF8, which many servers lack (and it lets
+    // bidi overrides and combining marks into an address).
+    if !email.is_ascii() || email.chars().any(|c| c.is_ascii_whitespace() || c.is_ascii_control()) {
         return false;
     }
     let Some((local, domain)) = email.rsplit_once('@') else { return false };
-    if local.is_empty() || local.contains('@') {
+    if local.is_empty() || local.len() > MAX_LOCAL_LEN || local.contains('@') || local.starts_with('.') || local.ends_with('.') || local.contains("..") {
         return false;
     }
-    match domain.rsplit_once('.') {
-        Some((host, tld)) => !host.is_empty() && !tld.is_empty(),
-        None => false,
+    if !is_host_name(domain) {
+        return false;
     }
+    email.parse::<lettre::Address>().is_ok()
+}
+
+/// A DNS host name of two labels or more with an alphabetic top-level label: no address
+/// literal (`[127.0.0.1]`), no bare IP, no empty label.
+fn is_host_name(domain: &str) -> bool {
+    let labels: Vec<&str> = domain.split('.').collect();
+    let label_ok = |l: &&str| !l.is_empty() && l.len() <= 63 && !l.starts_with('-') && !l.ends_with('-') && l.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-');
+    let tld = labels.last().copied().unwrap_or("");
+    labels.len() >= 2 && labels.iter().all(label_ok) && (tld.bytes().all(|b| b.is_ascii_alphabetic()) || tld.starts_with("xn--"))
 }
 
 #[cfg(test)]
@@ -47,6 +64,28 @@ mod tests {
         for bad in ["plain", "a@b", "@b.com", "a@.com", "a@b.", "a b@c.com", "a@b@c.com", "a\u{7}b@c.com"] {
             assert_eq!(normalize(bad), Err("Invalid email format"), "{bad:?}");
         }
+        // What the mailer cannot send to.
+        let long_local = format!("{}@x.test", "a".repeat(65));
+        for bad in [
+            long_local.as_str(),
+            "a@x..test",
+            ".a@x.test",
+            "a.@x.test",
+            "a..b@x.test",
+            "a@[127.0.0.1]",
+            "a@127.0.0.1",
+            "a@-x.test",
+            "a@x.test\u{202E}",
+            "a\u{202E}b@x.test",
+            "e\u{301}@x.test",
+            "名前@例え.jp",
+            "a@x.t3st",
+            "a\"b@x.test",
+        ] {
+            assert_eq!(normalize(bad), Err("Invalid email format"), "{bad:?}");
+        }
+        assert!(normalize(&format!("{}@x.test", "a".repeat(64))).is_ok(), "64 is the limit");
+        assert!(normalize("a@xn--r8jz45g.jp").is_ok(), "an IDN in its ASCII form");
         let long = format!("{}@example.com", "a".repeat(250));
         assert!(normalize(&long).is_err());
     }

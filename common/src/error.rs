@@ -10,6 +10,8 @@ pub enum Error {
     NotFound,
     #[error("at most {0} active reminders")]
     ReminderLimit(usize),
+    #[error("this push endpoint belongs to another account")]
+    EndpointInUse,
     #[error("database error: {0}")]
     Database(#[from] sqlx::Error),
     #[error("migration error: {0}")]

@@ -205,10 +205,16 @@ pub fn check_contents(contents: &mut Contents, errors: &mut FieldErrors) {
     } else if title_len > MAX_TITLE_CHARS {
         errors.add("title", format!("Title must be at most {MAX_TITLE_CHARS} characters"));
     }
-    if let Some(d) = &contents.description
-        && d.chars().count() > MAX_DESCRIPTION_CHARS {
+    if contents.title.chars().any(|c| c.is_control() || is_bidi_control(c)) {
+        errors.add("title", "Title must not contain control characters");
+    }
+    if let Some(d) = &contents.description {
+        if d.chars().count() > MAX_DESCRIPTION_CHARS {
             errors.add("description", format!("Description must be at most {MAX_DESCRIPTION_CHARS} characters"));
+        } else if d.chars().any(|c| (c.is_control() && !matches!(c, '\n' | '\t' | '\r')) || is_bidi_control(c)) {
+            errors.add("description", "Description must not contain control characters");
         }
+    }
     if let Some(targets) = &contents.send_to
         && (targets.len() > MAX_SEND_TO || targets.iter().any(|t| t.is_empty() || t.len() > 100)) {
             errors.add("send_to", format!("send_to must list at most {MAX_SEND_TO} device ids"));
@@ -219,10 +225,48 @@ pub fn check_contents(contents: &mut Contents, errors: &mut FieldErrors) {
         }
 }
 
-/// Checks a time zone name against the IANA database.
-pub fn check_timezone(name: &str, errors: &mut FieldErrors) {
-    if name.is_empty() || name.len() > 64 || TimeZone::get(name).is_err() {
-        errors.add("timezone", "Unknown time zone (use an IANA name such as Asia/Tokyo)");
+/// The IANA name for `name`, spelled as the time zone database spells it (`asia/tokyo` is
+/// `Asia/Tokyo`). Files of the database that are not zones people live in (`localtime`,
+/// `posixrules`, `Factory`, the `posix/` and `right/` copies, and the bare legacy names such
+/// as `EST5EDT` or `Japan`) are not time zones here; `UTC` is.
+pub fn canonical_timezone(name: &str) -> Option<String> {
+    use std::collections::HashMap;
+    use std::sync::OnceLock;
+    static NAMES: OnceLock<HashMap<String, String>> = OnceLock::new();
+    let names = NAMES.get_or_init(|| {
+        jiff::tz::db()
+            .available()
+            .map(|n| n.to_string())
+            .filter(|n| is_place_zone(n))
+            .map(|n| (n.to_ascii_lowercase(), n))
+            .collect()
+    });
+    if name.is_empty() || name.len() > 64 {
+        return None;
+    }
+    let canonical = names.get(&name.to_ascii_lowercase())?;
+    TimeZone::get(canonical).is_ok().then(|| canonical.clone())
+}
+
+fn is_place_zone(name: &str) -> bool {
+    if name == "UTC" {
+        return true;
+    }
+    let Some((area, _)) = name.split_once('/') else { return false };
+    !matches!(area, "posix" | "right" | "SystemV") && name.bytes().all(|b| b.is_ascii_alphanumeric() || b"/_-+".contains(&b))
+}
+
+/// Embedding and override marks of the bidirectional algorithm (U+202A–U+202E, U+2066–U+2069):
+/// a title carrying them can show as something else than it is (a "Trojan Source" display).
+pub fn is_bidi_control(c: char) -> bool {
+    matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
+}
+
+/// Checks a time zone name against the IANA database and spells it as the database does.
+pub fn check_timezone(name: &mut String, errors: &mut FieldErrors) {
+    match canonical_timezone(name) {
+        Some(canonical) => *name = canonical,
+        None => errors.add("timezone", "Unknown time zone (use an IANA name such as Asia/Tokyo)"),
     }
 }
 
@@ -231,7 +275,7 @@ pub fn check_timezone(name: &str, errors: &mut FieldErrors) {
 /// given time must be in the future; an edit of only the recurrence keeps the old anchor.
 pub fn check_timing(timing: &mut Timing, send_at_given: bool, now: Timestamp, errors: &mut FieldErrors) -> Option<Timestamp> {
     timing.send_at = crate::time::ceil_to_second(timing.send_at);
-    check_timezone(&timing.timezone, errors);
+    check_timezone(&mut timing.timezone, errors);
     if let Err(e) = timing.recurrence.validate() {
         errors.add("recurrence", e.to_string());
     }
@@ -281,7 +325,7 @@ impl ReminderPatch {
         let mut errors = FieldErrors::default();
         check_contents(&mut contents, &mut errors);
         let send_at = self.send_at.map(crate::time::ceil_to_second).filter(|t| *t != r.send_at);
-        let timezone = self.timezone.filter(|tz| *tz != r.timezone);
+        let timezone = self.timezone.map(|tz| canonical_timezone(&tz).unwrap_or(tz)).filter(|tz| *tz != r.timezone);
         let recurrence = self.recurrence.filter(|rec| *rec != r.recurrence);
         let mut applied = Applied::default();
         if send_at.is_some() || timezone.is_some() || recurrence.is_some() {
@@ -368,6 +412,28 @@ mod tests {
         let mut errors = FieldErrors::default();
         check_contents(&mut contents(&"あ".repeat(200)), &mut errors);
         assert!(errors.is_empty(), "200 characters, not bytes");
+    }
+
+    #[test]
+    fn control_and_bidi_override_characters_are_refused() {
+        for bad in ["a\0b", "bell\u{7}", "esc\u{1b}[31m", "evil\u{202E}gnp.exe", "iso\u{2066}late", "new\nline"] {
+            let mut errors = FieldErrors::default();
+            check_contents(&mut contents(bad), &mut errors);
+            assert!(!errors.is_empty(), "{bad:?}");
+        }
+        let mut c = contents("ok");
+        c.description = Some("line one\nline two\tand a tab".into());
+        let mut errors = FieldErrors::default();
+        check_contents(&mut c, &mut errors);
+        assert!(errors.is_empty(), "new lines and tabs are fine in a description");
+        c.description = Some("nul\0".into());
+        let mut errors = FieldErrors::default();
+        check_contents(&mut c, &mut errors);
+        assert!(!errors.is_empty());
+        let mut ok = contents("العربية と 日本語 mixed");
+        let mut errors = FieldErrors::default();
+        check_contents(&mut ok, &mut errors);
+        assert!(errors.is_empty(), "right-to-left text itself is fine");
     }
 
     #[test]
@@ -508,6 +574,23 @@ mod tests {
         let weekdays = ReminderPatch { recurrence: Some(Recurrence::Weekdays), ..Default::default() };
         assert!(weekdays.apply_to(&mut daily, now).unwrap().timing_changed);
         assert_eq!(daily.scheduled_at, Some(ts("2026-03-11T00:00:00Z")));
+    }
+
+    #[test]
+    fn time_zones_are_canonical_iana_names() {
+        assert_eq!(canonical_timezone("Asia/Tokyo").as_deref(), Some("Asia/Tokyo"));
+        assert_eq!(canonical_timezone("asia/tokyo").as_deref(), Some("Asia/Tokyo"));
+        assert_eq!(canonical_timezone("AMERICA/NEW_YORK").as_deref(), Some("America/New_York"));
+        assert_eq!(canonical_timezone("UTC").as_deref(), Some("UTC"));
+        assert_eq!(canonical_timezone("Etc/GMT+9").as_deref(), Some("Etc/GMT+9"));
+        for refused in ["localtime", "posixrules", "Factory", "posix/Asia/Tokyo", "right/UTC", "EST5EDT", "Japan", "", "Asia/Tokyo\0", "../etc/passwd", "Mars/Olympus"] {
+            assert_eq!(canonical_timezone(refused), None, "{refused:?}");
+        }
+        let mut name = "europe/london".to_owned();
+        let mut errors = FieldErrors::default();
+        check_timezone(&mut name, &mut errors);
+        assert!(errors.is_empty());
+        assert_eq!(name, "Europe/London");
     }
 
     #[test]

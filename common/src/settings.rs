@@ -36,9 +36,10 @@ pub struct SettingsPatch {
 }
 
 impl SettingsPatch {
-    pub fn check(&self) -> crate::Result<()> {
+    /// Checks every field, and spells a time zone as the database does.
+    pub fn check(&mut self) -> crate::Result<()> {
         let mut errors = FieldErrors::default();
-        if let Some(tz) = &self.timezone {
+        if let Some(tz) = &mut self.timezone {
             crate::reminder::check_timezone(tz, &mut errors);
         }
         if let Some(lang) = &self.language

@@ -35,6 +35,8 @@ pub struct Options {
     pub push_timeout_ms: Option<u64>,
     /// Base of the push retries' backoff in milliseconds (default 1000: 2, 4, 8 s).
     pub push_retry_base_ms: Option<u64>,
+    /// `HIBIKI_PUBLIC_URL` (default `http://localhost:8080`).
+    pub public_url: Option<String>,
 }
 
 pub struct TestApp {
@@ -94,7 +96,8 @@ pub fn python() -> String {
     std::env::var("HIBIKI_TEST_PYTHON").unwrap_or_else(|_| "python3".into())
 }
 
-/// A real SMTP server process (aiosmtpd) that stores what it receives in a Maildir.
+/// A real SMTP server process (aiosmtpd, with `tests/smtpsink.py`'s handler) that stores what
+/// it receives in a Maildir and refuses `bounce…` (550) and, three times, `later…` (451).
 pub struct SmtpServer {
     pub port: u16,
     pub maildir: PathBuf,
@@ -106,8 +109,9 @@ impl SmtpServer {
         let maildir = dir.join("maildir");
         let port = free_port();
         let child = tokio::process::Command::new(python())
-            .args(["-m", "aiosmtpd", "-n", "-l", &format!("127.0.0.1:{port}"), "-c", "aiosmtpd.handlers.Mailbox"])
+            .args(["-m", "aiosmtpd", "-n", "-l", &format!("127.0.0.1:{port}"), "-c", "smtpsink.Handler"])
             .arg(&maildir)
+            .env("PYTHONPATH", concat!(env!("CARGO_MANIFEST_DIR"), "/tests"))
             .stdout(Stdio::null())
             .stderr(Stdio::null())
             .kill_on_drop(true)
@@ -120,6 +124,21 @@ impl SmtpServer {
             tokio::time::sleep(Duration::from_millis(50)).await;
         }
         None
+    }
+}
+
+impl TestApp {
+    /// The SMTP server's log of RCPT commands for `to`: (unix time, reply code), oldest first.
+    pub fn smtp_tries(&self, to: &str) -> Vec<(f64, u16)> {
+        let Some(smtp) = &self.smtp else { return Vec::new() };
+        let log = std::fs::read_to_string(smtp.maildir.join("rcpt.log")).unwrap_or_default();
+        log.lines()
+            .filter_map(|l| {
+                let mut parts = l.split(' ');
+                let (at, address, code) = (parts.next()?, parts.next()?, parts.next()?);
+                address.eq_ignore_ascii_case(to).then(|| (at.parse().ok(), code.parse().ok())).and_then(|(a, c)| Some((a?, c?)))
+            })
+            .collect()
     }
 }
 
@@ -149,6 +168,9 @@ impl TestApp {
         config.auth_rate_per_minute = options.auth_rate_per_minute.unwrap_or(10_000);
         config.api_rate_per_minute = 100_000;
         config.allow_private_push = options.allow_private_push;
+        if let Some(url) = &options.public_url {
+            config.public_url = url.parse().unwrap();
+        }
         if options.behind_proxy {
             config.trusted_proxies = vec!["127.0.0.0/8".parse().unwrap(), "::1/128".parse().unwrap()];
         }

@@ -8,6 +8,7 @@ mod delivery;
 mod hardening;
 mod health;
 mod helpers;
+mod hostile;
 mod housekeeping;
 mod reminders;
 mod trust;

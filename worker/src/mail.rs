@@ -225,15 +225,23 @@ pub async fn send_job(mailer: &Mailer, db: &Db, keys: &Keys, job: &MailJob) -> R
                 return Ok(());
             }
             Err(e) if e.is_transient() && attempt < 4 => {
-                tracing::warn!(error = %e, attempt, "mail failed, retrying");
+                tracing::warn!(error = %e, attempt, "mail failed for now, retrying");
                 tokio::time::sleep(delay).await;
                 delay *= 2;
                 attempt += 1;
             }
-            Err(e) => {
-                metrics::counter!("hibiki_mail_failed_total").increment(1);
-                tracing::error!(error = %e, "mail failed");
+            Err(e) if e.is_transient() => {
+                // Still failing: the queue tries the job again later.
+                metrics::counter!("hibiki_mail_failed_total", "kind" => "temporary").increment(1);
+                tracing::error!(error = %e, "mail failed for now, giving the job back to the queue");
                 return Err(e);
+            }
+            Err(e) => {
+                // A permanent refusal (5xx, an address the server will not take): trying again
+                // cannot help, so the job ends here.
+                metrics::counter!("hibiki_mail_failed_total", "kind" => "permanent").increment(1);
+                tracing::error!(error = %e, to = job.recipient(), "mail refused for good, not retried");
+                return Ok(());
             }
         }
     }

@@ -39,7 +39,7 @@ pub async fn users(State(state): State<AppState>, _admin: AdminUser, ApiQuery(q)
     let page = q.page.unwrap_or(1);
     let per_page = q.per_page.unwrap_or(50);
     if !(1..=1_000_000).contains(&page) {
-        return Err(ApiError::field("page", "page must be 1 or more"));
+        return Err(ApiError::field("page", "page must be between 1 and 1000000"));
     }
     if !(1..=100).contains(&per_page) {
         return Err(ApiError::field("per_page", "per_page must be between 1 and 100"));

@@ -213,12 +213,12 @@ pub async fn delete(State(state): State<AppState>, auth: AuthUser, Path(id): Pat
     responses((status = 200, body = Occurrences), (status = 400)))]
 pub async fn preview(State(state): State<AppState>, auth: AuthUser, ApiQuery(q): ApiQuery<CountQuery>, ApiJson(input): ApiJson<PreviewInput>) -> ApiResult<Json<serde_json::Value>> {
     let count = reminder::preview_count(q.count)?;
-    let timezone = match input.timezone {
+    let mut timezone = match input.timezone {
         Some(tz) => tz,
         None => state.db.settings(&auth.user.id).await?.timezone,
     };
     let mut errors = FieldErrors::default();
-    reminder::check_timezone(&timezone, &mut errors);
+    reminder::check_timezone(&mut timezone, &mut errors);
     let recurrence = input.recurrence.unwrap_or(Recurrence::None);
     if let Err(e) = recurrence.validate() {
         errors.add("recurrence", e.to_string());

@@ -89,16 +89,20 @@ pub struct PendingDelivery {
 impl Db {
     // Subscriptions
 
-    /// Stores a subscription; re-subscribing the same endpoint updates it (and moves it to
-    /// this user: the browser profile signed in as someone else).
+    /// Stores a subscription; re-subscribing the same endpoint updates it. An endpoint stored
+    /// for another account moves to this one only with the same keys (the same browser signed
+    /// in to another account); other keys are someone taking the device over:
+    /// `EndpointInUse`, and the first account keeps it.
     pub async fn upsert_subscription(&self, user_id: &str, endpoint: &str, p256dh: &str, auth: &str, device_info: &serde_json::Value, now: Timestamp) -> Result<String> {
         let id = uuid::Uuid::new_v4().to_string();
         let now_ms = to_millis(now);
-        let id: String = sqlx::query_scalar(
+        let id: Option<String> = sqlx::query_scalar(
             "INSERT INTO push_subscriptions (id, user_id, endpoint, p256dh, auth, device_info, created_at, updated_at)
              VALUES ($1, $2, $3, $4, $5, $6, $7, $7)
              ON CONFLICT (endpoint) DO UPDATE SET user_id = excluded.user_id, p256dh = excluded.p256dh, auth = excluded.auth,
                  device_info = excluded.device_info, updated_at = excluded.updated_at
+             WHERE push_subscriptions.user_id = excluded.user_id
+                OR (push_subscriptions.p256dh = excluded.p256dh AND push_subscriptions.auth = excluded.auth)
              RETURNING id",
         )
         .bind(&id)
@@ -108,12 +112,15 @@ impl Db {
         .bind(auth)
         .bind(device_info.to_string())
         .bind(now_ms)
-        .fetch_one(&self.pool)
+        .fetch_optional(&self.pool)
         .await?;
-        Ok(id)
+        id.ok_or(crate::Error::EndpointInUse)
     }
 
     pub async fn delete_subscription_of_user(&self, user_id: &str, endpoint: &str) -> Result<bool> {
+        if endpoint.contains('\0') {
+            return Ok(false);
+        }
         Ok(sqlx::query("DELETE FROM push_subscriptions WHERE user_id = $1 AND endpoint = $2").bind(user_id).bind(endpoint).execute(&self.pool).await?.rows_affected() > 0)
     }
 
@@ -283,6 +290,9 @@ impl Db {
     }
 
     pub async fn delivery(&self, log_id: &str) -> Result<Option<PendingDelivery>> {
+        if super::reminders::plausible_id(log_id).is_err() {
+            return Ok(None);
+        }
         let row = sqlx::query("SELECT id, reminder_id, user_id, occurrence_at, kind, late, status FROM delivery_logs WHERE id = $1")
             .bind(log_id)
             .fetch_optional(&self.pool)
