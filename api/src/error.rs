@@ -90,7 +90,8 @@ impl ApiError {
             ApiError::SignIn(e) => match e {
                 SignInError::EmailInvalid(_) => (StatusCode::BAD_REQUEST, "EMAIL_INVALID"),
                 SignInError::RateLimited { .. } => (StatusCode::TOO_MANY_REQUESTS, "RATE_LIMITED"),
-                SignInError::OtpInvalid => (StatusCode::BAD_REQUEST, "OTP_INVALID"),
+                SignInError::OtpInvalid | SignInError::NoCodePending => (StatusCode::BAD_REQUEST, "OTP_INVALID"),
+                SignInError::CodeBurned => (StatusCode::TOO_MANY_REQUESTS, "OTP_ATTEMPTS_EXCEEDED"),
                 SignInError::OtpExpired => (StatusCode::BAD_REQUEST, "OTP_EXPIRED"),
                 SignInError::AttemptsExceeded { .. } => (StatusCode::TOO_MANY_REQUESTS, "OTP_ATTEMPTS_EXCEEDED"),
                 SignInError::LinkInvalid => (StatusCode::BAD_REQUEST, "LINK_INVALID"),

@@ -30,8 +30,9 @@ impl PushJob {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum MailJob {
-    /// A sign-in email carrying both the 6-digit code and the link token.
-    SignIn { email: String, code: String, link_token: String, lang: String },
+    /// A sign-in email carrying the 6-digit code and the link token; only the link while
+    /// code sign-in is blocked for the address (`code` is None).
+    SignIn { email: String, code: Option<String>, link_token: String, lang: String },
     /// `POST /api/test-email`.
     Test { email: String, lang: String },
     /// A reminder no device showed (the email fallback). The contents are read from the

@@ -2,9 +2,15 @@
 //!
 //! The rules (decisions.md): codes live 1200 s, are stored only as keyed hashes, are spent
 //! atomically and compared in constant time; 5 wrong tries burn a code; 10 consecutive
-//! failures block code sign-in for the address for an hour (the link still works); a resend
-//! needs 60 s; at most 3 sign-in emails per address per hour. Asking for a code answers the
-//! same for known and unknown addresses; accounts are created on first verification.
+//! failures block code sign-in for the address, 1 h the first time and twice as long each
+//! time after, until a successful sign-in (the link still works, and while code sign-in is
+//! blocked the email carries only the link); a resend needs 60 s; at most 3 sign-in emails
+//! per address per hour. Only a guess judged against a pending code counts: a guess with no
+//! code pending, against a burned code, or losing a race of correct submissions does not.
+//! Together that bounds the wrong codes ever judged for an address to 100 in 30 days (10 per
+//! block; the blocks of 1 + 2 + … + 256 h fill 511 h, the tenth runs past 720 h).
+//! Asking for a code answers the same for known and unknown addresses; accounts are created
+//! on first verification.
 
 use jiff::{SignedDuration, Timestamp};
 
@@ -16,6 +22,7 @@ pub const CODE_TTL_SECS: i64 = 1200;
 pub const RESEND_AFTER_SECS: i64 = 60;
 pub const MAX_CODE_ATTEMPTS: i64 = 5;
 pub const FAILURES_BEFORE_BLOCK: i64 = 10;
+/// The first block; each later one lasts twice the one before.
 pub const BLOCK_SECS: i64 = 3600;
 pub const MAILS_PER_HOUR: i64 = 3;
 pub const SESSION_TTL: SignedDuration = SignedDuration::from_hours(24 * 30);
@@ -32,9 +39,17 @@ pub enum SignInError {
     OtpInvalid,
     #[error("Verification code has expired. Please request a new one.")]
     OtpExpired,
-    /// The code is burned, or code sign-in is blocked for the address for a while.
+    /// This guess burned the code, or code sign-in is blocked for the address for a while.
     #[error("Too many wrong codes. Please request a new code.")]
     AttemptsExceeded { retry_after_secs: Option<i64> },
+    /// No code is pending for the address (never asked, already used, lost a race of correct
+    /// submissions): refused without being judged or counted. Answered as `OTP_INVALID`.
+    #[error("Invalid verification code. Please check and try again.")]
+    NoCodePending,
+    /// The code was burned by earlier wrong guesses: refused without being judged. Answered
+    /// as `OTP_ATTEMPTS_EXCEEDED`.
+    #[error("Too many wrong codes. Please request a new code.")]
+    CodeBurned,
     #[error("This sign-in link is invalid or has expired. Please sign in again.")]
     LinkInvalid,
     #[error(transparent)]
@@ -56,8 +71,16 @@ fn secs_until(ms: i64, now: Timestamp) -> i64 {
     ((ms - now.as_millisecond()) as f64 / 1000.0).ceil().max(1.0) as i64
 }
 
+/// What asking for a code did: the mail to queue, and whether it carries the code (not while
+/// code sign-in is blocked for the address: then only the link).
+#[derive(Debug)]
+pub struct CodeRequested {
+    pub mail: MailJob,
+    pub code_sign_in: bool,
+}
+
 /// Issues a code and link for `email` and returns the mail job to queue.
-pub async fn request_code(db: &Db, keys: &Keys, raw_email: &str, lang: &str, now: Timestamp) -> Result<MailJob> {
+pub async fn request_code(db: &Db, keys: &Keys, raw_email: &str, lang: &str, now: Timestamp) -> Result<CodeRequested> {
     let email = crate::email::normalize(raw_email).map_err(SignInError::EmailInvalid)?;
     let hour_ago = now - SignedDuration::from_secs(3600);
     let (sent, oldest) = db.mail_sent_since(&email, MAIL_KIND_SIGN_IN, hour_ago).await?;
@@ -76,10 +99,13 @@ pub async fn request_code(db: &Db, keys: &Keys, raw_email: &str, lang: &str, now
         }
     }
     db.log_mail(&email, MAIL_KIND_SIGN_IN, now).await?;
-    Ok(MailJob::SignIn { email, code, link_token, lang: lang.to_owned() })
+    let code_sign_in = db.code_blocked_until(&email, now).await?.is_none();
+    let code = code_sign_in.then_some(code);
+    Ok(CodeRequested { mail: MailJob::SignIn { email, code, link_token, lang: lang.to_owned() }, code_sign_in })
 }
 
-/// Verifies a code. Of concurrent correct submissions exactly one succeeds.
+/// Verifies a code. Of concurrent correct submissions exactly one succeeds. Only a guess
+/// judged against a pending, unburned code counts towards the block.
 pub async fn verify_code(db: &Db, keys: &Keys, raw_email: &str, code: &str, now: Timestamp) -> Result<SignedIn> {
     let email = crate::email::normalize(raw_email).map_err(SignInError::EmailInvalid)?;
     if let Some(until) = db.code_blocked_until(&email, now).await? {
@@ -88,14 +114,13 @@ pub async fn verify_code(db: &Db, keys: &Keys, raw_email: &str, code: &str, now:
     let code = code.trim();
     let well_formed = code.len() == 6 && code.bytes().all(|b| b.is_ascii_digit());
     let Some(row) = db.otp_row(&email).await? else {
-        db.record_code_failure(&email, now, FAILURES_BEFORE_BLOCK, BLOCK_SECS * 1000).await?;
-        return Err(SignInError::OtpInvalid);
+        return Err(SignInError::NoCodePending);
     };
     if row.expires_at <= now.as_millisecond() {
         return Err(SignInError::OtpExpired);
     }
     if row.attempts >= MAX_CODE_ATTEMPTS {
-        return Err(SignInError::AttemptsExceeded { retry_after_secs: None });
+        return Err(SignInError::CodeBurned);
     }
     let candidate = keys.otp_hash("code", &email, code);
     if well_formed && hashes_equal(&candidate, &row.code_hash) {
@@ -104,14 +129,24 @@ pub async fn verify_code(db: &Db, keys: &Keys, raw_email: &str, code: &str, now:
             return start_session(db, keys, &email, &lang, now).await;
         }
         // Another request spent it (or burned it) between our read and our delete.
-        return Err(SignInError::OtpInvalid);
+        return Err(SignInError::NoCodePending);
     }
+    // Judged only if it counts against the live code (the guard caps racing guesses at 5).
+    let Some(n) = db.count_wrong_code(&email, MAX_CODE_ATTEMPTS).await? else {
+        return Err(SignInError::CodeBurned);
+    };
     db.record_code_failure(&email, now, FAILURES_BEFORE_BLOCK, BLOCK_SECS * 1000).await?;
-    match db.count_wrong_code(&email, MAX_CODE_ATTEMPTS).await? {
-        Some(n) if n < MAX_CODE_ATTEMPTS => Err(SignInError::OtpInvalid),
+    if n < MAX_CODE_ATTEMPTS {
+        Err(SignInError::OtpInvalid)
+    } else {
         // The fifth wrong try burns the code; say so at once so the user asks for a new one.
-        _ => Err(SignInError::AttemptsExceeded { retry_after_secs: None }),
+        Err(SignInError::AttemptsExceeded { retry_after_secs: None })
     }
+}
+
+/// How long the block after `earlier` blocks lasts: 1 h, 2 h, 4 h, ...
+pub fn block_length_ms(first_ms: i64, earlier: i64) -> i64 {
+    first_ms.saturating_mul(1i64 << earlier.clamp(0, 30))
 }
 
 /// Verifies a sign-in link token (from `/auth/callback#token=…`).

@@ -29,7 +29,7 @@ async fn sign_in_with_the_mailed_code_over_smtp(app: &TestApp) {
     let r = app.post("/api/auth/otp", &json!({ "email": email.to_uppercase() }), None).await;
     assert_eq!(r.status(), 202);
     let body = json(r).await;
-    assert_eq!(body, json!({ "success": true, "data": { "expires_in": 1200, "resend_after": 60 } }));
+    assert_eq!(body, json!({ "success": true, "data": { "expires_in": 1200, "resend_after": 60, "code_sign_in": true } }));
 
     // The real SMTP server received it; the address was normalized to lower case.
     let (code, _) = app.latest_code(&email, 1).await;
@@ -212,11 +212,16 @@ async fn ten_failures_block_code_sign_in_for_an_hour_but_not_the_link(app: &Test
             app.post("/api/auth/verify", &json!({ "email": email, "code": wrong }), None).await;
         }
     }
-    // A third code is sent, but code sign-in is blocked.
+    // Code sign-in is blocked: a third email carries only the link, and the answer says so.
     sqlx::query("UPDATE otp_codes SET created_at = created_at - 61000").execute(app.db.pool()).await.unwrap();
-    assert_eq!(app.post("/api/auth/otp", &json!({ "email": email }), None).await.status(), 202);
-    let (code, link) = app.latest_code(&email, 3).await;
-    let r = app.post("/api/auth/verify", &json!({ "email": email, "code": code }), None).await;
+    let r = app.post("/api/auth/otp", &json!({ "email": email }), None).await;
+    assert_eq!(r.status(), 202);
+    assert_eq!(json(r).await["data"]["code_sign_in"], false);
+    let mails = app.mails_for(&email, 3).await;
+    let (_, body) = mails.last().unwrap();
+    assert!(!body.lines().any(|l| l.trim().len() == 6 && l.trim().bytes().all(|b| b.is_ascii_digit())), "no code in it: {body}");
+    let link = body.split("#token=").nth(1).expect("a sign-in link").split_whitespace().next().unwrap().to_owned();
+    let r = app.post("/api/auth/verify", &json!({ "email": email, "code": "123456" }), None).await;
     assert!(r.headers().contains_key("retry-after"));
     let body = expect_error(r, 429, "OTP_ATTEMPTS_EXCEEDED").await;
     let retry = body["error"]["retry_after"].as_i64().unwrap();

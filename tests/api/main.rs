@@ -5,6 +5,7 @@ mod account;
 mod admin;
 mod auth;
 mod delivery;
+mod guessing;
 mod hardening;
 mod health;
 mod helpers;

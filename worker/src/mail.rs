@@ -53,7 +53,25 @@ pub struct Mailer {
 pub fn render(job: &MailJob, lang: &str, public_url: &str) -> (String, String) {
     let base = public_url.trim_end_matches('/');
     match (job, lang) {
-        (MailJob::SignIn { code, link_token, .. }, "ja") => (
+        (MailJob::SignIn { code: None, link_token, .. }, "ja") => (
+            "Hibiki ログインリンク".to_owned(),
+            format!(
+                "Hibiki へのログインリンクです。\n\n{base}/auth/callback#token={link_token}\n\n\
+                 間違ったコードが何度も入力されたため、このアドレスではしばらくコードでのログインを止めています。\n\
+                 このリンクからログインしてください（有効期限は20分、一度だけ使えます）。ログインすると制限は解除されます。\n\n\
+                 心当たりがない場合は、このメールを無視してください。あなたのアカウントは安全です。\n\n— Hibiki（響き）\n"
+            ),
+        ),
+        (MailJob::SignIn { code: None, link_token, .. }, _) => (
+            "Your Hibiki sign-in link".to_owned(),
+            format!(
+                "Here is your Hibiki sign-in link:\n\n{base}/en/auth/callback#token={link_token}\n\n\
+                 Too many wrong codes were entered for this address, so signing in with a code is paused for a while.\n\
+                 Use this link instead (it expires in 20 minutes and works once). Signing in lifts the pause.\n\n\
+                 If you did not ask to sign in, ignore this email: your account is safe.\n\n— Hibiki\n"
+            ),
+        ),
+        (MailJob::SignIn { code: Some(code), link_token, .. }, "ja") => (
             format!("Hibiki ログインコード: {code}"),
             format!(
                 "Hibiki へのログインコードです。\n\n    {code}\n\nアプリの入力欄にこの6桁のコードを入力してください。コードの有効期限は20分です。\n\n\
@@ -61,7 +79,7 @@ pub fn render(job: &MailJob, lang: &str, public_url: &str) -> (String, String) {
                  コードとリンクはどちらか一度だけ使えます。心当たりがない場合は、このメールを無視してください。\n\n— Hibiki（響き）\n"
             ),
         ),
-        (MailJob::SignIn { code, link_token, .. }, _) => (
+        (MailJob::SignIn { code: Some(code), link_token, .. }, _) => (
             format!("Your Hibiki sign-in code: {code}"),
             format!(
                 "Here is your Hibiki sign-in code:\n\n    {code}\n\nType these 6 digits into the app. The code expires in 20 minutes.\n\n\
@@ -253,7 +271,7 @@ mod tests {
 
     #[test]
     fn sign_in_mail_carries_code_and_link_in_both_languages() {
-        let job = MailJob::SignIn { email: "a@b.co".into(), code: "123456".into(), link_token: "tok".into(), lang: "en".into() };
+        let job = MailJob::SignIn { email: "a@b.co".into(), code: Some("123456".into()), link_token: "tok".into(), lang: "en".into() };
         for lang in ["ja", "en"] {
             let (subject, body) = render(&job, lang, "https://hibiki.example/");
             assert!(subject.contains("123456"));
@@ -262,6 +280,17 @@ mod tests {
         }
         assert!(render(&job, "ja", "x").1.contains("ログインコード"));
         assert!(render(&job, "en", "x").1.contains("sign-in code"));
+    }
+
+    #[test]
+    fn while_code_sign_in_is_blocked_the_mail_carries_only_the_link() {
+        let job = MailJob::SignIn { email: "a@b.co".into(), code: None, link_token: "tok".into(), lang: "en".into() };
+        for (lang, words) in [("ja", "コードでのログインを止めています"), ("en", "signing in with a code is paused")] {
+            let (subject, body) = render(&job, lang, "https://hibiki.example");
+            assert!(body.contains("auth/callback#token=tok") && body.contains(words), "{body}");
+            assert!(!body.lines().any(|l| { let l = l.trim(); l.len() == 6 && l.bytes().all(|b| b.is_ascii_digit()) }), "no code line");
+            assert!(!subject.chars().any(|c| c.is_ascii_digit()), "{subject}");
+        }
     }
 
     fn fallback(language: &str, hide_content: bool) -> FallbackMail {

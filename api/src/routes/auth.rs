@@ -25,6 +25,9 @@ pub struct OtpRequest {
 pub struct OtpSent {
     pub expires_in: i64,
     pub resend_after: i64,
+    /// False while code sign-in is blocked for the address after too many wrong codes: the
+    /// email then carries only the link, and the app says to use it.
+    pub code_sign_in: bool,
 }
 
 #[derive(Deserialize, ToSchema)]
@@ -66,10 +69,11 @@ pub const DEV_ADDRESSES: [&str; 4] = ["dev@example.com", "test@example.com", "de
     responses((status = 202, body = OtpSent), (status = 400, description = "EMAIL_INVALID"), (status = 429, description = "RATE_LIMITED")))]
 pub async fn request_otp(State(state): State<AppState>, ApiJson(req): ApiJson<OtpRequest>) -> ApiResult<Response> {
     let lang = hibiki_common::settings::language_or_default(req.lang.as_deref());
-    let job = signin::request_code(&state.db, &state.keys, &req.email, lang, jiff::Timestamp::now()).await?;
-    state.queues.mail(job).await.map_err(|_| ApiError::Unavailable("mail queue"))?;
+    let requested = signin::request_code(&state.db, &state.keys, &req.email, lang, jiff::Timestamp::now()).await?;
+    state.queues.mail(requested.mail).await.map_err(|_| ApiError::Unavailable("mail queue"))?;
     metrics::counter!("hibiki_otp_requested_total").increment(1);
-    Ok((StatusCode::ACCEPTED, ok(OtpSent { expires_in: CODE_TTL_SECS, resend_after: RESEND_AFTER_SECS })).into_response())
+    let answer = OtpSent { expires_in: CODE_TTL_SECS, resend_after: RESEND_AFTER_SECS, code_sign_in: requested.code_sign_in };
+    Ok((StatusCode::ACCEPTED, ok(answer)).into_response())
 }
 
 /// Sign in with the emailed 6-digit code.
@@ -124,8 +128,9 @@ fn record_outcome<T>(result: &Result<T, signin::SignInError>) {
     let outcome = match result {
         Ok(_) => "verified",
         Err(signin::SignInError::OtpInvalid | signin::SignInError::LinkInvalid) => "invalid",
+        Err(signin::SignInError::NoCodePending) => "no_code",
         Err(signin::SignInError::OtpExpired) => "expired",
-        Err(signin::SignInError::AttemptsExceeded { .. }) => "attempts_exceeded",
+        Err(signin::SignInError::AttemptsExceeded { .. } | signin::SignInError::CodeBurned) => "attempts_exceeded",
         Err(_) => "error",
     };
     metrics::counter!("hibiki_sign_in_total", "outcome" => outcome).increment(1);

@@ -118,22 +118,26 @@ impl Db {
     }
 
     /// Counts a failed code sign-in; the `threshold`-th consecutive one blocks code sign-in
-    /// for `block_ms` and starts the count again.
-    pub async fn record_code_failure(&self, email: &str, now: Timestamp, threshold: i64, block_ms: i64) -> Result<()> {
+    /// (`first_block_ms` the first time, doubling with each block after, until a successful
+    /// sign-in clears the row) and starts the count again.
+    pub async fn record_code_failure(&self, email: &str, now: Timestamp, threshold: i64, first_block_ms: i64) -> Result<()> {
         let now_ms = to_millis(now);
-        let failures: i64 = sqlx::query_scalar(
-            "INSERT INTO auth_failures (email, failures, blocked_until, updated_at) VALUES ($1, 1, 0, $2)
+        let row = sqlx::query(
+            "INSERT INTO auth_failures (email, failures, blocked_until, updated_at, blocks) VALUES ($1, 1, 0, $2, 0)
              ON CONFLICT (email) DO UPDATE SET failures = auth_failures.failures + 1, updated_at = excluded.updated_at
-             RETURNING failures",
+             RETURNING failures, blocks",
         )
         .bind(email)
         .bind(now_ms)
         .fetch_one(&self.pool)
         .await?;
+        let (failures, blocks): (i64, i64) = (row.try_get("failures")?, row.try_get("blocks")?);
         if failures >= threshold {
-            sqlx::query("UPDATE auth_failures SET failures = 0, blocked_until = $2 WHERE email = $1")
+            // Conditional, so two failures racing past the threshold block once.
+            sqlx::query("UPDATE auth_failures SET failures = 0, blocks = blocks + 1, blocked_until = $2 WHERE email = $1 AND failures >= $3")
                 .bind(email)
-                .bind(now_ms + block_ms)
+                .bind(now_ms + crate::signin::block_length_ms(first_block_ms, blocks))
+                .bind(threshold)
                 .execute(&self.pool)
                 .await?;
         }

@@ -226,8 +226,10 @@ impl Db {
         removed += sqlx::query("DELETE FROM sessions WHERE expires_at <= $1").bind(now_ms).execute(&self.pool).await?.rows_affected();
         removed += sqlx::query("DELETE FROM otp_codes WHERE expires_at <= $1").bind(now_ms).execute(&self.pool).await?.rows_affected();
         removed += sqlx::query("DELETE FROM mail_log WHERE created_at <= $1").bind(now_ms - 86_400_000).execute(&self.pool).await?.rows_affected();
+        // Failure counts and blocks are kept 90 days after the last failure: forgetting them
+        // sooner would let guessing start over inside a 30-day window.
         removed += sqlx::query("DELETE FROM auth_failures WHERE updated_at <= $1 AND blocked_until <= $2")
-            .bind(now_ms - 86_400_000)
+            .bind(now_ms - 90 * 86_400_000)
             .bind(now_ms)
             .execute(&self.pool)
             .await?
