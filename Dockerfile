@@ -15,6 +15,7 @@ WORKDIR /src
 # Only what the build reads (tests/ is left out: a test edit does not rebuild the image);
 # .dockerignore keeps target/, node_modules/, data/ and .env out of the context.
 COPY Cargo.toml Cargo.lock ./
+COPY .cargo/ .cargo/
 COPY src/ src/
 COPY common/ common/
 COPY api/ api/

@@ -153,13 +153,9 @@ impl Application {
             addr = Some(listener.local_addr()?);
             let state = AppState::new(config, db.clone(), keys, vapid, queues.clone(), status);
             let limiters = state.limiters.clone();
-            let app = hibiki_api::router(state).into_make_service_with_connect_info::<SocketAddr>();
-            let stop = shutdown.clone();
-            tasks.spawn(async move {
-                if let Err(e) = axum::serve(listener, app).with_graceful_shutdown(stop.cancelled_owned()).await {
-                    tracing::error!(error = %e, "HTTP server failed");
-                }
-            });
+            let limits = hibiki_api::serve::ConnectionLimits::from_config(&state.config);
+            let app = hibiki_api::router(state);
+            tasks.spawn(hibiki_api::serve::serve(listener, app, limits, shutdown.clone()));
             let stop = shutdown.clone();
             tasks.spawn(async move {
                 let mut tick = tokio::time::interval(Duration::from_secs(60));

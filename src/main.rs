@@ -3,6 +3,9 @@ use hibiki::{Application, Parts};
 use hibiki_common::config::Config;
 use hibiki_common::keys::VapidKeys;
 
+#[global_allocator]
+static ALLOCATOR: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
+
 /// Hibiki (響き): reminders you hear.
 #[derive(Parser)]
 #[command(name = "hibiki", version, about)]

@@ -9,6 +9,7 @@ pub mod extract;
 pub mod openapi;
 pub mod ratelimit;
 pub mod routes;
+pub mod serve;
 pub mod state;
 mod web;
 

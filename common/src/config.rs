@@ -84,6 +84,25 @@ pub struct Config {
     #[arg(long, env = "HIBIKI_TRUSTED_PROXIES", value_delimiter = ',', value_parser = parse_network)]
     pub trusted_proxies: Vec<ipnet::IpNet>,
 
+    /// Open HTTP connections allowed in all; past it a new connection is answered 503 and
+    /// closed.
+    #[arg(long, env = "HIBIKI_MAX_CONNECTIONS", default_value_t = 4096)]
+    pub max_connections: usize,
+
+    /// Open HTTP connections allowed per client address (trusted proxies are exempt); past it
+    /// a new connection is answered 429 and closed.
+    #[arg(long, env = "HIBIKI_MAX_CONNECTIONS_PER_CLIENT", default_value_t = 64)]
+    pub max_connections_per_client: usize,
+
+    /// How long a connection may take to send a complete request head, from its first byte
+    /// (or from being opened), in milliseconds.
+    #[arg(long, env = "HIBIKI_REQUEST_HEAD_TIMEOUT_MS", default_value_t = 10_000)]
+    pub request_head_timeout_ms: u64,
+
+    /// How long an idle keep-alive connection is kept open, in milliseconds.
+    #[arg(long, env = "HIBIKI_IDLE_TIMEOUT_MS", default_value_t = 60_000)]
+    pub idle_timeout_ms: u64,
+
     /// API requests allowed per client address and minute.
     #[arg(long, env = "HIBIKI_API_RATE_PER_MINUTE", default_value_t = 600)]
     pub api_rate_per_minute: u32,
