@@ -117,7 +117,11 @@ struct UserAgent {
 fn user_agent(seed: u8) -> UserAgent {
     use p256::elliptic_curve::sec1::ToEncodedPoint;
     let secret = p256::SecretKey::from_slice(&[seed.max(1); 32]).unwrap();
-    UserAgent { private: secret.to_bytes().to_vec(), public: secret.public_key().to_encoded_point(false).as_bytes().to_vec(), auth: [seed ^ 0x5a; 16] }
+    UserAgent {
+        private: secret.to_bytes().to_vec(),
+        public: secret.public_key().to_encoded_point(false).as_bytes().to_vec(),
+        auth: [seed ^ 0x5a; 16],
+    }
 }
 
 fn encryption(min: Duration) -> f64 {
@@ -126,7 +130,11 @@ fn encryption(min: Duration) -> f64 {
     let payload = vec![b'x'; PAYLOAD];
 
     println!("== Encryption ({PAYLOAD}-byte payload; the three are measured in turns, so they share the machine's moments)");
-    let info = web_push::SubscriptionInfo::new("https://push.example.com/x".to_owned(), URL_SAFE_NO_PAD.encode(&ua.public), URL_SAFE_NO_PAD.encode(ua.auth));
+    let info = web_push::SubscriptionInfo::new(
+        "https://push.example.com/x".to_owned(),
+        URL_SAFE_NO_PAD.encode(&ua.public),
+        URL_SAFE_NO_PAD.encode(ua.auth),
+    );
     let rates = rates_in_turns(
         min,
         &mut [
@@ -239,7 +247,11 @@ fn start_sink() -> Sink {
     Sink { port, root_der: ca_cert.der().to_vec(), latency_ms, stats }
 }
 
-async fn sink_answer(req: hyper::Request<hyper::body::Incoming>, latency: &AtomicU64, st: &SinkStats) -> Result<hyper::Response<http_body_util::Empty<hyper::body::Bytes>>, hyper::Error> {
+async fn sink_answer(
+    req: hyper::Request<hyper::body::Incoming>,
+    latency: &AtomicU64,
+    st: &SinkStats,
+) -> Result<hyper::Response<http_body_util::Empty<hyper::body::Bytes>>, hyper::Error> {
     use http_body_util::BodyExt;
     st.requests.fetch_add(1, Ordering::Relaxed);
     if req.version() == hyper::Version::HTTP_2 {
@@ -301,7 +313,13 @@ fn client_sockets_nodelay(port: u16) -> Result<(usize, usize), String> {
 
 /// Sends for `duration` with `inflight` pushes outstanding at every moment (one task each);
 /// returns (delivered, other outcomes, elapsed, client CPU time, CPU time of the rest: the sink).
-async fn push_run(client: &Arc<PushClient>, subs: &Arc<Vec<SubscriptionKeys>>, payload: &Arc<Vec<u8>>, inflight: usize, duration: Duration) -> (u64, u64, Duration, Duration, Duration) {
+async fn push_run(
+    client: &Arc<PushClient>,
+    subs: &Arc<Vec<SubscriptionKeys>>,
+    payload: &Arc<Vec<u8>>,
+    inflight: usize,
+    duration: Duration,
+) -> (u64, u64, Duration, Duration, Duration) {
     let options = PushOptions { ttl: 3600, urgency_high: true };
     let cpu = thread_cpu();
     let all = process_cpu();
@@ -343,7 +361,9 @@ fn pushes(bound: f64, per_row: Duration) {
         rate_per_second: NonZeroU32::new(1_000_000).unwrap(),
         ..PushSettings::default()
     };
-    let client = Arc::new(PushClient::with_root_certificate(VapidKeys::generate(), "mailto:bench@example.com".into(), settings, &sink.root_der).unwrap());
+    let client = Arc::new(
+        PushClient::with_root_certificate(VapidKeys::generate(), "mailto:bench@example.com".into(), settings, &sink.root_der).unwrap(),
+    );
     let agents: Vec<UserAgent> = (1..=64u8).map(user_agent).collect();
     let subs: Arc<Vec<SubscriptionKeys>> = Arc::new(
         agents
@@ -358,7 +378,9 @@ fn pushes(bound: f64, per_row: Duration) {
             .collect(),
     );
     let payload = Arc::new(vec![b'x'; PAYLOAD]);
-    println!("client: one thread (tokio current_thread); sink: another thread; h2 max_concurrent_streams 1000; rate limit raised to 1,000,000/s");
+    println!(
+        "client: one thread (tokio current_thread); sink: another thread; h2 max_concurrent_streams 1000; rate limit raised to 1,000,000/s"
+    );
     println!(
         "{:>8} {:>9} {:>8} {:>8} {:>7} {:>6} {:>8} {:>11} {:>11}",
         "latency", "in flight", "sent", "sends/s", "client", "sink", "ratio", "sends/CPU-s", "ratio/CPU-s"
@@ -410,7 +432,9 @@ fn pushes(bound: f64, per_row: Duration) {
         st.alpn_h2.load(Ordering::Relaxed)
     );
     match client_sockets_nodelay(sink.port) {
-        Ok((sockets, nodelay)) => println!("TCP_NODELAY: set on {nodelay} of {sockets} client socket(s) to the sink (read back with getsockopt)"),
+        Ok((sockets, nodelay)) => {
+            println!("TCP_NODELAY: set on {nodelay} of {sockets} client socket(s) to the sink (read back with getsockopt)")
+        }
         Err(e) => println!("TCP_NODELAY: could not be read back here ({e})"),
     }
     println!("VAPID signatures: {} for {} pushes to 1 origin (reused for an hour)", client.vapid_signatures(), requests);

@@ -47,7 +47,12 @@ async fn start_sink(received: Arc<AtomicU64>) -> u16 {
 
 fn rss_bytes() -> u64 {
     let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
-    status.lines().find_map(|l| l.strip_prefix("VmRSS:")).and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok()).unwrap_or(0) * 1024
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmRSS:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
+        .unwrap_or(0)
+        * 1024
 }
 
 /// Context switches of every thread of this process (each one is a wake-up after a sleep or
@@ -58,7 +63,8 @@ fn context_switches() -> u64 {
         for task in tasks.flatten() {
             let status = std::fs::read_to_string(task.path().join("status")).unwrap_or_default();
             for line in status.lines() {
-                if let Some(v) = line.strip_prefix("voluntary_ctxt_switches:").or_else(|| line.strip_prefix("nonvoluntary_ctxt_switches:")) {
+                if let Some(v) = line.strip_prefix("voluntary_ctxt_switches:").or_else(|| line.strip_prefix("nonvoluntary_ctxt_switches:"))
+                {
                     total += v.trim().parse::<u64>().unwrap_or(0);
                 }
             }
@@ -118,7 +124,8 @@ async fn run(backend: &str, n: usize) {
             db.upsert_subscription(&user.id, &endpoint, &p256dh, &auth, &serde_json::json!({}), now).await.unwrap();
             let timing = Timing { send_at: far, timezone: "UTC".into(), recurrence: Recurrence::None };
             for i in 0..count {
-                let contents = Contents { title: format!("Reminder {i}"), description: Some("Benchmark".into()), send_to: None, metadata: None };
+                let contents =
+                    Contents { title: format!("Reminder {i}"), description: Some("Benchmark".into()), send_to: None, metadata: None };
                 db.create_reminder(&keys, &user.id, &contents, &timing, far, now).await.unwrap();
             }
         });
@@ -151,7 +158,10 @@ async fn run(backend: &str, n: usize) {
         }
         tokio::time::sleep(Duration::from_millis(200)).await;
     }
-    let mut lateness: Vec<i64> = sqlx::query_scalar("SELECT sent_at - occurrence_at FROM delivery_logs WHERE sent_at IS NOT NULL").fetch_all(db.pool()).await.unwrap();
+    let mut lateness: Vec<i64> = sqlx::query_scalar("SELECT sent_at - occurrence_at FROM delivery_logs WHERE sent_at IS NOT NULL")
+        .fetch_all(db.pool())
+        .await
+        .unwrap();
     lateness.sort_unstable();
     let early = lateness.iter().filter(|l| **l < 0).count();
     println!(
@@ -182,7 +192,11 @@ async fn idle_wakeups(backend: &str) {
     let span = Duration::from_secs(20);
     std::thread::sleep(span); // this thread sleeps once: one switch of its own
     let after = context_switches();
-    println!("[{backend}] idle scheduler process: {:.2} wake-ups/s (context switches of all its threads over {} s)", (after - before) as f64 / span.as_secs_f64(), span.as_secs());
+    println!(
+        "[{backend}] idle scheduler process: {:.2} wake-ups/s (context switches of all its threads over {} s)",
+        (after - before) as f64 / span.as_secs_f64(),
+        span.as_secs()
+    );
     app.stop().await;
     let _ = std::fs::remove_dir_all(&dir);
 }
@@ -190,7 +204,8 @@ async fn idle_wakeups(backend: &str) {
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let backend = args.first().cloned().unwrap_or_else(|| "sqlite".into());
-    let counts: Vec<usize> = if args.len() > 1 { args[1..].iter().map(|a| a.parse().expect("a count")).collect() } else { vec![1_000, 10_000, 100_000] };
+    let counts: Vec<usize> =
+        if args.len() > 1 { args[1..].iter().map(|a| a.parse().expect("a count")).collect() } else { vec![1_000, 10_000, 100_000] };
     // HIBIKI_LOG=hibiki_worker=debug,hibiki_scheduler=debug shows each claim chunk and job.
     if let Ok(filter) = tracing_subscriber::EnvFilter::try_from_env("HIBIKI_LOG") {
         tracing_subscriber::fmt().with_env_filter(filter).init();

@@ -103,7 +103,11 @@ impl Application {
     }
 
     /// As [`Application::start`], with the scheduler's timings chosen (tests shorten them).
-    pub async fn start_with(config: Config, parts: Parts, scheduler_config: hibiki_scheduler::SchedulerConfig) -> anyhow::Result<Application> {
+    pub async fn start_with(
+        config: Config,
+        parts: Parts,
+        scheduler_config: hibiki_scheduler::SchedulerConfig,
+    ) -> anyhow::Result<Application> {
         Self::start_tuned(config, parts, scheduler_config, hibiki_worker::delivery::RetryTiming::default()).await
     }
 
@@ -127,11 +131,26 @@ impl Application {
 
         let (queues, wakers) = Queues::connect(&config).await.context("connecting to the queues")?;
         if parts.worker {
-            let client = hibiki_worker::push::PushClient::new(vapid.clone(), config.vapid_subject(), hibiki_worker::push::PushSettings::from_config(&config)?)?;
-            let push = Arc::new(hibiki_worker::delivery::DeliveryContext::new(db.clone(), keys.clone(), client, retry, config.public_url.to_string()));
-            let mail = Arc::new(hibiki_worker::runner::MailContext { mailer: hibiki_worker::mail::Mailer::from_config(&config)?, db: db.clone(), keys: keys.clone() });
+            let client = hibiki_worker::push::PushClient::new(
+                vapid.clone(),
+                config.vapid_subject(),
+                hibiki_worker::push::PushSettings::from_config(&config)?,
+            )?;
+            let push = Arc::new(hibiki_worker::delivery::DeliveryContext::new(
+                db.clone(),
+                keys.clone(),
+                client,
+                retry,
+                config.public_url.to_string(),
+            ));
+            let mail = Arc::new(hibiki_worker::runner::MailContext {
+                mailer: hibiki_worker::mail::Mailer::from_config(&config)?,
+                db: db.clone(),
+                keys: keys.clone(),
+            });
             tasks.spawn(hibiki_worker::runner::run(queues.clone(), wakers, push, mail, shutdown.clone()));
-            let housekeeping = hibiki_worker::housekeeping::run(db.clone(), hibiki_worker::housekeeping::EVERY_TEN_MINUTES, shutdown.clone());
+            let housekeeping =
+                hibiki_worker::housekeeping::run(db.clone(), hibiki_worker::housekeeping::EVERY_TEN_MINUTES, shutdown.clone());
             tasks.spawn(async move {
                 if let Err(e) = housekeeping.await {
                     tracing::error!(error = %e, "housekeeping could not start");
@@ -174,7 +193,11 @@ impl Application {
     /// Asks every part to stop and waits for them (in-flight requests finish).
     /// Serves this process's Prometheus metrics at `addr`/metrics. The database and queue
     /// gauges are read when Prometheus asks, so an idle process does not wake up for them.
-    pub async fn serve_metrics(&mut self, addr: SocketAddr, handle: metrics_exporter_prometheus::PrometheusHandle) -> anyhow::Result<SocketAddr> {
+    pub async fn serve_metrics(
+        &mut self,
+        addr: SocketAddr,
+        handle: metrics_exporter_prometheus::PrometheusHandle,
+    ) -> anyhow::Result<SocketAddr> {
         let (db, queues) = (self.db.clone(), self.queues.clone());
         let metrics = axum::Router::new().route(
             "/metrics",

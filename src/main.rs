@@ -65,8 +65,14 @@ async fn main() -> anyhow::Result<()> {
         // Histograms with buckets (not summaries), so Prometheus can aggregate percentiles
         // across replicas.
         let handle = PrometheusBuilder::new()
-            .set_buckets_for_metric(Matcher::Full("hibiki_delivery_lateness_seconds".into()), &[0.05, 0.1, 0.25, 0.5, 0.75, 1.0, 1.5, 2.0, 5.0, 10.0, 30.0, 60.0])?
-            .set_buckets_for_metric(Matcher::Full("hibiki_http_request_duration_seconds".into()), &[0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0])?
+            .set_buckets_for_metric(
+                Matcher::Full("hibiki_delivery_lateness_seconds".into()),
+                &[0.05, 0.1, 0.25, 0.5, 0.75, 1.0, 1.5, 2.0, 5.0, 10.0, 30.0, 60.0],
+            )?
+            .set_buckets_for_metric(
+                Matcher::Full("hibiki_http_request_duration_seconds".into()),
+                &[0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0],
+            )?
             .install_recorder()?;
         Some((addr, handle))
     } else {

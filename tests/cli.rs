@@ -48,7 +48,8 @@ fn migrate_creates_the_sqlite_database_and_exits() {
 #[test]
 fn dev_login_is_refused_unless_listening_on_loopback() {
     let dir = temp_dir();
-    let out = hibiki(&dir).env("HIBIKI_DEV_LOGIN", "1").env("HIBIKI_LISTEN", "0.0.0.0:0").env("HIBIKI_METRICS_LISTEN", "off").output().unwrap();
+    let out =
+        hibiki(&dir).env("HIBIKI_DEV_LOGIN", "1").env("HIBIKI_LISTEN", "0.0.0.0:0").env("HIBIKI_METRICS_LISTEN", "off").output().unwrap();
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("HIBIKI_DEV_LOGIN"), "{}", String::from_utf8_lossy(&out.stderr));
 }
@@ -71,9 +72,10 @@ fn serves_metrics_and_stops_gracefully_on_sigterm() {
         let start = Instant::now();
         loop {
             if let Ok(r) = client.head(format!("http://127.0.0.1:{port}/api/health")).send().await
-                && r.status() == 200 {
-                    break;
-                }
+                && r.status() == 200
+            {
+                break;
+            }
             assert!(start.elapsed() < Duration::from_secs(20), "hibiki did not start");
             tokio::time::sleep(Duration::from_millis(100)).await;
         }

@@ -41,7 +41,11 @@ fn free_port() -> u16 {
 impl Cluster {
     fn command(&self, args: &[&str]) -> Command {
         let mut cmd = Command::new(env!("CARGO_BIN_EXE_hibiki"));
-        cmd.args(args).env_clear().env("PATH", std::env::var("PATH").unwrap_or_default()).current_dir(&self.dir).envs(self.env.iter().cloned());
+        cmd.args(args)
+            .env_clear()
+            .env("PATH", std::env::var("PATH").unwrap_or_default())
+            .current_dir(&self.dir)
+            .envs(self.env.iter().cloned());
         cmd
     }
 
@@ -188,7 +192,16 @@ async fn users_with_devices(cluster: &Cluster, sink: &PushSink, emails: &[&str])
     let mut tokens = Vec::new();
     let mut subs = Vec::new();
     for email in emails {
-        let r: Value = cluster.client.post(format!("{}/api/auth/dev-login", cluster.base)).json(&json!({ "email": email })).send().await.unwrap().json().await.unwrap();
+        let r: Value = cluster
+            .client
+            .post(format!("{}/api/auth/dev-login", cluster.base))
+            .json(&json!({ "email": email }))
+            .send()
+            .await
+            .unwrap()
+            .json()
+            .await
+            .unwrap();
         let token = r["data"]["access_token"].as_str().unwrap().to_owned();
         for _ in 0..2 {
             let sub = sink.subscription().await;
@@ -365,7 +378,10 @@ async fn scaled_out_processes_deliver_survive_kills_and_export_the_dashboards_me
         let entries = logs["data"].as_array().unwrap();
         assert_eq!(entries.len(), 1, "{logs}");
         let c = &cluster;
-        let settled = wait_until(Duration::from_secs(180), || async move { c.get(&format!("/api/reminders/{id}/logs"), Some(token)).await["data"][0]["status"] == "sent" }).await;
+        let settled = wait_until(Duration::from_secs(180), || async move {
+            c.get(&format!("/api/reminders/{id}/logs"), Some(token)).await["data"][0]["status"] == "sent"
+        })
+        .await;
         assert!(settled, "{id}: {}", cluster.get(&format!("/api/reminders/{id}/logs"), Some(token)).await);
     }
     let (accepted, _) = tally(&all_received(sink).await);
@@ -492,27 +508,50 @@ async fn a_pending_email_fallback_survives_kill_9_and_is_sent_once() {
     cluster.start("all", "first", &[]);
     assert!(up(&cluster).await, "hibiki did not start");
     let (tokens, subs) = users_with_devices(&cluster, &sink, &["dev@example.com"]).await;
-    let r = cluster.client.put(format!("{}/api/settings", cluster.base)).bearer_auth(&tokens[0]).json(&json!({ "email_fallback_minutes": 1 })).send().await.unwrap();
+    let r = cluster
+        .client
+        .put(format!("{}/api/settings", cluster.base))
+        .bearer_auth(&tokens[0])
+        .json(&json!({ "email_fallback_minutes": 1 }))
+        .send()
+        .await
+        .unwrap();
     assert_eq!(r.status(), 200);
     let due = whole_second_ahead(SignedDuration::from_secs(2));
     cluster.reminders_at(&tokens[0], due, &["Kill test".to_owned()]).await;
     let (sink, devices) = (&sink, subs.len());
-    assert!(wait_until(Duration::from_secs(15), || async move { all_received(sink).await.len() >= devices }).await, "pushed to both devices");
+    assert!(
+        wait_until(Duration::from_secs(15), || async move { all_received(sink).await.len() >= devices }).await,
+        "pushed to both devices"
+    );
     cluster.kill9("first");
     let outbox = dir.join("data").join("outbox");
     let fallbacks = move || {
         std::fs::read_dir(&outbox)
-            .map(|entries| entries.filter_map(|e| std::fs::read_to_string(e.ok()?.path()).ok()).filter(|m| m.contains("Subject: Hibiki reminder: Kill test")).count())
+            .map(|entries| {
+                entries
+                    .filter_map(|e| std::fs::read_to_string(e.ok()?.path()).ok())
+                    .filter(|m| m.contains("Subject: Hibiki reminder: Kill test"))
+                    .count()
+            })
             .unwrap_or(0)
     };
     assert_eq!(fallbacks(), 0, "nothing emailed before the delay");
     cluster.start("all", "second", &[]);
     assert!(up(&cluster).await, "hibiki did not start again");
     let fallbacks = &fallbacks;
-    assert!(wait_until(Duration::from_secs(60), || async move { fallbacks() >= 1 }).await, "the pending fallback was sent after the restart");
+    assert!(
+        wait_until(Duration::from_secs(60), || async move { fallbacks() >= 1 }).await,
+        "the pending fallback was sent after the restart"
+    );
     assert!(Timestamp::now() >= due + SignedDuration::from_secs(8), "not before the delay");
     tokio::time::sleep(Duration::from_secs(3)).await;
     assert_eq!(fallbacks(), 1, "exactly once");
-    let logs: Value = cluster.get(&format!("/api/reminders/{}/logs", cluster.get("/api/reminders", Some(&tokens[0])).await["data"][0]["id"].as_str().unwrap()), Some(&tokens[0])).await;
+    let logs: Value = cluster
+        .get(
+            &format!("/api/reminders/{}/logs", cluster.get("/api/reminders", Some(&tokens[0])).await["data"][0]["id"].as_str().unwrap()),
+            Some(&tokens[0]),
+        )
+        .await;
     assert!(logs["data"][0]["emailed_at"].is_string(), "{logs}");
 }

@@ -50,7 +50,9 @@ pub fn is_cross_site(headers: &HeaderMap, public_url: &Url) -> bool {
     let Ok(origin) = Url::parse(origin) else { return true };
     let ours = origin.origin() == public_url.origin();
     let same_host = match (text(header::HOST), origin.host_str(), origin.port_or_known_default()) {
-        (Some(host), Some(origin_host), Some(origin_port)) => authority(host, origin_port) == (origin_host.to_ascii_lowercase(), origin_port),
+        (Some(host), Some(origin_host), Some(origin_port)) => {
+            authority(host, origin_port) == (origin_host.to_ascii_lowercase(), origin_port)
+        }
         _ => false,
     };
     !(ours || same_host)
@@ -90,7 +92,10 @@ mod tests {
         assert!(!is_cross_site(&headers(&[]), &public), "no Origin and no Sec-Fetch-Site: a non-browser client");
         assert!(!is_cross_site(&headers(&[("origin", "https://hibiki.example")]), &public));
         assert!(!is_cross_site(&headers(&[("origin", "https://hibiki.example:443"), ("sec-fetch-site", "same-origin")]), &public));
-        assert!(!is_cross_site(&headers(&[("origin", "http://127.0.0.1:8080"), ("host", "127.0.0.1:8080")]), &public), "the host it was sent to");
+        assert!(
+            !is_cross_site(&headers(&[("origin", "http://127.0.0.1:8080"), ("host", "127.0.0.1:8080")]), &public),
+            "the host it was sent to"
+        );
         assert!(is_cross_site(&headers(&[("origin", "http://evil.example")]), &public));
         assert!(is_cross_site(&headers(&[("origin", "null")]), &public));
         assert!(is_cross_site(&headers(&[("origin", "http://evil.example"), ("host", "hibiki.example")]), &public));

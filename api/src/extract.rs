@@ -31,7 +31,11 @@ where
             return Err(ApiError::UnsupportedMediaType);
         }
         let bytes = Bytes::from_request(req, state).await.map_err(|rejection| {
-            if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE { ApiError::PayloadTooLarge } else { ApiError::InvalidJson(rejection.body_text()) }
+            if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {
+                ApiError::PayloadTooLarge
+            } else {
+                ApiError::InvalidJson(rejection.body_text())
+            }
         })?;
         parse_json(&bytes).map(ApiJson)
     }

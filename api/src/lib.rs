@@ -28,9 +28,9 @@ use tower_http::set_header::SetResponseHeaderLayer;
 use tower_http::trace::TraceLayer;
 use utoipa::OpenApi;
 
-pub use crate::state::AppState;
 use crate::error::ApiError;
 use crate::routes::{account, admin, auth as auth_routes, health, notifications, reminders};
+pub use crate::state::AppState;
 
 /// The contract's body limit.
 pub const MAX_BODY_BYTES: usize = 64 * 1024;
@@ -97,16 +97,16 @@ pub fn router(state: AppState) -> Router {
                 }))
                 .layer(PropagateRequestIdLayer::new(REQUEST_ID))
                 .layer(CatchPanicLayer::custom(|_| ApiError::Internal("handler panicked".into()).into_response()))
-                .layer(tower_http::timeout::TimeoutLayer::with_status_code(axum::http::StatusCode::REQUEST_TIMEOUT, Duration::from_secs(30)))
+                .layer(tower_http::timeout::TimeoutLayer::with_status_code(
+                    axum::http::StatusCode::REQUEST_TIMEOUT,
+                    Duration::from_secs(30),
+                ))
                 .layer(SetResponseHeaderLayer::if_not_present(header::CONTENT_SECURITY_POLICY, HeaderValue::from_static(CSP)))
                 .layer(SetResponseHeaderLayer::if_not_present(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff")))
                 .layer(SetResponseHeaderLayer::if_not_present(header::REFERRER_POLICY, HeaderValue::from_static("no-referrer")))
                 .layer(SetResponseHeaderLayer::if_not_present(header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY")))
                 // Over https, browsers keep to https for a year (a proxy in front terminates TLS).
-                .layer(SetResponseHeaderLayer::if_not_present(
-                    header::STRICT_TRANSPORT_SECURITY,
-                    move |_: &Response| hsts.clone(),
-                )),
+                .layer(SetResponseHeaderLayer::if_not_present(header::STRICT_TRANSPORT_SECURITY, move |_: &Response| hsts.clone())),
         )
         .with_state(state)
 }

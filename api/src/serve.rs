@@ -247,7 +247,14 @@ async fn expired(clock: &Clock, limits: &ConnectionLimits) {
     }
 }
 
-async fn serve_connection(stream: TcpStream, peer: SocketAddr, app: Router, limits: ConnectionLimits, slot: Slot, shutdown: CancellationToken) {
+async fn serve_connection(
+    stream: TcpStream,
+    peer: SocketAddr,
+    app: Router,
+    limits: ConnectionLimits,
+    slot: Slot,
+    shutdown: CancellationToken,
+) {
     let _slot = slot;
     let clock = Arc::new(Clock { state: Mutex::new((Phase::Head, Instant::now())) });
     let io = TokioIo::new(Watched { inner: stream, clock: clock.clone() });
@@ -338,13 +345,20 @@ mod tests {
     use super::*;
 
     fn limits() -> ConnectionLimits {
-        ConnectionLimits { head_timeout: Duration::from_secs(10), idle_timeout: Duration::from_secs(60), max_connections: 3, max_per_client: 2, trusted_proxies: vec!["10.0.0.1/32".parse().unwrap()] }
+        ConnectionLimits {
+            head_timeout: Duration::from_secs(10),
+            idle_timeout: Duration::from_secs(60),
+            max_connections: 3,
+            max_per_client: 2,
+            trusted_proxies: vec!["10.0.0.1/32".parse().unwrap()],
+        }
     }
 
     #[test]
     fn caps_in_all_and_per_client_with_proxies_exempt() {
         let counts = Arc::new(Counts::default());
-        let (a, b, proxy): (IpAddr, IpAddr, IpAddr) = ("192.0.2.1".parse().unwrap(), "192.0.2.2".parse().unwrap(), "10.0.0.1".parse().unwrap());
+        let (a, b, proxy): (IpAddr, IpAddr, IpAddr) =
+            ("192.0.2.1".parse().unwrap(), "192.0.2.2".parse().unwrap(), "10.0.0.1".parse().unwrap());
         let l = limits();
         let a1 = counts.admit(a, true, &l).unwrap();
         let _a2 = counts.admit(a, true, &l).unwrap();

@@ -156,9 +156,7 @@ impl Config {
 
     /// `mailto:admin@<public host>` unless configured.
     pub fn vapid_subject(&self) -> String {
-        self.vapid_subject.clone().unwrap_or_else(|| {
-            format!("mailto:admin@{}", self.public_url.host_str().unwrap_or("localhost"))
-        })
+        self.vapid_subject.clone().unwrap_or_else(|| format!("mailto:admin@{}", self.public_url.host_str().unwrap_or("localhost")))
     }
 
     /// Session cookies are `Secure` when users reach Hibiki over https.
@@ -169,10 +167,7 @@ impl Config {
     /// The developer shortcut is refused unless every listening address is loopback.
     pub fn check(&self) -> anyhow::Result<()> {
         if self.dev_login && !self.listen.ip().is_loopback() {
-            anyhow::bail!(
-                "HIBIKI_DEV_LOGIN=1 is only allowed when HIBIKI_LISTEN is a loopback address (it is {})",
-                self.listen
-            );
+            anyhow::bail!("HIBIKI_DEV_LOGIN=1 is only allowed when HIBIKI_LISTEN is a loopback address (it is {})", self.listen);
         }
         if self.auth_rate_per_minute == 0 || self.api_rate_per_minute == 0 {
             anyhow::bail!("rate limits must be at least 1 per minute");

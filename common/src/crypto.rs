@@ -45,9 +45,7 @@ impl Keys {
         let seal = derive(&prk, b"reminder-contents");
         let otp = derive(&prk, b"otp-hmac");
         Keys {
-            seal: std::sync::Arc::new(LessSafeKey::new(
-                UnboundKey::new(&AES_256_GCM, &seal).expect("32-byte AES-256 key"),
-            )),
+            seal: std::sync::Arc::new(LessSafeKey::new(UnboundKey::new(&AES_256_GCM, &seal).expect("32-byte AES-256 key"))),
             otp: hmac::Key::new(hmac::HMAC_SHA256, &otp),
             rng: SystemRandom::new(),
         }

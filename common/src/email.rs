@@ -29,7 +29,13 @@ fn is_valid(email: &str) -> bool {
         return false;
     }
     let Some((local, domain)) = email.rsplit_once('@') else { return false };
-    if local.is_empty() || local.len() > MAX_LOCAL_LEN || local.contains('@') || local.starts_with('.') || local.ends_with('.') || local.contains("..") {
+    if local.is_empty()
+        || local.len() > MAX_LOCAL_LEN
+        || local.contains('@')
+        || local.starts_with('.')
+        || local.ends_with('.')
+        || local.contains("..")
+    {
         return false;
     }
     if !is_host_name(domain) {
@@ -42,7 +48,13 @@ fn is_valid(email: &str) -> bool {
 /// literal (`[127.0.0.1]`), no bare IP, no empty label.
 fn is_host_name(domain: &str) -> bool {
     let labels: Vec<&str> = domain.split('.').collect();
-    let label_ok = |l: &&str| !l.is_empty() && l.len() <= 63 && !l.starts_with('-') && !l.ends_with('-') && l.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-');
+    let label_ok = |l: &&str| {
+        !l.is_empty()
+            && l.len() <= 63
+            && !l.starts_with('-')
+            && !l.ends_with('-')
+            && l.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-')
+    };
     let tld = labels.last().copied().unwrap_or("");
     labels.len() >= 2 && labels.iter().all(label_ok) && (tld.bytes().all(|b| b.is_ascii_alphabetic()) || tld.starts_with("xn--"))
 }

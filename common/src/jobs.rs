@@ -22,7 +22,10 @@ pub const DELIVER_BATCH: usize = 250;
 impl PushJob {
     /// The jobs that deliver `log_ids`, [`DELIVER_BATCH`] entries each.
     pub fn deliver_all(log_ids: Vec<String>) -> Vec<PushJob> {
-        log_ids.chunks(DELIVER_BATCH).map(|c| if c.len() == 1 { PushJob::Deliver { log_id: c[0].clone() } } else { PushJob::DeliverBatch { log_ids: c.to_vec() } }).collect()
+        log_ids
+            .chunks(DELIVER_BATCH)
+            .map(|c| if c.len() == 1 { PushJob::Deliver { log_id: c[0].clone() } } else { PushJob::DeliverBatch { log_ids: c.to_vec() } })
+            .collect()
     }
 }
 

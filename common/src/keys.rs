@@ -40,9 +40,7 @@ impl VapidKeys {
     }
 
     pub fn from_private_key(b64: &str) -> anyhow::Result<VapidKeys> {
-        let bytes = URL_SAFE_NO_PAD
-            .decode(b64.trim().trim_end_matches('='))
-            .context("the VAPID private key is not URL-safe base64")?;
+        let bytes = URL_SAFE_NO_PAD.decode(b64.trim().trim_end_matches('=')).context("the VAPID private key is not URL-safe base64")?;
         let secret = p256::SecretKey::from_slice(&bytes).context("the VAPID private key is not a P-256 scalar")?;
         Ok(VapidKeys::from_secret(&secret))
     }
@@ -50,10 +48,7 @@ impl VapidKeys {
     fn from_secret(secret: &p256::SecretKey) -> VapidKeys {
         use p256::elliptic_curve::sec1::ToEncodedPoint;
         let public = secret.public_key().to_encoded_point(false);
-        VapidKeys {
-            private_key: URL_SAFE_NO_PAD.encode(secret.to_bytes()),
-            public_key: URL_SAFE_NO_PAD.encode(public.as_bytes()),
-        }
+        VapidKeys { private_key: URL_SAFE_NO_PAD.encode(secret.to_bytes()), public_key: URL_SAFE_NO_PAD.encode(public.as_bytes()) }
     }
 }
 

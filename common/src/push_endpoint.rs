@@ -39,7 +39,9 @@ pub fn parse(endpoint: &str, allow_private: bool) -> Result<Url, EndpointError> 
         None => return Err(EndpointError::Invalid),
         Some(Host::Ipv4(ip)) if !allow_private && !is_public(IpAddr::V4(ip)) => return Err(EndpointError::PrivateAddress),
         Some(Host::Ipv6(ip)) if !allow_private && !is_public(IpAddr::V6(ip)) => return Err(EndpointError::PrivateAddress),
-        Some(Host::Domain(d)) if !allow_private && (d == "localhost" || d.ends_with(".localhost")) => return Err(EndpointError::PrivateAddress),
+        Some(Host::Domain(d)) if !allow_private && (d == "localhost" || d.ends_with(".localhost")) => {
+            return Err(EndpointError::PrivateAddress);
+        }
         _ => {}
     }
     Ok(url)
@@ -130,10 +132,33 @@ mod tests {
     #[test]
     fn private_and_special_addresses_are_not_public() {
         for s in [
-            "0.0.0.0", "10.1.2.3", "127.0.0.1", "100.64.0.1", "100.127.255.255", "169.254.169.254", "172.16.0.1", "172.31.255.255",
-            "192.168.1.1", "192.0.0.170", "198.18.0.1", "224.0.0.1", "255.255.255.255", "::", "::1", "fc00::1", "fd12:3456::1",
-            "fe80::1", "ff02::1", "::ffff:127.0.0.1", "::ffff:169.254.169.254", "64:ff9b::a9fe:a9fe", "64:ff9b::7f00:1",
-            "2002:7f00:1::1", "2001:db8::1", "::127.0.0.1", "fd00:ec2::254",
+            "0.0.0.0",
+            "10.1.2.3",
+            "127.0.0.1",
+            "100.64.0.1",
+            "100.127.255.255",
+            "169.254.169.254",
+            "172.16.0.1",
+            "172.31.255.255",
+            "192.168.1.1",
+            "192.0.0.170",
+            "198.18.0.1",
+            "224.0.0.1",
+            "255.255.255.255",
+            "::",
+            "::1",
+            "fc00::1",
+            "fd12:3456::1",
+            "fe80::1",
+            "ff02::1",
+            "::ffff:127.0.0.1",
+            "::ffff:169.254.169.254",
+            "64:ff9b::a9fe:a9fe",
+            "64:ff9b::7f00:1",
+            "2002:7f00:1::1",
+            "2001:db8::1",
+            "::127.0.0.1",
+            "fd00:ec2::254",
         ] {
             assert!(!is_public(ip(s)), "{s} should not be public");
         }
@@ -141,7 +166,17 @@ mod tests {
 
     #[test]
     fn public_addresses_are_public() {
-        for s in ["8.8.8.8", "142.250.1.1", "100.128.0.1", "172.32.0.1", "2607:f8b0::1", "2a00:1450::1", "::ffff:8.8.8.8", "64:ff9b::808:808", "2002:808:808::1"] {
+        for s in [
+            "8.8.8.8",
+            "142.250.1.1",
+            "100.128.0.1",
+            "172.32.0.1",
+            "2607:f8b0::1",
+            "2a00:1450::1",
+            "::ffff:8.8.8.8",
+            "64:ff9b::808:808",
+            "2002:808:808::1",
+        ] {
             assert!(is_public(ip(s)), "{s} should be public");
         }
     }

@@ -45,15 +45,7 @@ pub enum Day {
 
 impl Day {
     /// All seven days, Monday first.
-    pub const ALL: [Day; 7] = [
-        Day::Mon,
-        Day::Tue,
-        Day::Wed,
-        Day::Thu,
-        Day::Fri,
-        Day::Sat,
-        Day::Sun,
-    ];
+    pub const ALL: [Day; 7] = [Day::Mon, Day::Tue, Day::Wed, Day::Thu, Day::Fri, Day::Sat, Day::Sun];
 
     /// The day's English name, e.g. `"Monday"`.
     pub fn name(self) -> &'static str {
@@ -149,10 +141,7 @@ impl Recurrence {
     /// days that are non-empty with no day listed twice.
     pub fn validate(&self) -> Result<(), RecurrenceError> {
         match self {
-            Recurrence::Hourly { interval_hours }
-                if !(Self::MIN_INTERVAL_HOURS..=Self::MAX_INTERVAL_HOURS)
-                    .contains(interval_hours) =>
-            {
+            Recurrence::Hourly { interval_hours } if !(Self::MIN_INTERVAL_HOURS..=Self::MAX_INTERVAL_HOURS).contains(interval_hours) => {
                 Err(RecurrenceError::InvalidHourlyInterval(*interval_hours))
             }
             Recurrence::Custom { days } => {
@@ -215,11 +204,7 @@ pub struct Schedule {
 
 impl Schedule {
     pub fn new(send_at: Timestamp, tz: TimeZone, recurrence: Recurrence) -> Schedule {
-        Schedule {
-            send_at,
-            tz,
-            recurrence,
-        }
+        Schedule { send_at, tz, recurrence }
     }
 
     /// First occurrence at or after `from` (inclusive), or None when there is none (one-time reminder whose instant is before `from`).
@@ -254,15 +239,8 @@ impl Schedule {
             Recurrence::Hourly { interval_hours } => Source::hourly(send_at, *interval_hours, from),
             Recurrence::Daily => Source::civil(send_at, &self.tz, from, Rule::EveryDays(1)),
             Recurrence::Weekly => Source::civil(send_at, &self.tz, from, Rule::EveryDays(7)),
-            Recurrence::Weekdays => {
-                Source::civil(send_at, &self.tz, from, Rule::OnDays(DaySet::WEEKDAYS))
-            }
-            Recurrence::Custom { days } => Source::civil(
-                send_at,
-                &self.tz,
-                from,
-                Rule::OnDays(DaySet::from_days(days)),
-            ),
+            Recurrence::Weekdays => Source::civil(send_at, &self.tz, from, Rule::OnDays(DaySet::WEEKDAYS)),
+            Recurrence::Custom { days } => Source::civil(send_at, &self.tz, from, Rule::OnDays(DaySet::from_days(days))),
             Recurrence::Monthly => Source::civil(send_at, &self.tz, from, Rule::Monthly),
         };
         Occurrences {
@@ -317,10 +295,7 @@ impl FusedIterator for Occurrences {}
 enum Source {
     Done,
     Once(Timestamp),
-    Hourly {
-        next: Timestamp,
-        step: SignedDuration,
-    },
+    Hourly { next: Timestamp, step: SignedDuration },
     Civil(Civil),
 }
 
@@ -369,43 +344,24 @@ impl Source {
     fn civil(send_at: Timestamp, tz: &TimeZone, from: Timestamp, rule: Rule) -> Source {
         let anchor = send_at.to_zoned(tz.clone()).datetime();
         let from_date = from.to_zoned(tz.clone()).date();
-        let start = from_date
-            .checked_sub(Span::new().days(SLACK_DAYS))
-            .unwrap_or(Date::MIN)
-            .max(anchor.date());
+        let start = from_date.checked_sub(Span::new().days(SLACK_DAYS)).unwrap_or(Date::MIN).max(anchor.date());
         let dates = match rule {
             Rule::EveryDays(n) => {
                 // Whole civil days between two dates: the difference is an exact
                 // multiple of 24 hours.
                 let elapsed_days = anchor.date().duration_until(start).as_hours() / 24;
                 let steps = elapsed_days / i64::from(n);
-                let first = Span::new()
-                    .try_days(steps * i64::from(n))
-                    .and_then(|span| anchor.date().checked_add(span));
+                let first = Span::new().try_days(steps * i64::from(n)).and_then(|span| anchor.date().checked_add(span));
                 match first {
-                    Ok(first) => DateStepper::Every {
-                        next: Some(first),
-                        days: n,
-                    },
+                    Ok(first) => DateStepper::Every { next: Some(first), days: n },
                     Err(_) => return Source::Done,
                 }
             }
             Rule::OnDays(days) if days == DaySet::EMPTY => return Source::Done,
-            Rule::OnDays(days) => DateStepper::OnDays {
-                next: Some(start),
-                days,
-            },
-            Rule::Monthly => DateStepper::Monthly {
-                next_month: Some(month_index(start)),
-                day: anchor.day(),
-            },
+            Rule::OnDays(days) => DateStepper::OnDays { next: Some(start), days },
+            Rule::Monthly => DateStepper::Monthly { next_month: Some(month_index(start)), day: anchor.day() },
         };
-        Source::Civil(Civil {
-            tz: tz.clone(),
-            send_at,
-            anchor,
-            dates,
-        })
+        Source::Civil(Civil { tz: tz.clone(), send_at, anchor, dates })
     }
 
     fn next_candidate(&mut self) -> Option<Timestamp> {
@@ -528,9 +484,7 @@ mod tests {
     }
 
     fn at(rfc3339: &str) -> Timestamp {
-        rfc3339
-            .parse()
-            .unwrap_or_else(|e| panic!("bad timestamp {rfc3339}: {e}"))
+        rfc3339.parse().unwrap_or_else(|e| panic!("bad timestamp {rfc3339}: {e}"))
     }
 
     fn schedule(tz: &str, send_at: &str, recurrence: Recurrence) -> Schedule {
@@ -538,16 +492,12 @@ mod tests {
     }
 
     fn custom(days: &[Day]) -> Recurrence {
-        Recurrence::Custom {
-            days: days.to_vec(),
-        }
+        Recurrence::Custom { days: days.to_vec() }
     }
 
     /// RFC 3339 with the zone's offset, so that a mismatch shows the wall clock.
     fn local(t: Timestamp, tz: &TimeZone) -> String {
-        t.to_zoned(tz.clone())
-            .strftime("%Y-%m-%dT%H:%M:%S%:z")
-            .to_string()
+        t.to_zoned(tz.clone()).strftime("%Y-%m-%dT%H:%M:%S%:z").to_string()
     }
 
     /// Checks `occurrences(from, n)` against expected RFC 3339 instants,
@@ -555,11 +505,7 @@ mod tests {
     /// expectation fails too). It also checks that stepping with
     /// next_at_or_after/next_after gives the same sequence.
     fn check(s: &Schedule, from: &str, expected: &[&str]) {
-        let what = format!(
-            "{:?} in {} from {from}",
-            s.recurrence,
-            s.tz.iana_name().unwrap_or("?")
-        );
+        let what = format!("{:?} in {} from {from}", s.recurrence, s.tz.iana_name().unwrap_or("?"));
         let got = s.occurrences(at(from), expected.len());
         let got_local: Vec<String> = got.iter().map(|&t| local(t, &s.tz)).collect();
         assert_eq!(got_local, expected, "{what}");
@@ -583,245 +529,83 @@ mod tests {
 
     #[test]
     fn daily_0900_keeps_local_time_across_dst_new_york() {
-        let s = schedule(
-            "America/New_York",
-            "2026-03-06T09:00:00-05:00",
-            Recurrence::Daily,
-        );
+        let s = schedule("America/New_York", "2026-03-06T09:00:00-05:00", Recurrence::Daily);
         check(
             &s,
             "2026-03-06T09:00:00-05:00",
-            &[
-                "2026-03-06T09:00:00-05:00",
-                "2026-03-07T09:00:00-05:00",
-                "2026-03-08T09:00:00-04:00",
-                "2026-03-09T09:00:00-04:00",
-            ],
+            &["2026-03-06T09:00:00-05:00", "2026-03-07T09:00:00-05:00", "2026-03-08T09:00:00-04:00", "2026-03-09T09:00:00-04:00"],
         );
-        check(
-            &s,
-            "2026-10-31T00:00:00-04:00",
-            &[
-                "2026-10-31T09:00:00-04:00",
-                "2026-11-01T09:00:00-05:00",
-                "2026-11-02T09:00:00-05:00",
-            ],
-        );
+        check(&s, "2026-10-31T00:00:00-04:00", &["2026-10-31T09:00:00-04:00", "2026-11-01T09:00:00-05:00", "2026-11-02T09:00:00-05:00"]);
     }
 
     #[test]
     fn daily_0900_keeps_local_time_across_dst_london_sydney_tokyo() {
-        let london = schedule(
-            "Europe/London",
-            "2026-03-28T09:00:00+00:00",
-            Recurrence::Daily,
-        );
-        check(
-            &london,
-            "2026-03-28T00:00:00+00:00",
-            &["2026-03-28T09:00:00+00:00", "2026-03-29T09:00:00+01:00"],
-        );
-        check(
-            &london,
-            "2026-10-24T00:00:00+01:00",
-            &["2026-10-24T09:00:00+01:00", "2026-10-25T09:00:00+00:00"],
-        );
+        let london = schedule("Europe/London", "2026-03-28T09:00:00+00:00", Recurrence::Daily);
+        check(&london, "2026-03-28T00:00:00+00:00", &["2026-03-28T09:00:00+00:00", "2026-03-29T09:00:00+01:00"]);
+        check(&london, "2026-10-24T00:00:00+01:00", &["2026-10-24T09:00:00+01:00", "2026-10-25T09:00:00+00:00"]);
 
-        let sydney = schedule(
-            "Australia/Sydney",
-            "2026-04-04T09:00:00+11:00",
-            Recurrence::Daily,
-        );
-        check(
-            &sydney,
-            "2026-04-04T00:00:00+11:00",
-            &["2026-04-04T09:00:00+11:00", "2026-04-05T09:00:00+10:00"],
-        );
-        check(
-            &sydney,
-            "2026-10-03T00:00:00+10:00",
-            &["2026-10-03T09:00:00+10:00", "2026-10-04T09:00:00+11:00"],
-        );
+        let sydney = schedule("Australia/Sydney", "2026-04-04T09:00:00+11:00", Recurrence::Daily);
+        check(&sydney, "2026-04-04T00:00:00+11:00", &["2026-04-04T09:00:00+11:00", "2026-04-05T09:00:00+10:00"]);
+        check(&sydney, "2026-10-03T00:00:00+10:00", &["2026-10-03T09:00:00+10:00", "2026-10-04T09:00:00+11:00"]);
 
         let tokyo = schedule("Asia/Tokyo", "2026-03-07T02:30:00+09:00", Recurrence::Daily);
         check(
             &tokyo,
             "2026-03-07T02:30:00+09:00",
-            &[
-                "2026-03-07T02:30:00+09:00",
-                "2026-03-08T02:30:00+09:00",
-                "2026-03-09T02:30:00+09:00",
-            ],
+            &["2026-03-07T02:30:00+09:00", "2026-03-08T02:30:00+09:00", "2026-03-09T02:30:00+09:00"],
         );
-        check(
-            &tokyo,
-            "2026-10-31T12:00:00+09:00",
-            &["2026-11-01T02:30:00+09:00", "2026-11-02T02:30:00+09:00"],
-        );
+        check(&tokyo, "2026-10-31T12:00:00+09:00", &["2026-11-01T02:30:00+09:00", "2026-11-02T02:30:00+09:00"]);
     }
 
     #[test]
     fn daily_in_new_york_gap_moves_forward_then_returns() {
-        let s = schedule(
-            "America/New_York",
-            "2026-03-07T02:30:00-05:00",
-            Recurrence::Daily,
-        );
-        check(
-            &s,
-            "2026-03-07T02:30:00-05:00",
-            &[
-                "2026-03-07T02:30:00-05:00",
-                "2026-03-08T03:30:00-04:00",
-                "2026-03-09T02:30:00-04:00",
-            ],
-        );
-        assert_eq!(
-            s.next_after(at("2026-03-08T03:30:00-04:00")),
-            Some(at("2026-03-09T02:30:00-04:00"))
-        );
+        let s = schedule("America/New_York", "2026-03-07T02:30:00-05:00", Recurrence::Daily);
+        check(&s, "2026-03-07T02:30:00-05:00", &["2026-03-07T02:30:00-05:00", "2026-03-08T03:30:00-04:00", "2026-03-09T02:30:00-04:00"]);
+        assert_eq!(s.next_after(at("2026-03-08T03:30:00-04:00")), Some(at("2026-03-09T02:30:00-04:00")));
     }
 
     #[test]
     fn daily_in_new_york_fold_fires_once_at_the_earlier_instant() {
-        let s = schedule(
-            "America/New_York",
-            "2026-10-31T01:30:00-04:00",
-            Recurrence::Daily,
-        );
-        check(
-            &s,
-            "2026-10-31T01:30:00-04:00",
-            &[
-                "2026-10-31T01:30:00-04:00",
-                "2026-11-01T01:30:00-04:00",
-                "2026-11-02T01:30:00-05:00",
-            ],
-        );
+        let s = schedule("America/New_York", "2026-10-31T01:30:00-04:00", Recurrence::Daily);
+        check(&s, "2026-10-31T01:30:00-04:00", &["2026-10-31T01:30:00-04:00", "2026-11-01T01:30:00-04:00", "2026-11-02T01:30:00-05:00"]);
         // Not again at 01:30 EST.
-        assert_eq!(
-            s.next_after(at("2026-11-01T01:30:00-04:00")),
-            Some(at("2026-11-02T01:30:00-05:00"))
-        );
-        assert_eq!(
-            s.next_at_or_after(at("2026-11-01T01:30:00-05:00")),
-            Some(at("2026-11-02T01:30:00-05:00"))
-        );
+        assert_eq!(s.next_after(at("2026-11-01T01:30:00-04:00")), Some(at("2026-11-02T01:30:00-05:00")));
+        assert_eq!(s.next_at_or_after(at("2026-11-01T01:30:00-05:00")), Some(at("2026-11-02T01:30:00-05:00")));
     }
 
     #[test]
     fn send_at_in_the_second_half_of_a_fold_is_its_own_first_occurrence() {
-        let s = schedule(
-            "America/New_York",
-            "2026-11-01T01:30:00-05:00",
-            Recurrence::Daily,
-        );
+        let s = schedule("America/New_York", "2026-11-01T01:30:00-05:00", Recurrence::Daily);
         // The EDT 01:30 on the same date is before send_at, so it is not an occurrence.
-        check(
-            &s,
-            "2026-11-01T00:00:00-04:00",
-            &["2026-11-01T01:30:00-05:00", "2026-11-02T01:30:00-05:00"],
-        );
+        check(&s, "2026-11-01T00:00:00-04:00", &["2026-11-01T01:30:00-05:00", "2026-11-02T01:30:00-05:00"]);
     }
 
     #[test]
     fn daily_in_london_gap_and_fold() {
-        let gap = schedule(
-            "Europe/London",
-            "2026-03-28T01:30:00+00:00",
-            Recurrence::Daily,
-        );
-        check(
-            &gap,
-            "2026-03-28T01:30:00+00:00",
-            &[
-                "2026-03-28T01:30:00+00:00",
-                "2026-03-29T02:30:00+01:00",
-                "2026-03-30T01:30:00+01:00",
-            ],
-        );
-        let fold = schedule(
-            "Europe/London",
-            "2026-10-24T01:30:00+01:00",
-            Recurrence::Daily,
-        );
-        check(
-            &fold,
-            "2026-10-24T01:30:00+01:00",
-            &[
-                "2026-10-24T01:30:00+01:00",
-                "2026-10-25T01:30:00+01:00",
-                "2026-10-26T01:30:00+00:00",
-            ],
-        );
+        let gap = schedule("Europe/London", "2026-03-28T01:30:00+00:00", Recurrence::Daily);
+        check(&gap, "2026-03-28T01:30:00+00:00", &["2026-03-28T01:30:00+00:00", "2026-03-29T02:30:00+01:00", "2026-03-30T01:30:00+01:00"]);
+        let fold = schedule("Europe/London", "2026-10-24T01:30:00+01:00", Recurrence::Daily);
+        check(&fold, "2026-10-24T01:30:00+01:00", &["2026-10-24T01:30:00+01:00", "2026-10-25T01:30:00+01:00", "2026-10-26T01:30:00+00:00"]);
     }
 
     #[test]
     fn daily_in_sydney_gap_and_fold() {
         // 2026-10-04: 02:00 AEST -> 03:00 AEDT.
-        let gap = schedule(
-            "Australia/Sydney",
-            "2026-10-03T02:30:00+10:00",
-            Recurrence::Daily,
-        );
-        check(
-            &gap,
-            "2026-10-03T02:30:00+10:00",
-            &[
-                "2026-10-03T02:30:00+10:00",
-                "2026-10-04T03:30:00+11:00",
-                "2026-10-05T02:30:00+11:00",
-            ],
-        );
+        let gap = schedule("Australia/Sydney", "2026-10-03T02:30:00+10:00", Recurrence::Daily);
+        check(&gap, "2026-10-03T02:30:00+10:00", &["2026-10-03T02:30:00+10:00", "2026-10-04T03:30:00+11:00", "2026-10-05T02:30:00+11:00"]);
         // 2026-04-05: 03:00 AEDT -> 02:00 AEST.
-        let fold = schedule(
-            "Australia/Sydney",
-            "2026-04-04T02:30:00+11:00",
-            Recurrence::Daily,
-        );
-        check(
-            &fold,
-            "2026-04-04T02:30:00+11:00",
-            &[
-                "2026-04-04T02:30:00+11:00",
-                "2026-04-05T02:30:00+11:00",
-                "2026-04-06T02:30:00+10:00",
-            ],
-        );
+        let fold = schedule("Australia/Sydney", "2026-04-04T02:30:00+11:00", Recurrence::Daily);
+        check(&fold, "2026-04-04T02:30:00+11:00", &["2026-04-04T02:30:00+11:00", "2026-04-05T02:30:00+11:00", "2026-04-06T02:30:00+10:00"]);
     }
 
     #[test]
     fn daily_in_lord_howe_half_hour_gap_and_fold() {
         // 2026-10-04: 02:00 -> 02:30 (+10:30 -> +11:00).
-        let gap = schedule(
-            "Australia/Lord_Howe",
-            "2026-10-03T02:15:00+10:30",
-            Recurrence::Daily,
-        );
-        check(
-            &gap,
-            "2026-10-03T02:15:00+10:30",
-            &[
-                "2026-10-03T02:15:00+10:30",
-                "2026-10-04T02:45:00+11:00",
-                "2026-10-05T02:15:00+11:00",
-            ],
-        );
+        let gap = schedule("Australia/Lord_Howe", "2026-10-03T02:15:00+10:30", Recurrence::Daily);
+        check(&gap, "2026-10-03T02:15:00+10:30", &["2026-10-03T02:15:00+10:30", "2026-10-04T02:45:00+11:00", "2026-10-05T02:15:00+11:00"]);
         // 2026-04-05: 02:00 -> 01:30 (+11:00 -> +10:30).
-        let fold = schedule(
-            "Australia/Lord_Howe",
-            "2026-04-04T01:45:00+11:00",
-            Recurrence::Daily,
-        );
-        check(
-            &fold,
-            "2026-04-04T01:45:00+11:00",
-            &[
-                "2026-04-04T01:45:00+11:00",
-                "2026-04-05T01:45:00+11:00",
-                "2026-04-06T01:45:00+10:30",
-            ],
-        );
+        let fold = schedule("Australia/Lord_Howe", "2026-04-04T01:45:00+11:00", Recurrence::Daily);
+        check(&fold, "2026-04-04T01:45:00+11:00", &["2026-04-04T01:45:00+11:00", "2026-04-05T01:45:00+11:00", "2026-04-06T01:45:00+10:30"]);
     }
 
     #[test]
@@ -829,35 +613,19 @@ mod tests {
         // Samoa jumped from -10:00 to +14:00, so 2011-12-30 never happened
         // there. Its 09:00 shifts 24 h forward onto the 31st's 09:00, which
         // then counts as one occurrence.
-        let daily = schedule(
-            "Pacific/Apia",
-            "2011-12-29T09:00:00-10:00",
-            Recurrence::Daily,
-        );
+        let daily = schedule("Pacific/Apia", "2011-12-29T09:00:00-10:00", Recurrence::Daily);
         check(
             &daily,
             "2011-12-29T09:00:00-10:00",
-            &[
-                "2011-12-29T09:00:00-10:00",
-                "2011-12-31T09:00:00+14:00",
-                "2012-01-01T09:00:00+14:00",
-            ],
+            &["2011-12-29T09:00:00-10:00", "2011-12-31T09:00:00+14:00", "2012-01-01T09:00:00+14:00"],
         );
         // Friday the 30th's occurrence lands on Saturday local time, the only
         // way a weekday reminder can fire on a weekend.
-        let weekdays = schedule(
-            "Pacific/Apia",
-            "2011-12-29T09:00:00-10:00",
-            Recurrence::Weekdays,
-        );
+        let weekdays = schedule("Pacific/Apia", "2011-12-29T09:00:00-10:00", Recurrence::Weekdays);
         check(
             &weekdays,
             "2011-12-29T09:00:00-10:00",
-            &[
-                "2011-12-29T09:00:00-10:00",
-                "2011-12-31T09:00:00+14:00",
-                "2012-01-02T09:00:00+14:00",
-            ],
+            &["2011-12-29T09:00:00-10:00", "2011-12-31T09:00:00+14:00", "2012-01-02T09:00:00+14:00"],
         );
     }
 
@@ -865,119 +633,51 @@ mod tests {
 
     #[test]
     fn hourly_counts_elapsed_hours_across_dst() {
-        let spring = schedule(
-            "America/New_York",
-            "2026-03-08T00:30:00-05:00",
-            Recurrence::Hourly { interval_hours: 1 },
-        );
+        let spring = schedule("America/New_York", "2026-03-08T00:30:00-05:00", Recurrence::Hourly { interval_hours: 1 });
         check(
             &spring,
             "2026-03-08T00:30:00-05:00",
-            &[
-                "2026-03-08T00:30:00-05:00",
-                "2026-03-08T01:30:00-05:00",
-                "2026-03-08T03:30:00-04:00",
-                "2026-03-08T04:30:00-04:00",
-            ],
+            &["2026-03-08T00:30:00-05:00", "2026-03-08T01:30:00-05:00", "2026-03-08T03:30:00-04:00", "2026-03-08T04:30:00-04:00"],
         );
-        let fall = schedule(
-            "America/New_York",
-            "2026-11-01T00:30:00-04:00",
-            Recurrence::Hourly { interval_hours: 1 },
-        );
+        let fall = schedule("America/New_York", "2026-11-01T00:30:00-04:00", Recurrence::Hourly { interval_hours: 1 });
         check(
             &fall,
             "2026-11-01T00:30:00-04:00",
-            &[
-                "2026-11-01T00:30:00-04:00",
-                "2026-11-01T01:30:00-04:00",
-                "2026-11-01T01:30:00-05:00",
-                "2026-11-01T02:30:00-05:00",
-            ],
+            &["2026-11-01T00:30:00-04:00", "2026-11-01T01:30:00-04:00", "2026-11-01T01:30:00-05:00", "2026-11-01T02:30:00-05:00"],
         );
-        let every3 = schedule(
-            "America/New_York",
-            "2026-03-07T23:00:00-05:00",
-            Recurrence::Hourly { interval_hours: 3 },
-        );
+        let every3 = schedule("America/New_York", "2026-03-07T23:00:00-05:00", Recurrence::Hourly { interval_hours: 3 });
         check(
             &every3,
             "2026-03-07T23:00:00-05:00",
-            &[
-                "2026-03-07T23:00:00-05:00",
-                "2026-03-08T03:00:00-04:00",
-                "2026-03-08T06:00:00-04:00",
-            ],
+            &["2026-03-07T23:00:00-05:00", "2026-03-08T03:00:00-04:00", "2026-03-08T06:00:00-04:00"],
         );
-        let london = schedule(
-            "Europe/London",
-            "2026-10-25T00:30:00+01:00",
-            Recurrence::Hourly { interval_hours: 1 },
-        );
+        let london = schedule("Europe/London", "2026-10-25T00:30:00+01:00", Recurrence::Hourly { interval_hours: 1 });
         check(
             &london,
             "2026-10-25T00:30:00+01:00",
-            &[
-                "2026-10-25T00:30:00+01:00",
-                "2026-10-25T01:30:00+01:00",
-                "2026-10-25T01:30:00+00:00",
-                "2026-10-25T02:30:00+00:00",
-            ],
+            &["2026-10-25T00:30:00+01:00", "2026-10-25T01:30:00+01:00", "2026-10-25T01:30:00+00:00", "2026-10-25T02:30:00+00:00"],
         );
-        let sydney_gap = schedule(
-            "Australia/Sydney",
-            "2026-10-04T01:30:00+10:00",
-            Recurrence::Hourly { interval_hours: 1 },
-        );
+        let sydney_gap = schedule("Australia/Sydney", "2026-10-04T01:30:00+10:00", Recurrence::Hourly { interval_hours: 1 });
         check(
             &sydney_gap,
             "2026-10-04T01:30:00+10:00",
-            &[
-                "2026-10-04T01:30:00+10:00",
-                "2026-10-04T03:30:00+11:00",
-                "2026-10-04T04:30:00+11:00",
-            ],
+            &["2026-10-04T01:30:00+10:00", "2026-10-04T03:30:00+11:00", "2026-10-04T04:30:00+11:00"],
         );
-        let sydney_fold = schedule(
-            "Australia/Sydney",
-            "2026-04-05T01:30:00+11:00",
-            Recurrence::Hourly { interval_hours: 1 },
-        );
+        let sydney_fold = schedule("Australia/Sydney", "2026-04-05T01:30:00+11:00", Recurrence::Hourly { interval_hours: 1 });
         check(
             &sydney_fold,
             "2026-04-05T01:30:00+11:00",
-            &[
-                "2026-04-05T01:30:00+11:00",
-                "2026-04-05T02:30:00+11:00",
-                "2026-04-05T02:30:00+10:00",
-                "2026-04-05T03:30:00+10:00",
-            ],
+            &["2026-04-05T01:30:00+11:00", "2026-04-05T02:30:00+11:00", "2026-04-05T02:30:00+10:00", "2026-04-05T03:30:00+10:00"],
         );
-        let tokyo = schedule(
-            "Asia/Tokyo",
-            "2026-03-08T00:30:00+09:00",
-            Recurrence::Hourly { interval_hours: 24 },
-        );
-        check(
-            &tokyo,
-            "2026-03-08T00:30:00+09:00",
-            &["2026-03-08T00:30:00+09:00", "2026-03-09T00:30:00+09:00"],
-        );
+        let tokyo = schedule("Asia/Tokyo", "2026-03-08T00:30:00+09:00", Recurrence::Hourly { interval_hours: 24 });
+        check(&tokyo, "2026-03-08T00:30:00+09:00", &["2026-03-08T00:30:00+09:00", "2026-03-09T00:30:00+09:00"]);
     }
 
     #[test]
     fn hourly_far_from_send_at_jumps_by_arithmetic() {
-        let s = schedule(
-            "America/New_York",
-            "2026-01-01T00:00:00-05:00",
-            Recurrence::Hourly { interval_hours: 5 },
-        );
+        let s = schedule("America/New_York", "2026-01-01T00:00:00-05:00", Recurrence::Hourly { interval_hours: 5 });
         // 2026-01-01 to 2056-01-01 is 10957 days = 262968 h; the next multiple of 5 is 262970.
-        check(
-            &s,
-            "2056-01-01T00:00:00-05:00",
-            &["2056-01-01T02:00:00-05:00", "2056-01-01T07:00:00-05:00"],
-        );
+        check(&s, "2056-01-01T00:00:00-05:00", &["2056-01-01T02:00:00-05:00", "2056-01-01T07:00:00-05:00"]);
         let mut it = s.iter_from(at("5000-01-01T00:00:00Z"));
         assert!(it.next().is_some());
         assert_eq!(it.examined, 1);
@@ -985,48 +685,24 @@ mod tests {
 
     #[test]
     fn from_inside_an_interval_and_subsecond_inputs() {
-        let s = schedule(
-            "Asia/Tokyo",
-            "2026-03-08T00:30:00+09:00",
-            Recurrence::Hourly { interval_hours: 2 },
-        );
-        assert_eq!(
-            s.next_at_or_after(at("2026-03-08T00:30:00.5+09:00")),
-            Some(at("2026-03-08T02:30:00+09:00"))
-        );
-        assert_eq!(
-            s.next_after(at("2026-03-08T00:29:59.999+09:00")),
-            Some(at("2026-03-08T00:30:00+09:00"))
-        );
+        let s = schedule("Asia/Tokyo", "2026-03-08T00:30:00+09:00", Recurrence::Hourly { interval_hours: 2 });
+        assert_eq!(s.next_at_or_after(at("2026-03-08T00:30:00.5+09:00")), Some(at("2026-03-08T02:30:00+09:00")));
+        assert_eq!(s.next_after(at("2026-03-08T00:29:59.999+09:00")), Some(at("2026-03-08T00:30:00+09:00")));
         // A fraction of a second in send_at is dropped.
-        let fractional = schedule(
-            "Asia/Tokyo",
-            "2026-03-08T00:30:00.75+09:00",
-            Recurrence::Daily,
-        );
+        let fractional = schedule("Asia/Tokyo", "2026-03-08T00:30:00.75+09:00", Recurrence::Daily);
         assert_eq!(
             fractional.occurrences(at("2026-03-08T00:00:00+09:00"), 2),
-            vec![
-                at("2026-03-08T00:30:00+09:00"),
-                at("2026-03-09T00:30:00+09:00")
-            ]
+            vec![at("2026-03-08T00:30:00+09:00"), at("2026-03-09T00:30:00+09:00")]
         );
         let before_epoch = schedule("UTC", "1969-12-31T23:59:59.25Z", Recurrence::None);
-        assert_eq!(
-            before_epoch.next_at_or_after(Timestamp::MIN),
-            Some(at("1969-12-31T23:59:59Z"))
-        );
+        assert_eq!(before_epoch.next_at_or_after(Timestamp::MIN), Some(at("1969-12-31T23:59:59Z")));
     }
 
     // ----------------------------------------------- monthly, fixed vectors
 
     #[test]
     fn monthly_clamps_to_month_end_and_returns_to_the_31st() {
-        let s = schedule(
-            "America/New_York",
-            "2026-01-31T09:00:00-05:00",
-            Recurrence::Monthly,
-        );
+        let s = schedule("America/New_York", "2026-01-31T09:00:00-05:00", Recurrence::Monthly);
         check(
             &s,
             "2026-01-31T09:00:00-05:00",
@@ -1042,145 +718,65 @@ mod tests {
         check(
             &s,
             "2028-01-15T00:00:00-05:00",
-            &[
-                "2028-01-31T09:00:00-05:00",
-                "2028-02-29T09:00:00-05:00",
-                "2028-03-31T09:00:00-04:00",
-                "2028-04-30T09:00:00-04:00",
-            ],
+            &["2028-01-31T09:00:00-05:00", "2028-02-29T09:00:00-05:00", "2028-03-31T09:00:00-04:00", "2028-04-30T09:00:00-04:00"],
         );
-        let tokyo = schedule(
-            "Asia/Tokyo",
-            "2026-01-31T09:00:00+09:00",
-            Recurrence::Monthly,
-        );
+        let tokyo = schedule("Asia/Tokyo", "2026-01-31T09:00:00+09:00", Recurrence::Monthly);
         check(
             &tokyo,
             "2026-01-31T09:00:00+09:00",
-            &[
-                "2026-01-31T09:00:00+09:00",
-                "2026-02-28T09:00:00+09:00",
-                "2026-03-31T09:00:00+09:00",
-                "2026-04-30T09:00:00+09:00",
-            ],
+            &["2026-01-31T09:00:00+09:00", "2026-02-28T09:00:00+09:00", "2026-03-31T09:00:00+09:00", "2026-04-30T09:00:00+09:00"],
         );
-        let london = schedule(
-            "Europe/London",
-            "2026-01-31T01:30:00+00:00",
-            Recurrence::Monthly,
-        );
+        let london = schedule("Europe/London", "2026-01-31T01:30:00+00:00", Recurrence::Monthly);
         check(
             &london,
             "2026-01-31T01:30:00+00:00",
-            &[
-                "2026-01-31T01:30:00+00:00",
-                "2026-02-28T01:30:00+00:00",
-                "2026-03-31T01:30:00+01:00",
-                "2026-04-30T01:30:00+01:00",
-            ],
+            &["2026-01-31T01:30:00+00:00", "2026-02-28T01:30:00+00:00", "2026-03-31T01:30:00+01:00", "2026-04-30T01:30:00+01:00"],
         );
     }
 
     #[test]
     fn monthly_on_dst_change_days() {
-        let ny_gap = schedule(
-            "America/New_York",
-            "2026-02-08T02:30:00-05:00",
-            Recurrence::Monthly,
-        );
+        let ny_gap = schedule("America/New_York", "2026-02-08T02:30:00-05:00", Recurrence::Monthly);
         check(
             &ny_gap,
             "2026-02-08T02:30:00-05:00",
-            &[
-                "2026-02-08T02:30:00-05:00",
-                "2026-03-08T03:30:00-04:00",
-                "2026-04-08T02:30:00-04:00",
-            ],
+            &["2026-02-08T02:30:00-05:00", "2026-03-08T03:30:00-04:00", "2026-04-08T02:30:00-04:00"],
         );
-        let ny_fold = schedule(
-            "America/New_York",
-            "2026-10-01T01:30:00-04:00",
-            Recurrence::Monthly,
-        );
+        let ny_fold = schedule("America/New_York", "2026-10-01T01:30:00-04:00", Recurrence::Monthly);
         check(
             &ny_fold,
             "2026-10-01T01:30:00-04:00",
-            &[
-                "2026-10-01T01:30:00-04:00",
-                "2026-11-01T01:30:00-04:00",
-                "2026-12-01T01:30:00-05:00",
-            ],
+            &["2026-10-01T01:30:00-04:00", "2026-11-01T01:30:00-04:00", "2026-12-01T01:30:00-05:00"],
         );
-        let london_gap = schedule(
-            "Europe/London",
-            "2026-02-28T01:30:00+00:00",
-            Recurrence::Monthly,
-        );
+        let london_gap = schedule("Europe/London", "2026-02-28T01:30:00+00:00", Recurrence::Monthly);
         check(
             &london_gap,
             "2026-02-28T01:30:00+00:00",
-            &[
-                "2026-02-28T01:30:00+00:00",
-                "2026-03-28T01:30:00+00:00",
-                "2026-04-28T01:30:00+01:00",
-            ],
+            &["2026-02-28T01:30:00+00:00", "2026-03-28T01:30:00+00:00", "2026-04-28T01:30:00+01:00"],
         );
-        let london_29 = schedule(
-            "Europe/London",
-            "2026-01-29T01:30:00+00:00",
-            Recurrence::Monthly,
-        );
+        let london_29 = schedule("Europe/London", "2026-01-29T01:30:00+00:00", Recurrence::Monthly);
         check(
             &london_29,
             "2026-01-29T01:30:00+00:00",
-            &[
-                "2026-01-29T01:30:00+00:00",
-                "2026-02-28T01:30:00+00:00",
-                "2026-03-29T02:30:00+01:00",
-                "2026-04-29T01:30:00+01:00",
-            ],
+            &["2026-01-29T01:30:00+00:00", "2026-02-28T01:30:00+00:00", "2026-03-29T02:30:00+01:00", "2026-04-29T01:30:00+01:00"],
         );
-        let london_fold = schedule(
-            "Europe/London",
-            "2026-09-25T01:30:00+01:00",
-            Recurrence::Monthly,
-        );
+        let london_fold = schedule("Europe/London", "2026-09-25T01:30:00+01:00", Recurrence::Monthly);
         check(
             &london_fold,
             "2026-09-25T01:30:00+01:00",
-            &[
-                "2026-09-25T01:30:00+01:00",
-                "2026-10-25T01:30:00+01:00",
-                "2026-11-25T01:30:00+00:00",
-            ],
+            &["2026-09-25T01:30:00+01:00", "2026-10-25T01:30:00+01:00", "2026-11-25T01:30:00+00:00"],
         );
-        let sydney_gap = schedule(
-            "Australia/Sydney",
-            "2026-09-04T02:30:00+10:00",
-            Recurrence::Monthly,
-        );
+        let sydney_gap = schedule("Australia/Sydney", "2026-09-04T02:30:00+10:00", Recurrence::Monthly);
         check(
             &sydney_gap,
             "2026-09-04T02:30:00+10:00",
-            &[
-                "2026-09-04T02:30:00+10:00",
-                "2026-10-04T03:30:00+11:00",
-                "2026-11-04T02:30:00+11:00",
-            ],
+            &["2026-09-04T02:30:00+10:00", "2026-10-04T03:30:00+11:00", "2026-11-04T02:30:00+11:00"],
         );
-        let sydney_fold = schedule(
-            "Australia/Sydney",
-            "2026-03-05T02:30:00+11:00",
-            Recurrence::Monthly,
-        );
+        let sydney_fold = schedule("Australia/Sydney", "2026-03-05T02:30:00+11:00", Recurrence::Monthly);
         check(
             &sydney_fold,
             "2026-03-05T02:30:00+11:00",
-            &[
-                "2026-03-05T02:30:00+11:00",
-                "2026-04-05T02:30:00+11:00",
-                "2026-05-05T02:30:00+10:00",
-            ],
+            &["2026-03-05T02:30:00+11:00", "2026-04-05T02:30:00+11:00", "2026-05-05T02:30:00+10:00"],
         );
     }
 
@@ -1188,128 +784,53 @@ mod tests {
 
     #[test]
     fn weekly_keeps_weekday_and_time_across_dst() {
-        let ny = schedule(
-            "America/New_York",
-            "2026-03-01T09:00:00-05:00",
-            Recurrence::Weekly,
-        );
-        check(
-            &ny,
-            "2026-03-01T09:00:00-05:00",
-            &[
-                "2026-03-01T09:00:00-05:00",
-                "2026-03-08T09:00:00-04:00",
-                "2026-03-15T09:00:00-04:00",
-            ],
-        );
-        let ny_gap = schedule(
-            "America/New_York",
-            "2026-03-01T02:30:00-05:00",
-            Recurrence::Weekly,
-        );
+        let ny = schedule("America/New_York", "2026-03-01T09:00:00-05:00", Recurrence::Weekly);
+        check(&ny, "2026-03-01T09:00:00-05:00", &["2026-03-01T09:00:00-05:00", "2026-03-08T09:00:00-04:00", "2026-03-15T09:00:00-04:00"]);
+        let ny_gap = schedule("America/New_York", "2026-03-01T02:30:00-05:00", Recurrence::Weekly);
         check(
             &ny_gap,
             "2026-03-01T02:30:00-05:00",
-            &[
-                "2026-03-01T02:30:00-05:00",
-                "2026-03-08T03:30:00-04:00",
-                "2026-03-15T02:30:00-04:00",
-            ],
+            &["2026-03-01T02:30:00-05:00", "2026-03-08T03:30:00-04:00", "2026-03-15T02:30:00-04:00"],
         );
-        let ny_fold = schedule(
-            "America/New_York",
-            "2026-10-25T01:30:00-04:00",
-            Recurrence::Weekly,
-        );
+        let ny_fold = schedule("America/New_York", "2026-10-25T01:30:00-04:00", Recurrence::Weekly);
         check(
             &ny_fold,
             "2026-10-25T01:30:00-04:00",
-            &[
-                "2026-10-25T01:30:00-04:00",
-                "2026-11-01T01:30:00-04:00",
-                "2026-11-08T01:30:00-05:00",
-            ],
+            &["2026-10-25T01:30:00-04:00", "2026-11-01T01:30:00-04:00", "2026-11-08T01:30:00-05:00"],
         );
-        let london_gap = schedule(
-            "Europe/London",
-            "2026-03-22T01:30:00+00:00",
-            Recurrence::Weekly,
-        );
+        let london_gap = schedule("Europe/London", "2026-03-22T01:30:00+00:00", Recurrence::Weekly);
         check(
             &london_gap,
             "2026-03-22T01:30:00+00:00",
-            &[
-                "2026-03-22T01:30:00+00:00",
-                "2026-03-29T02:30:00+01:00",
-                "2026-04-05T01:30:00+01:00",
-            ],
+            &["2026-03-22T01:30:00+00:00", "2026-03-29T02:30:00+01:00", "2026-04-05T01:30:00+01:00"],
         );
-        let london_fold = schedule(
-            "Europe/London",
-            "2026-10-18T01:30:00+01:00",
-            Recurrence::Weekly,
-        );
+        let london_fold = schedule("Europe/London", "2026-10-18T01:30:00+01:00", Recurrence::Weekly);
         check(
             &london_fold,
             "2026-10-18T01:30:00+01:00",
-            &[
-                "2026-10-18T01:30:00+01:00",
-                "2026-10-25T01:30:00+01:00",
-                "2026-11-01T01:30:00+00:00",
-            ],
+            &["2026-10-18T01:30:00+01:00", "2026-10-25T01:30:00+01:00", "2026-11-01T01:30:00+00:00"],
         );
-        let sydney_gap = schedule(
-            "Australia/Sydney",
-            "2026-09-27T02:30:00+10:00",
-            Recurrence::Weekly,
-        );
+        let sydney_gap = schedule("Australia/Sydney", "2026-09-27T02:30:00+10:00", Recurrence::Weekly);
         check(
             &sydney_gap,
             "2026-09-27T02:30:00+10:00",
-            &[
-                "2026-09-27T02:30:00+10:00",
-                "2026-10-04T03:30:00+11:00",
-                "2026-10-11T02:30:00+11:00",
-            ],
+            &["2026-09-27T02:30:00+10:00", "2026-10-04T03:30:00+11:00", "2026-10-11T02:30:00+11:00"],
         );
-        let sydney_fold = schedule(
-            "Australia/Sydney",
-            "2026-03-29T02:30:00+11:00",
-            Recurrence::Weekly,
-        );
+        let sydney_fold = schedule("Australia/Sydney", "2026-03-29T02:30:00+11:00", Recurrence::Weekly);
         check(
             &sydney_fold,
             "2026-03-29T02:30:00+11:00",
-            &[
-                "2026-03-29T02:30:00+11:00",
-                "2026-04-05T02:30:00+11:00",
-                "2026-04-12T02:30:00+10:00",
-            ],
+            &["2026-03-29T02:30:00+11:00", "2026-04-05T02:30:00+11:00", "2026-04-12T02:30:00+10:00"],
         );
-        let tokyo = schedule(
-            "Asia/Tokyo",
-            "2026-03-01T09:00:00+09:00",
-            Recurrence::Weekly,
-        );
-        check(
-            &tokyo,
-            "2026-03-02T00:00:00+09:00",
-            &["2026-03-08T09:00:00+09:00", "2026-03-15T09:00:00+09:00"],
-        );
+        let tokyo = schedule("Asia/Tokyo", "2026-03-01T09:00:00+09:00", Recurrence::Weekly);
+        check(&tokyo, "2026-03-02T00:00:00+09:00", &["2026-03-08T09:00:00+09:00", "2026-03-15T09:00:00+09:00"]);
     }
 
     #[test]
     fn weekdays_from_a_saturday_start_on_monday() {
-        let ny = schedule(
-            "America/New_York",
-            "2026-03-07T09:00:00-05:00",
-            Recurrence::Weekdays,
-        );
+        let ny = schedule("America/New_York", "2026-03-07T09:00:00-05:00", Recurrence::Weekdays);
         // send_at itself (a Saturday) is not an occurrence.
-        assert_eq!(
-            ny.next_at_or_after(at("2026-03-07T09:00:00-05:00")),
-            Some(at("2026-03-09T09:00:00-04:00"))
-        );
+        assert_eq!(ny.next_at_or_after(at("2026-03-07T09:00:00-05:00")), Some(at("2026-03-09T09:00:00-04:00")));
         check(
             &ny,
             "2026-03-01T00:00:00-05:00",
@@ -1322,150 +843,60 @@ mod tests {
                 "2026-03-16T09:00:00-04:00",
             ],
         );
-        let london = schedule(
-            "Europe/London",
-            "2026-10-23T09:00:00+01:00",
-            Recurrence::Weekdays,
-        );
-        check(
-            &london,
-            "2026-10-23T09:00:00+01:00",
-            &["2026-10-23T09:00:00+01:00", "2026-10-26T09:00:00+00:00"],
-        );
-        let sydney = schedule(
-            "Australia/Sydney",
-            "2026-04-03T09:00:00+11:00",
-            Recurrence::Weekdays,
-        );
-        check(
-            &sydney,
-            "2026-04-03T09:00:00+11:00",
-            &["2026-04-03T09:00:00+11:00", "2026-04-06T09:00:00+10:00"],
-        );
-        let tokyo = schedule(
-            "Asia/Tokyo",
-            "2026-03-07T09:00:00+09:00",
-            Recurrence::Weekdays,
-        );
-        check(
-            &tokyo,
-            "2026-03-07T09:00:00+09:00",
-            &["2026-03-09T09:00:00+09:00", "2026-03-10T09:00:00+09:00"],
-        );
+        let london = schedule("Europe/London", "2026-10-23T09:00:00+01:00", Recurrence::Weekdays);
+        check(&london, "2026-10-23T09:00:00+01:00", &["2026-10-23T09:00:00+01:00", "2026-10-26T09:00:00+00:00"]);
+        let sydney = schedule("Australia/Sydney", "2026-04-03T09:00:00+11:00", Recurrence::Weekdays);
+        check(&sydney, "2026-04-03T09:00:00+11:00", &["2026-04-03T09:00:00+11:00", "2026-04-06T09:00:00+10:00"]);
+        let tokyo = schedule("Asia/Tokyo", "2026-03-07T09:00:00+09:00", Recurrence::Weekdays);
+        check(&tokyo, "2026-03-07T09:00:00+09:00", &["2026-03-09T09:00:00+09:00", "2026-03-10T09:00:00+09:00"]);
     }
 
     #[test]
     fn custom_days_fire_only_on_chosen_weekdays() {
-        let ny = schedule(
-            "America/New_York",
-            "2026-03-07T09:00:00-05:00",
-            custom(&[Day::Mon, Day::Wed]),
-        );
+        let ny = schedule("America/New_York", "2026-03-07T09:00:00-05:00", custom(&[Day::Mon, Day::Wed]));
         check(
             &ny,
             "2026-03-07T09:00:00-05:00",
-            &[
-                "2026-03-09T09:00:00-04:00",
-                "2026-03-11T09:00:00-04:00",
-                "2026-03-16T09:00:00-04:00",
-                "2026-03-18T09:00:00-04:00",
-            ],
+            &["2026-03-09T09:00:00-04:00", "2026-03-11T09:00:00-04:00", "2026-03-16T09:00:00-04:00", "2026-03-18T09:00:00-04:00"],
         );
-        let ny_gap = schedule(
-            "America/New_York",
-            "2026-03-01T02:30:00-05:00",
-            custom(&[Day::Sun]),
-        );
+        let ny_gap = schedule("America/New_York", "2026-03-01T02:30:00-05:00", custom(&[Day::Sun]));
         check(
             &ny_gap,
             "2026-03-01T02:30:00-05:00",
-            &[
-                "2026-03-01T02:30:00-05:00",
-                "2026-03-08T03:30:00-04:00",
-                "2026-03-15T02:30:00-04:00",
-            ],
+            &["2026-03-01T02:30:00-05:00", "2026-03-08T03:30:00-04:00", "2026-03-15T02:30:00-04:00"],
         );
         // The order of days does not matter.
-        let ny_fold = schedule(
-            "America/New_York",
-            "2026-10-25T01:30:00-04:00",
-            custom(&[Day::Mon, Day::Sun]),
-        );
+        let ny_fold = schedule("America/New_York", "2026-10-25T01:30:00-04:00", custom(&[Day::Mon, Day::Sun]));
         check(
             &ny_fold,
             "2026-10-25T01:30:00-04:00",
-            &[
-                "2026-10-25T01:30:00-04:00",
-                "2026-10-26T01:30:00-04:00",
-                "2026-11-01T01:30:00-04:00",
-                "2026-11-02T01:30:00-05:00",
-            ],
+            &["2026-10-25T01:30:00-04:00", "2026-10-26T01:30:00-04:00", "2026-11-01T01:30:00-04:00", "2026-11-02T01:30:00-05:00"],
         );
-        let london = schedule(
-            "Europe/London",
-            "2026-03-22T01:30:00+00:00",
-            custom(&[Day::Sun]),
-        );
+        let london = schedule("Europe/London", "2026-03-22T01:30:00+00:00", custom(&[Day::Sun]));
         check(
             &london,
             "2026-03-22T01:30:00+00:00",
-            &[
-                "2026-03-22T01:30:00+00:00",
-                "2026-03-29T02:30:00+01:00",
-                "2026-04-05T01:30:00+01:00",
-            ],
+            &["2026-03-22T01:30:00+00:00", "2026-03-29T02:30:00+01:00", "2026-04-05T01:30:00+01:00"],
         );
-        let london_fold = schedule(
-            "Europe/London",
-            "2026-10-24T01:30:00+01:00",
-            custom(&[Day::Sat, Day::Sun]),
-        );
+        let london_fold = schedule("Europe/London", "2026-10-24T01:30:00+01:00", custom(&[Day::Sat, Day::Sun]));
         check(
             &london_fold,
             "2026-10-24T01:30:00+01:00",
-            &[
-                "2026-10-24T01:30:00+01:00",
-                "2026-10-25T01:30:00+01:00",
-                "2026-10-31T01:30:00+00:00",
-            ],
+            &["2026-10-24T01:30:00+01:00", "2026-10-25T01:30:00+01:00", "2026-10-31T01:30:00+00:00"],
         );
-        let sydney = schedule(
-            "Australia/Sydney",
-            "2026-09-27T02:30:00+10:00",
-            custom(&[Day::Sun]),
-        );
+        let sydney = schedule("Australia/Sydney", "2026-09-27T02:30:00+10:00", custom(&[Day::Sun]));
         check(
             &sydney,
             "2026-09-27T02:30:00+10:00",
-            &[
-                "2026-09-27T02:30:00+10:00",
-                "2026-10-04T03:30:00+11:00",
-                "2026-10-11T02:30:00+11:00",
-            ],
+            &["2026-09-27T02:30:00+10:00", "2026-10-04T03:30:00+11:00", "2026-10-11T02:30:00+11:00"],
         );
-        let sydney_fold = schedule(
-            "Australia/Sydney",
-            "2026-04-04T02:30:00+11:00",
-            custom(&[Day::Sun]),
-        );
-        check(
-            &sydney_fold,
-            "2026-04-04T02:30:00+11:00",
-            &["2026-04-05T02:30:00+11:00", "2026-04-12T02:30:00+10:00"],
-        );
-        let tokyo = schedule(
-            "Asia/Tokyo",
-            "2026-03-07T09:00:00+09:00",
-            custom(&[Day::Wed, Day::Mon]),
-        );
+        let sydney_fold = schedule("Australia/Sydney", "2026-04-04T02:30:00+11:00", custom(&[Day::Sun]));
+        check(&sydney_fold, "2026-04-04T02:30:00+11:00", &["2026-04-05T02:30:00+11:00", "2026-04-12T02:30:00+10:00"]);
+        let tokyo = schedule("Asia/Tokyo", "2026-03-07T09:00:00+09:00", custom(&[Day::Wed, Day::Mon]));
         check(
             &tokyo,
             "2026-03-07T09:00:00+09:00",
-            &[
-                "2026-03-09T09:00:00+09:00",
-                "2026-03-11T09:00:00+09:00",
-                "2026-03-16T09:00:00+09:00",
-            ],
+            &["2026-03-09T09:00:00+09:00", "2026-03-11T09:00:00+09:00", "2026-03-16T09:00:00+09:00"],
         );
     }
 
@@ -1487,43 +918,20 @@ mod tests {
 
     #[test]
     fn far_from_send_at_jumps_instead_of_walking() {
-        let kinds = [
-            Recurrence::Daily,
-            Recurrence::Weekly,
-            Recurrence::Weekdays,
-            custom(&[Day::Sun]),
-            Recurrence::Monthly,
-        ];
+        let kinds = [Recurrence::Daily, Recurrence::Weekly, Recurrence::Weekdays, custom(&[Day::Sun]), Recurrence::Monthly];
         for recurrence in kinds {
             let s = schedule("America/New_York", "2026-01-31T09:00:00-05:00", recurrence);
             let mut it = s.iter_from(at("9000-06-15T12:00:00Z"));
             let first = it.next().expect("an occurrence");
             assert!(first >= at("9000-06-15T12:00:00Z"));
             // The slack is a few days, or at most two months for monthly.
-            assert!(
-                it.examined <= 10,
-                "{:?} examined {}",
-                s.recurrence,
-                it.examined
-            );
+            assert!(it.examined <= 10, "{:?} examined {}", s.recurrence, it.examined);
         }
-        let s = schedule(
-            "America/New_York",
-            "2026-01-31T09:00:00-05:00",
-            Recurrence::Monthly,
-        );
-        check(
-            &s,
-            "2090-02-01T00:00:00-05:00",
-            &["2090-02-28T09:00:00-05:00", "2090-03-31T09:00:00-04:00"],
-        );
+        let s = schedule("America/New_York", "2026-01-31T09:00:00-05:00", Recurrence::Monthly);
+        check(&s, "2090-02-01T00:00:00-05:00", &["2090-02-28T09:00:00-05:00", "2090-03-31T09:00:00-04:00"]);
         let s = schedule("Europe/London", "2026-01-31T09:00:00Z", Recurrence::Weekly);
         // 2026-01-31 is a Saturday, so is 2100-01-02.
-        check(
-            &s,
-            "2100-01-01T00:00:00Z",
-            &["2100-01-02T09:00:00+00:00", "2100-01-09T09:00:00+00:00"],
-        );
+        check(&s, "2100-01-01T00:00:00Z", &["2100-01-02T09:00:00+00:00", "2100-01-09T09:00:00+00:00"]);
     }
 
     #[test]
@@ -1538,12 +946,7 @@ mod tests {
             custom(&[Day::Sun]),
             Recurrence::Monthly,
         ];
-        for name in [
-            "Pacific/Kiritimati",
-            "America/New_York",
-            "Pacific/Niue",
-            "UTC",
-        ] {
+        for name in ["Pacific/Kiritimati", "America/New_York", "Pacific/Niue", "UTC"] {
             let tz = zone(name);
             for recurrence in &all {
                 for send_at in [Timestamp::MIN, Timestamp::MAX] {
@@ -1560,11 +963,7 @@ mod tests {
         }
         // The last hours of jiff's range: hourly stops at the edge.
         let near_end = floor_to_second(Timestamp::MAX) - SignedDuration::from_hours(2);
-        let s = Schedule::new(
-            near_end,
-            zone("UTC"),
-            Recurrence::Hourly { interval_hours: 1 },
-        );
+        let s = Schedule::new(near_end, zone("UTC"), Recurrence::Hourly { interval_hours: 1 });
         let occ = s.occurrences(near_end, 10);
         assert_eq!(occ.len(), 3);
         assert_eq!(occ[2], floor_to_second(Timestamp::MAX));
@@ -1572,30 +971,14 @@ mod tests {
 
     #[test]
     fn invalid_rules_compute_without_panicking() {
-        let zero = schedule(
-            "UTC",
-            "2026-01-01T00:00:00Z",
-            Recurrence::Hourly { interval_hours: 0 },
-        );
+        let zero = schedule("UTC", "2026-01-01T00:00:00Z", Recurrence::Hourly { interval_hours: 0 });
         assert_eq!(zero.next_at_or_after(Timestamp::MIN), None);
         let empty = schedule("UTC", "2026-01-01T00:00:00Z", custom(&[]));
         assert_eq!(empty.occurrences(Timestamp::MIN, 3), vec![]);
         let dup = schedule("UTC", "2026-01-05T00:00:00Z", custom(&[Day::Mon, Day::Mon]));
-        assert_eq!(
-            dup.occurrences(Timestamp::MIN, 2),
-            vec![at("2026-01-05T00:00:00Z"), at("2026-01-12T00:00:00Z")]
-        );
-        let long = schedule(
-            "UTC",
-            "2026-01-01T00:00:00Z",
-            Recurrence::Hourly {
-                interval_hours: 255,
-            },
-        );
-        assert_eq!(
-            long.next_after(at("2026-01-01T00:00:00Z")),
-            Some(at("2026-01-11T15:00:00Z"))
-        );
+        assert_eq!(dup.occurrences(Timestamp::MIN, 2), vec![at("2026-01-05T00:00:00Z"), at("2026-01-12T00:00:00Z")]);
+        let long = schedule("UTC", "2026-01-01T00:00:00Z", Recurrence::Hourly { interval_hours: 255 });
+        assert_eq!(long.next_after(at("2026-01-01T00:00:00Z")), Some(at("2026-01-11T15:00:00Z")));
     }
 
     // ------------------------------------------------- serde and validation
@@ -1604,17 +987,11 @@ mod tests {
     fn serde_round_trips() {
         let cases = [
             (r#"{"kind":"none"}"#, Recurrence::None),
-            (
-                r#"{"kind":"hourly","interval_hours":3}"#,
-                Recurrence::Hourly { interval_hours: 3 },
-            ),
+            (r#"{"kind":"hourly","interval_hours":3}"#, Recurrence::Hourly { interval_hours: 3 }),
             (r#"{"kind":"daily"}"#, Recurrence::Daily),
             (r#"{"kind":"weekly"}"#, Recurrence::Weekly),
             (r#"{"kind":"weekdays"}"#, Recurrence::Weekdays),
-            (
-                r#"{"kind":"custom","days":["mon","wed"]}"#,
-                custom(&[Day::Mon, Day::Wed]),
-            ),
+            (r#"{"kind":"custom","days":["mon","wed"]}"#, custom(&[Day::Mon, Day::Wed])),
             (r#"{"kind":"monthly"}"#, Recurrence::Monthly),
         ];
         for (json, value) in cases {
@@ -1622,13 +999,9 @@ mod tests {
             assert_eq!(parsed, value, "{json}");
             assert_eq!(serde_json::to_string(&value).unwrap(), json);
         }
-        let all_days: Vec<Day> =
-            serde_json::from_str(r#"["mon","tue","wed","thu","fri","sat","sun"]"#).unwrap();
+        let all_days: Vec<Day> = serde_json::from_str(r#"["mon","tue","wed","thu","fri","sat","sun"]"#).unwrap();
         assert_eq!(all_days, Day::ALL);
-        assert_eq!(
-            serde_json::to_string(&Day::ALL).unwrap(),
-            r#"["mon","tue","wed","thu","fri","sat","sun"]"#
-        );
+        assert_eq!(serde_json::to_string(&Day::ALL).unwrap(), r#"["mon","tue","wed","thu","fri","sat","sun"]"#);
         for bad in [
             r#"{"kind":"yearly"}"#,
             r#"{"kind":"custom","days":["monday"]}"#,
@@ -1667,11 +1040,7 @@ mod tests {
             assert_eq!(ok.validate(), Ok(()), "{ok:?}");
         }
         for hours in [0, 25, 255] {
-            let err = Recurrence::Hourly {
-                interval_hours: hours,
-            }
-            .validate()
-            .unwrap_err();
+            let err = Recurrence::Hourly { interval_hours: hours }.validate().unwrap_err();
             assert_eq!(err, RecurrenceError::InvalidHourlyInterval(hours));
         }
         assert_eq!(
@@ -1680,18 +1049,10 @@ mod tests {
         );
         let err = custom(&[]).validate().unwrap_err();
         assert_eq!(err, RecurrenceError::NoCustomDays);
-        assert_eq!(
-            err.to_string(),
-            "A custom recurrence needs at least one day."
-        );
-        let err = custom(&[Day::Mon, Day::Wed, Day::Mon])
-            .validate()
-            .unwrap_err();
+        assert_eq!(err.to_string(), "A custom recurrence needs at least one day.");
+        let err = custom(&[Day::Mon, Day::Wed, Day::Mon]).validate().unwrap_err();
         assert_eq!(err, RecurrenceError::DuplicateCustomDay(Day::Mon));
-        assert_eq!(
-            err.to_string(),
-            "Monday appears more than once in the custom recurrence."
-        );
+        assert_eq!(err.to_string(), "Monday appears more than once in the custom recurrence.");
     }
 
     // ------------------------------------------------------------ proptests
@@ -1732,9 +1093,7 @@ mod tests {
             Just(Recurrence::Daily),
             Just(Recurrence::Weekly),
             Just(Recurrence::Weekdays),
-            proptest::sample::subsequence(Day::ALL.to_vec(), 1..=7)
-                .prop_shuffle()
-                .prop_map(|days| Recurrence::Custom { days }),
+            proptest::sample::subsequence(Day::ALL.to_vec(), 1..=7).prop_shuffle().prop_map(|days| Recurrence::Custom { days }),
             Just(Recurrence::Monthly),
         ]
     }
@@ -1744,27 +1103,18 @@ mod tests {
     /// transitions, near the transition's wall-clock time, so that calendar
     /// rules often land in gaps and folds.
     fn send_at_strategy() -> impl Strategy<Value = (TimeZone, Timestamp)> {
-        (
-            0..ZONES.len(),
-            START_1990..END_2060,
-            any::<bool>(),
-            prop_oneof![0i64..=8, 13i64..=15, 27i64..=32],
-            -100i64..=100,
-        )
-            .prop_map(|(zone_index, base, near, days_back, minutes)| {
+        (0..ZONES.len(), START_1990..END_2060, any::<bool>(), prop_oneof![0i64..=8, 13i64..=15, 27i64..=32], -100i64..=100).prop_map(
+            |(zone_index, base, near, days_back, minutes)| {
                 let tz = zone(ZONES[zone_index]);
                 let base = Timestamp::from_second(base).unwrap();
-                let transition = if near {
-                    tz.following(base).next().map(|t| t.timestamp())
-                } else {
-                    None
-                };
+                let transition = if near { tz.following(base).next().map(|t| t.timestamp()) } else { None };
                 let send_at = match transition {
                     Some(t) => t - SignedDuration::from_secs(days_back * DAY - minutes * 60),
                     None => base,
                 };
                 (tz, send_at)
-            })
+            },
+        )
     }
 
     /// Does the civil date `date` match the rule of a calendar recurrence?
@@ -1806,9 +1156,7 @@ mod tests {
                         let t = if date == anchor.date() {
                             s.send_at
                         } else {
-                            s.tz.to_ambiguous_timestamp(date.to_datetime(anchor.time()))
-                                .compatible()
-                                .unwrap()
+                            s.tz.to_ambiguous_timestamp(date.to_datetime(anchor.time())).compatible().unwrap()
                         };
                         push(t, &mut out);
                     }
@@ -1835,11 +1183,8 @@ mod tests {
         // A gap shift is at most 24 h, so the intended date is the local date
         // or the day before. Both can map to `o` (Apia's skipped day), so
         // take the one that matches the rule.
-        let intended = [Some(local.date()), local.date().yesterday().ok()]
-            .into_iter()
-            .flatten()
-            .map(|d| d.to_datetime(anchor.time()))
-            .find(|&c| {
+        let intended =
+            [Some(local.date()), local.date().yesterday().ok()].into_iter().flatten().map(|d| d.to_datetime(anchor.time())).find(|&c| {
                 c.date() > anchor.date()
                     && rule_matches(&s.recurrence, anchor.date(), c.date())
                     && s.tz.to_ambiguous_timestamp(c).compatible().ok() == Some(o)
@@ -1868,10 +1213,7 @@ mod tests {
         if local == intended {
             prop_assert_eq!(local.time(), anchor.time());
             match &s.recurrence {
-                Recurrence::Weekdays => prop_assert!(!matches!(
-                    local.weekday(),
-                    Weekday::Saturday | Weekday::Sunday
-                )),
+                Recurrence::Weekdays => prop_assert!(!matches!(local.weekday(), Weekday::Saturday | Weekday::Sunday)),
                 Recurrence::Custom { days } => {
                     prop_assert!(days.contains(&Day::from(local.weekday())))
                 }
@@ -1885,11 +1227,7 @@ mod tests {
         Ok(())
     }
 
-    fn check_invariants(
-        s: &Schedule,
-        from: Timestamp,
-        occ: &[Timestamp],
-    ) -> Result<(), TestCaseError> {
+    fn check_invariants(s: &Schedule, from: Timestamp, occ: &[Timestamp]) -> Result<(), TestCaseError> {
         for pair in occ.windows(2) {
             prop_assert!(pair[0] < pair[1], "not increasing: {pair:?}");
         }
@@ -1904,8 +1242,7 @@ mod tests {
         }
         match &s.recurrence {
             Recurrence::None => {
-                let expected: Vec<Timestamp> =
-                    Some(s.send_at).filter(|&t| t >= from).into_iter().collect();
+                let expected: Vec<Timestamp> = Some(s.send_at).filter(|&t| t >= from).into_iter().collect();
                 prop_assert_eq!(occ, &expected[..]);
                 prop_assert_eq!(s.occurrences(Timestamp::MIN, 10), vec![s.send_at]);
             }

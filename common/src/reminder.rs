@@ -216,13 +216,15 @@ pub fn check_contents(contents: &mut Contents, errors: &mut FieldErrors) {
         }
     }
     if let Some(targets) = &contents.send_to
-        && (targets.len() > MAX_SEND_TO || targets.iter().any(|t| t.is_empty() || t.len() > 100)) {
-            errors.add("send_to", format!("send_to must list at most {MAX_SEND_TO} device ids"));
-        }
+        && (targets.len() > MAX_SEND_TO || targets.iter().any(|t| t.is_empty() || t.len() > 100))
+    {
+        errors.add("send_to", format!("send_to must list at most {MAX_SEND_TO} device ids"));
+    }
     if let Some(m) = &contents.metadata
-        && serde_json::to_vec(m).map(|v| v.len()).unwrap_or(usize::MAX) > MAX_METADATA_BYTES {
-            errors.add("metadata", format!("Metadata must be at most {MAX_METADATA_BYTES} bytes of JSON"));
-        }
+        && serde_json::to_vec(m).map(|v| v.len()).unwrap_or(usize::MAX) > MAX_METADATA_BYTES
+    {
+        errors.add("metadata", format!("Metadata must be at most {MAX_METADATA_BYTES} bytes of JSON"));
+    }
 }
 
 /// The IANA name for `name`, spelled as the time zone database spells it (`asia/tokyo` is
@@ -234,12 +236,7 @@ pub fn canonical_timezone(name: &str) -> Option<String> {
     use std::sync::OnceLock;
     static NAMES: OnceLock<HashMap<String, String>> = OnceLock::new();
     let names = NAMES.get_or_init(|| {
-        jiff::tz::db()
-            .available()
-            .map(|n| n.to_string())
-            .filter(|n| is_place_zone(n))
-            .map(|n| (n.to_ascii_lowercase(), n))
-            .collect()
+        jiff::tz::db().available().map(|n| n.to_string()).filter(|n| is_place_zone(n)).map(|n| (n.to_ascii_lowercase(), n)).collect()
     });
     if name.is_empty() || name.len() > 64 {
         return None;
@@ -312,7 +309,12 @@ impl ReminderPatch {
     /// whose first occurrence is past, or an overdue one, never fails on time. A changed
     /// `send_at` must be in the future.
     pub fn apply_to(self, r: &mut Reminder, now: Timestamp) -> Result<Applied, Error> {
-        let mut contents = Contents { title: self.title.unwrap_or_else(|| r.title.clone()), description: r.description.clone(), send_to: r.send_to.clone(), metadata: r.metadata.clone() };
+        let mut contents = Contents {
+            title: self.title.unwrap_or_else(|| r.title.clone()),
+            description: r.description.clone(),
+            send_to: r.send_to.clone(),
+            metadata: r.metadata.clone(),
+        };
         if let Some(d) = self.description {
             contents.description = d;
         }
@@ -461,7 +463,11 @@ mod tests {
         assert_eq!(check_timing(&mut t, true, now, &mut errors), None);
         assert!(!errors.is_empty());
 
-        let mut t = Timing { send_at: ts("2026-03-02T00:00:00Z"), timezone: "Mars/Olympus".into(), recurrence: Recurrence::Hourly { interval_hours: 25 } };
+        let mut t = Timing {
+            send_at: ts("2026-03-02T00:00:00Z"),
+            timezone: "Mars/Olympus".into(),
+            recurrence: Recurrence::Hourly { interval_hours: 25 },
+        };
         let mut errors = FieldErrors::default();
         check_timing(&mut t, true, now, &mut errors);
         let Err(Error::Validation(fields)) = errors.into_result() else { panic!() };
@@ -507,7 +513,8 @@ mod tests {
         assert_eq!(snoozed.snoozed_until(), Some(later));
         assert_eq!(snoozed.scheduled_at(), Some(later));
         // A recurring reminder snoozed: the earlier of the snooze and its next occurrence.
-        let daily = FireState { is_active: true, one_time: false, stored_next: Some(next_day), snooze_at: Some(later), next_at: Some(next_day) };
+        let daily =
+            FireState { is_active: true, one_time: false, stored_next: Some(next_day), snooze_at: Some(later), next_at: Some(next_day) };
         assert_eq!(daily.scheduled_at(), Some(later));
         assert!(!FireState { snooze_at: None, next_at: None, ..daily }.overdue(now), "recurring reminders are never overdue");
         // Archived: neither.
@@ -583,7 +590,19 @@ mod tests {
         assert_eq!(canonical_timezone("AMERICA/NEW_YORK").as_deref(), Some("America/New_York"));
         assert_eq!(canonical_timezone("UTC").as_deref(), Some("UTC"));
         assert_eq!(canonical_timezone("Etc/GMT+9").as_deref(), Some("Etc/GMT+9"));
-        for refused in ["localtime", "posixrules", "Factory", "posix/Asia/Tokyo", "right/UTC", "EST5EDT", "Japan", "", "Asia/Tokyo\0", "../etc/passwd", "Mars/Olympus"] {
+        for refused in [
+            "localtime",
+            "posixrules",
+            "Factory",
+            "posix/Asia/Tokyo",
+            "right/UTC",
+            "EST5EDT",
+            "Japan",
+            "",
+            "Asia/Tokyo\0",
+            "../etc/passwd",
+            "Mars/Olympus",
+        ] {
             assert_eq!(canonical_timezone(refused), None, "{refused:?}");
         }
         let mut name = "europe/london".to_owned();

@@ -43,17 +43,20 @@ impl SettingsPatch {
             crate::reminder::check_timezone(tz, &mut errors);
         }
         if let Some(lang) = &self.language
-            && !LANGUAGES.contains(&lang.as_str()) {
-                errors.add("language", "language must be ja or en");
-            }
+            && !LANGUAGES.contains(&lang.as_str())
+        {
+            errors.add("language", "language must be ja or en");
+        }
         if let Some(m) = self.default_snooze_minutes
-            && !SNOOZE_PRESETS.contains(&m) {
-                errors.add("default_snooze_minutes", "default_snooze_minutes must be one of 5, 10, 15, 30, 60");
-            }
+            && !SNOOZE_PRESETS.contains(&m)
+        {
+            errors.add("default_snooze_minutes", "default_snooze_minutes must be one of 5, 10, 15, 30, 60");
+        }
         if let Some(Some(m)) = self.email_fallback_minutes
-            && !EMAIL_FALLBACK_CHOICES.contains(&m) {
-                errors.add("email_fallback_minutes", "email_fallback_minutes must be null or one of 1, 5, 15, 30");
-            }
+            && !EMAIL_FALLBACK_CHOICES.contains(&m)
+        {
+            errors.add("email_fallback_minutes", "email_fallback_minutes must be null or one of 1, 5, 15, 30");
+        }
         errors.into_result()
     }
 

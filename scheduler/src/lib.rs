@@ -13,7 +13,9 @@ use futures::StreamExt;
 use hibiki_common::jobs::PushJob;
 use hibiki_common::queue::Queues;
 use hibiki_common::status::RuntimeStatus;
-use hibiki_common::storage::{Backend, CHANGES_CHANNEL, CLAIM_CHUNK, Claimed, Db, FALLBACK_NOTICE, FIRE_OCCURRENCE, FIRE_SNOOZE, FallbackClaim, STALE_SEND};
+use hibiki_common::storage::{
+    Backend, CHANGES_CHANNEL, CLAIM_CHUNK, Claimed, Db, FALLBACK_NOTICE, FIRE_OCCURRENCE, FIRE_SNOOZE, FallbackClaim, STALE_SEND,
+};
 use jiff::{SignedDuration, Timestamp};
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
@@ -195,7 +197,8 @@ impl Scheduler {
             due.clear();
             // Everything due by the latest second whose claim point has come (a big second's
             // comes earlier: its pushes take longer to prepare).
-            let through = claim_points(&self.config, &wheel).iter().filter(|(_, at)| *at <= now.as_millisecond()).map(|(second, _)| *second).max();
+            let through =
+                claim_points(&self.config, &wheel).iter().filter(|(_, at)| *at <= now.as_millisecond()).map(|(second, _)| *second).max();
             if let Some(second) = through {
                 wheel.advance(second.max(wheel.current()), &mut due);
             }

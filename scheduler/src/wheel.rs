@@ -58,10 +58,7 @@ struct Slot {
     tail: u32,
 }
 
-const EMPTY_SLOT: Slot = Slot {
-    head: NIL,
-    tail: NIL,
-};
+const EMPTY_SLOT: Slot = Slot { head: NIL, tail: NIL };
 
 /// Holds the occurrences due within `horizon` seconds of the current second; see the module docs.
 pub struct TimingWheel<K: Copy + Eq + Hash> {
@@ -85,10 +82,7 @@ pub struct TimingWheel<K: Copy + Eq + Hash> {
 impl<K: Copy + Eq + Hash> TimingWheel<K> {
     /// `now` is the current second; `horizon_secs` (>= 1) the number of slots.
     pub fn new(now: i64, horizon_secs: u32) -> Self {
-        assert!(
-            horizon_secs >= 1,
-            "a timing wheel needs a horizon of at least one second"
-        );
+        assert!(horizon_secs >= 1, "a timing wheel needs a horizon of at least one second");
         let h = horizon_secs as usize;
         let words = h.div_ceil(64);
         TimingWheel {
@@ -301,9 +295,7 @@ impl<K: Copy + Eq + Hash> TimingWheel<K> {
 
     /// Takes a node out of the ring or `overdue` (where its due says it is).
     fn unlink(&mut self, node: u32) {
-        let Node {
-            due, prev, next, ..
-        } = self.nodes[node as usize];
+        let Node { due, prev, next, .. } = self.nodes[node as usize];
         if due <= self.current {
             let seq = (u64::from(prev) << 32) | u64::from(next);
             let removed = self.overdue.remove(&(due, seq));
@@ -386,22 +378,14 @@ impl<K: Copy + Eq + Hash> TimingWheel<K> {
     // ---- node slab ----
 
     fn alloc(&mut self, key: K) -> u32 {
-        let node = Node {
-            key,
-            due: 0,
-            prev: NIL,
-            next: NIL,
-        };
+        let node = Node { key, due: 0, prev: NIL, next: NIL };
         if self.free != NIL {
             let n = self.free;
             self.free = self.nodes[n as usize].next;
             self.nodes[n as usize] = node;
             n
         } else {
-            assert!(
-                self.nodes.len() < MAX_ENTRIES,
-                "TimingWheel holds at most 2^31 entries"
-            );
+            assert!(self.nodes.len() < MAX_ENTRIES, "TimingWheel holds at most 2^31 entries");
             self.nodes.push(node);
             (self.nodes.len() - 1) as u32
         }
@@ -730,10 +714,7 @@ mod tests {
         w.insert(4, 20);
         w.insert(1, 30); // re-insert: now the newest at 30
         w.insert(5, 10);
-        assert_eq!(
-            drain(&mut w, 99),
-            vec![(5, 10), (2, 20), (4, 20), (3, 30), (1, 30)]
-        );
+        assert_eq!(drain(&mut w, 99), vec![(5, 10), (2, 20), (4, 20), (3, 30), (1, 30)]);
     }
 
     #[test]
@@ -764,11 +745,7 @@ mod tests {
         let measure = |spread: bool| {
             let mut w: TimingWheel<Key> = TimingWheel::new(0, 3600);
             for i in 0..N {
-                let due = if spread {
-                    1 + (i * 7919 % 3599) as i64
-                } else {
-                    1800
-                };
+                let due = if spread { 1 + (i * 7919 % 3599) as i64 } else { 1800 };
                 w.insert((i * 0x9e37_79b9_7f4a_7c15, 1), due);
             }
             let fresh = w.heap_bytes() as f64 / N as f64;
@@ -850,10 +827,7 @@ mod tests {
 
     fn key(k: u16) -> Key {
         // Spread the bits like real ids, and vary the kind byte.
-        (
-            u128::from(k).wrapping_mul(0x0123_4567_89ab_cdef_0fed_cba9_8765_4321),
-            (k % 3) as u8,
-        )
+        (u128::from(k).wrapping_mul(0x0123_4567_89ab_cdef_0fed_cba9_8765_4321), (k % 3) as u8)
     }
 
     fn ops(keys: u16, horizon: i64) -> impl Strategy<Value = Vec<Op>> {
@@ -868,13 +842,7 @@ mod tests {
 
     fn run_against_model(start: i64, horizon: u32, ops: Vec<Op>) -> Result<(), TestCaseError> {
         let mut wheel: TimingWheel<Key> = TimingWheel::new(start, horizon);
-        let mut model = Model {
-            current: start,
-            horizon: i64::from(horizon),
-            seq: 0,
-            order: BTreeMap::new(),
-            dues: HashMap::new(),
-        };
+        let mut model = Model { current: start, horizon: i64::from(horizon), seq: 0, order: BTreeMap::new(), dues: HashMap::new() };
         // Keys holding a live insert: an emission consumes it, so none is emitted twice.
         let mut live: HashMap<Key, bool> = HashMap::new();
         for op in ops {
@@ -896,11 +864,7 @@ mod tests {
                     wheel.advance(now, &mut out);
                     prop_assert_eq!(&out, &model.advance(now));
                     for (k, _) in &out {
-                        prop_assert!(
-                            live.insert(*k, false) == Some(true),
-                            "{:?} emitted twice",
-                            k
-                        );
+                        prop_assert!(live.insert(*k, false) == Some(true), "{:?} emitted twice", k);
                     }
                 }
             }

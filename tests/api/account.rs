@@ -16,7 +16,13 @@ async fn settings_have_defaults_and_validate_changes(app: &TestApp) {
         s["data"],
         json!({ "timezone": "UTC", "language": "en", "default_snooze_minutes": 10, "speak_titles": false, "hide_notification_content": false, "email_fallback_minutes": 5 })
     );
-    let r = app.put("/api/settings", &json!({ "timezone": "Asia/Tokyo", "language": "ja", "default_snooze_minutes": 30, "speak_titles": true }), &token).await;
+    let r = app
+        .put(
+            "/api/settings",
+            &json!({ "timezone": "Asia/Tokyo", "language": "ja", "default_snooze_minutes": 30, "speak_titles": true }),
+            &token,
+        )
+        .await;
     assert_eq!(r.status(), 200);
     let s = json(app.get("/api/settings", Some(&token)).await).await;
     assert_eq!(
@@ -33,7 +39,11 @@ async fn settings_have_defaults_and_validate_changes(app: &TestApp) {
         let err = expect_error(app.put("/api/settings", &body, &token).await, 400, "VALIDATION_FAILED").await;
         assert!(err["error"]["fields"][field].is_string(), "{field}: {err}");
     }
-    assert_eq!(json(app.get("/api/settings", Some(&token)).await).await["data"]["timezone"], "Asia/Tokyo", "refused changes change nothing");
+    assert_eq!(
+        json(app.get("/api/settings", Some(&token)).await).await["data"]["timezone"],
+        "Asia/Tokyo",
+        "refused changes change nothing"
+    );
     expect_error(app.get("/api/settings", None).await, 401, "AUTHENTICATION_REQUIRED").await;
 }
 
@@ -52,17 +62,41 @@ async fn deleting_the_account_leaves_no_row_behind(app: &TestApp) {
         }
     }
     // A delivery log entry and a second session, so every table has something of the user.
-    sqlx::query("INSERT INTO delivery_logs (id, reminder_id, user_id, occurrence_at, status, created_at) VALUES ('log-1', $1, $2, 0, 'sent', 0)")
-        .bind(&reminder_id)
-        .bind(&user_id)
+    sqlx::query(
+        "INSERT INTO delivery_logs (id, reminder_id, user_id, occurrence_at, status, created_at) VALUES ('log-1', $1, $2, 0, 'sent', 0)",
+    )
+    .bind(&reminder_id)
+    .bind(&user_id)
+    .execute(app.db.pool())
+    .await
+    .unwrap();
+    sqlx::query("INSERT INTO auth_failures (email, failures, blocked_until, updated_at) VALUES ($1, 1, 0, 0)")
+        .bind(&email)
         .execute(app.db.pool())
         .await
         .unwrap();
-    sqlx::query("INSERT INTO auth_failures (email, failures, blocked_until, updated_at) VALUES ($1, 1, 0, 0)").bind(&email).execute(app.db.pool()).await.unwrap();
 
-    let err = expect_error(app.client.delete(app.url("/api/account")).bearer_auth(&token).json(&json!({ "confirm": "wrong@example.com" })).send().await.unwrap(), 400, "VALIDATION_FAILED").await;
+    let err = expect_error(
+        app.client
+            .delete(app.url("/api/account"))
+            .bearer_auth(&token)
+            .json(&json!({ "confirm": "wrong@example.com" }))
+            .send()
+            .await
+            .unwrap(),
+        400,
+        "VALIDATION_FAILED",
+    )
+    .await;
     assert!(err["error"]["fields"]["confirm"].is_string());
-    let r = app.client.delete(app.url("/api/account")).bearer_auth(&token).json(&json!({ "confirm": email.to_uppercase() })).send().await.unwrap();
+    let r = app
+        .client
+        .delete(app.url("/api/account"))
+        .bearer_auth(&token)
+        .json(&json!({ "confirm": email.to_uppercase() }))
+        .send()
+        .await
+        .unwrap();
     assert_eq!(r.status(), 204);
 
     for (table, column, value) in [
@@ -82,7 +116,8 @@ async fn deleting_the_account_leaves_no_row_behind(app: &TestApp) {
     expect_error(app.get("/api/auth/session", Some(&token)).await, 401, "AUTHENTICATION_REQUIRED").await;
     // The other user is untouched.
     assert_eq!(json(app.get("/api/reminders", Some(&other)).await).await["data"].as_array().unwrap().len(), 1);
-    let mails: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM mail_log WHERE email = $1").bind(&other_email).fetch_one(app.db.pool()).await.unwrap();
+    let mails: i64 =
+        sqlx::query_scalar("SELECT COUNT(*) FROM mail_log WHERE email = $1").bind(&other_email).fetch_one(app.db.pool()).await.unwrap();
     assert_eq!(mails, 1);
 }
 

@@ -193,7 +193,8 @@ async fn forty_concurrent_wrong_guesses_count_at_most_five(app: &TestApp) {
     let statuses: Vec<u16> = results.iter().map(|r| r.status().as_u16()).collect();
     assert!(statuses.iter().all(|s| *s == 400 || *s == 429), "{statuses:?}");
     assert!(statuses.iter().filter(|s| **s == 400).count() <= 4, "at most 4 plain 'invalid' answers before the burn: {statuses:?}");
-    let attempts: i64 = sqlx::query_scalar("SELECT attempts FROM otp_codes WHERE email = $1").bind(&email).fetch_one(app.db.pool()).await.unwrap();
+    let attempts: i64 =
+        sqlx::query_scalar("SELECT attempts FROM otp_codes WHERE email = $1").bind(&email).fetch_one(app.db.pool()).await.unwrap();
     assert_eq!(attempts, 5);
     // And the right code is refused now.
     expect_error(app.post("/api/auth/verify", &json!({ "email": email, "code": code }), None).await, 429, "OTP_ATTEMPTS_EXCEEDED").await;
@@ -228,7 +229,11 @@ async fn ten_failures_block_code_sign_in_for_an_hour_but_not_the_link(app: &Test
     assert!((3500..=3600).contains(&retry), "{retry}");
     // The owner is never locked out: the link signs in and lifts the block.
     assert_eq!(app.post("/api/auth/verify-link", &json!({ "token": link }), None).await.status(), 200);
-    let blocked: Option<i64> = sqlx::query_scalar("SELECT blocked_until FROM auth_failures WHERE email = $1").bind(&email).fetch_optional(app.db.pool()).await.unwrap();
+    let blocked: Option<i64> = sqlx::query_scalar("SELECT blocked_until FROM auth_failures WHERE email = $1")
+        .bind(&email)
+        .fetch_optional(app.db.pool())
+        .await
+        .unwrap();
     assert_eq!(blocked, None);
 }
 
@@ -284,7 +289,9 @@ async fn dev_login_signs_in_the_developer_addresses_only(app: &TestApp) {
         let token = body["data"]["access_token"].as_str().unwrap();
         assert_eq!(app.get("/api/auth/session", Some(token)).await.status(), 200);
     }
-    let body = expect_error(app.post("/api/auth/dev-login", &json!({ "email": "someone@example.com" }), None).await, 400, "VALIDATION_FAILED").await;
+    let body =
+        expect_error(app.post("/api/auth/dev-login", &json!({ "email": "someone@example.com" }), None).await, 400, "VALIDATION_FAILED")
+            .await;
     assert!(body["error"]["fields"]["email"].is_string());
 }
 

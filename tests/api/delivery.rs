@@ -38,7 +38,11 @@ async fn a_reminder_arrives_at_its_second(app: &TestApp, sink: &PushSink) {
     let (token, sub) = user_with_device(app, sink).await;
     let sub_id = sub["id"].as_str().unwrap();
     let due = Timestamp::from_second(Timestamp::now().as_second() + 4).unwrap();
-    let r = json(app.post("/api/reminders", &json!({ "title": "Stretch", "description": "Stand up", "send_at": due.to_string() }), Some(&token)).await).await;
+    let r = json(
+        app.post("/api/reminders", &json!({ "title": "Stretch", "description": "Stand up", "send_at": due.to_string() }), Some(&token))
+            .await,
+    )
+    .await;
     let reminder_id = r["data"]["id"].as_str().unwrap().to_owned();
 
     let got = sink.wait_for(sub_id, 1, 15).await;
@@ -108,7 +112,15 @@ async fn snooze_and_recurring_complete(app: &TestApp, sink: &PushSink) {
     let (token, sub) = user_with_device(app, sink).await;
     let sub_id = sub["id"].as_str().unwrap();
     let due = Timestamp::from_second(Timestamp::now().as_second() + 3).unwrap();
-    let r = json(app.post("/api/reminders", &json!({ "title": "Water", "send_at": due.to_string(), "recurrence": { "kind": "daily" } }), Some(&token)).await).await;
+    let r = json(
+        app.post(
+            "/api/reminders",
+            &json!({ "title": "Water", "send_at": due.to_string(), "recurrence": { "kind": "daily" } }),
+            Some(&token),
+        )
+        .await,
+    )
+    .await;
     let reminder_id = r["data"]["id"].as_str().unwrap().to_owned();
     let got = sink.wait_for(sub_id, 1, 15).await;
     assert_eq!(got.len(), 1);
@@ -121,14 +133,24 @@ async fn snooze_and_recurring_complete(app: &TestApp, sink: &PushSink) {
     let r = app.post("/api/reminders?action=handle", &snooze, Some(&token)).await;
     assert_eq!(r.status(), 200);
     expect_error(
-        app.post("/api/reminders?action=handle", &json!({ "reminder_id": reminder_id, "log_id": log_id, "action": "snooze", "snooze_minutes": 7 }), Some(&token)).await,
+        app.post(
+            "/api/reminders?action=handle",
+            &json!({ "reminder_id": reminder_id, "log_id": log_id, "action": "snooze", "snooze_minutes": 7 }),
+            Some(&token),
+        )
+        .await,
         400,
         "VALIDATION_FAILED",
     )
     .await;
     // Bring the snooze forward to 2 s from now instead of waiting 5 minutes.
     let soon = (Timestamp::now().as_second() + 2) * 1000;
-    sqlx::query("UPDATE fires SET fire_at = $1 WHERE reminder_id = $2 AND kind = 'snooze'").bind(soon).bind(&reminder_id).execute(app.db.pool()).await.unwrap();
+    sqlx::query("UPDATE fires SET fire_at = $1 WHERE reminder_id = $2 AND kind = 'snooze'")
+        .bind(soon)
+        .bind(&reminder_id)
+        .execute(app.db.pool())
+        .await
+        .unwrap();
     app.db.reminder_changed(&reminder_id).await;
     let got = sink.wait_for(sub_id, 2, 15).await;
     assert_eq!(got.len(), 2, "the snooze fired");
@@ -137,7 +159,8 @@ async fn snooze_and_recurring_complete(app: &TestApp, sink: &PushSink) {
     let still = json(app.get(&format!("/api/reminders/{reminder_id}"), Some(&token)).await).await;
     assert_eq!(still["data"]["scheduled_at"], (due + SignedDuration::from_hours(24)).to_string(), "the recurrence did not move");
 
-    let complete = json!({ "reminder_id": reminder_id, "log_id": got[1]["payload"]["notification"]["data"]["log_id"], "action": "complete" });
+    let complete =
+        json!({ "reminder_id": reminder_id, "log_id": got[1]["payload"]["notification"]["data"]["log_id"], "action": "complete" });
     let done = json(app.post("/api/reminders?action=handle", &complete, Some(&token)).await).await;
     assert_eq!(done["data"]["status"], "pending", "a recurring reminder stays for its next occurrence");
 }
@@ -161,7 +184,15 @@ async fn subscriptions_test_pushes_and_gone_devices(app: &TestApp, sink: &PushSi
 
     // The push service says the subscription is gone: it is removed.
     sink.behave(sub_id, json!({ "status": 410 })).await;
-    let r = json(app.post("/api/reminders", &json!({ "title": "x", "send_at": (Timestamp::now() + SignedDuration::from_hours(1)).to_string() }), Some(&token)).await).await;
+    let r = json(
+        app.post(
+            "/api/reminders",
+            &json!({ "title": "x", "send_at": (Timestamp::now() + SignedDuration::from_hours(1)).to_string() }),
+            Some(&token),
+        )
+        .await,
+    )
+    .await;
     let id = r["data"]["id"].as_str().unwrap();
     assert_eq!(app.post(&format!("/api/reminders/{id}/send"), &json!({}), Some(&token)).await.status(), 202);
     for _ in 0..100 {
@@ -184,7 +215,15 @@ async fn retries_honour_retry_after(app: &TestApp, sink: &PushSink) {
     let (token, sub) = user_with_device(app, sink).await;
     let sub_id = sub["id"].as_str().unwrap();
     sink.behave(sub_id, json!({ "status": 429, "retry_after": 1, "times": 1 })).await;
-    let r = json(app.post("/api/reminders", &json!({ "title": "retry", "send_at": (Timestamp::now() + SignedDuration::from_hours(1)).to_string() }), Some(&token)).await).await;
+    let r = json(
+        app.post(
+            "/api/reminders",
+            &json!({ "title": "retry", "send_at": (Timestamp::now() + SignedDuration::from_hours(1)).to_string() }),
+            Some(&token),
+        )
+        .await,
+    )
+    .await;
     let id = r["data"]["id"].as_str().unwrap();
     app.post(&format!("/api/reminders/{id}/send"), &json!({}), Some(&token)).await;
     let got = sink.wait_for(sub_id, 2, 15).await;
@@ -238,7 +277,11 @@ async fn a_payload_too_large_is_shortened_once(app: &TestApp, sink: &PushSink) {
         tokio::time::sleep(std::time::Duration::from_millis(100)).await;
     }
     assert_eq!(status, "failed");
-    let response: Option<i64> = sqlx::query_scalar("SELECT response_status FROM deliveries WHERE log_id = $1").bind(&log_id).fetch_one(app.db.pool()).await.unwrap();
+    let response: Option<i64> = sqlx::query_scalar("SELECT response_status FROM deliveries WHERE log_id = $1")
+        .bind(&log_id)
+        .fetch_one(app.db.pool())
+        .await
+        .unwrap();
     assert_eq!(response, Some(413));
 }
 
@@ -286,7 +329,13 @@ macro_rules! delivery_tests {
     )*};
 }
 
-delivery_tests!(a_reminder_arrives_at_its_second, snooze_and_recurring_complete, subscriptions_test_pushes_and_gone_devices, retries_honour_retry_after, a_payload_too_large_is_shortened_once);
+delivery_tests!(
+    a_reminder_arrives_at_its_second,
+    snooze_and_recurring_complete,
+    subscriptions_test_pushes_and_gone_devices,
+    retries_honour_retry_after,
+    a_payload_too_large_is_shortened_once
+);
 
 #[tokio::test]
 async fn unsafe_endpoints_are_refused_without_the_test_switch() {
@@ -330,11 +379,22 @@ async fn a_burst_of_three_hundred_in_one_second(app: &TestApp, sink: &PushSink) 
 /// Of concurrent claims of one due fire, exactly one wins.
 async fn concurrent_claims_of_a_fire_yield_one_delivery(app: &TestApp, _sink: &PushSink) {
     let (token, _) = app.sign_in(&unique_email()).await;
-    let r = json(app.post("/api/reminders", &json!({ "title": "race", "send_at": (Timestamp::now() + SignedDuration::from_hours(2)).to_string() }), Some(&token)).await).await;
+    let r = json(
+        app.post(
+            "/api/reminders",
+            &json!({ "title": "race", "send_at": (Timestamp::now() + SignedDuration::from_hours(2)).to_string() }),
+            Some(&token),
+        )
+        .await,
+    )
+    .await;
     let id = r["data"]["id"].as_str().unwrap().to_owned();
     let now = Timestamp::now() + SignedDuration::from_hours(3);
     let claims = futures::future::join_all((0..8).map(|_| app.db.claim_fire(&id, "occurrence", now))).await;
-    let delivered = claims.iter().filter(|c| matches!(c, Ok(hibiki_common::storage::Claimed::Deliver { .. } | hibiki_common::storage::Claimed::Missed { .. }))).count();
+    let delivered = claims
+        .iter()
+        .filter(|c| matches!(c, Ok(hibiki_common::storage::Claimed::Deliver { .. } | hibiki_common::storage::Claimed::Missed { .. })))
+        .count();
     assert_eq!(delivered, 1, "{claims:?}");
 }
 
@@ -372,7 +432,11 @@ async fn losing_the_queue_loses_no_reminder() {
         unavailable("the push sink");
         return;
     };
-    let scheduler = hibiki_scheduler::SchedulerConfig { reconcile_every: std::time::Duration::from_secs(2), requeue_after: SignedDuration::from_secs(2), ..Default::default() };
+    let scheduler = hibiki_scheduler::SchedulerConfig {
+        reconcile_every: std::time::Duration::from_secs(2),
+        requeue_after: SignedDuration::from_secs(2),
+        ..Default::default()
+    };
     let Some(app) = TestApp::spawn_with(Backend::Postgres, push_options(true), scheduler).await else { return };
     let (token, sub) = user_with_device(&app, &sink).await;
     let sub_id = sub["id"].as_str().unwrap();
@@ -386,7 +450,8 @@ async fn losing_the_queue_loses_no_reminder() {
 
     // A delivery log entry whose job was lost (written, never enqueued) is sent by the
     // scheduler's reconcile pass.
-    let user_id: String = sqlx::query_scalar("SELECT user_id FROM reminders WHERE id = $1").bind(&reminder_id).fetch_one(app.db.pool()).await.unwrap();
+    let user_id: String =
+        sqlx::query_scalar("SELECT user_id FROM reminders WHERE id = $1").bind(&reminder_id).fetch_one(app.db.pool()).await.unwrap();
     let old = (Timestamp::now() - SignedDuration::from_secs(60)).as_millisecond();
     sqlx::query("INSERT INTO delivery_logs (id, reminder_id, user_id, occurrence_at, status, late, created_at, kind) VALUES ('lost-job-entry', $1, $2, $3, 'queued', 0, $3, 'send_now')")
         .bind(&reminder_id)
@@ -405,17 +470,33 @@ async fn losing_the_queue_loses_no_reminder() {
 /// 180 days lose their active reminders (archived) and devices.
 async fn housekeeping_archives_and_retires(app: &TestApp, sink: &PushSink) {
     let (token, _) = user_with_device(app, sink).await;
-    let r = json(app.post("/api/reminders", &json!({ "title": "old", "send_at": (Timestamp::now() + SignedDuration::from_hours(1)).to_string() }), Some(&token)).await).await;
+    let r = json(
+        app.post(
+            "/api/reminders",
+            &json!({ "title": "old", "send_at": (Timestamp::now() + SignedDuration::from_hours(1)).to_string() }),
+            Some(&token),
+        )
+        .await,
+    )
+    .await;
     let id = r["data"]["id"].as_str().unwrap().to_owned();
     // As if it fired 8 days ago and nobody answered.
     let eight_days_ago = (Timestamp::now() - SignedDuration::from_hours(24 * 8)).as_millisecond();
     sqlx::query("DELETE FROM fires WHERE reminder_id = $1").bind(&id).execute(app.db.pool()).await.unwrap();
-    sqlx::query("UPDATE reminders SET scheduled_at = $1 WHERE id = $2").bind(eight_days_ago).bind(&id).execute(app.db.pool()).await.unwrap();
+    sqlx::query("UPDATE reminders SET scheduled_at = $1 WHERE id = $2")
+        .bind(eight_days_ago)
+        .bind(&id)
+        .execute(app.db.pool())
+        .await
+        .unwrap();
     let recurring = json(app.post("/api/reminders", &json!({ "title": "daily", "send_at": (Timestamp::now() + SignedDuration::from_hours(1)).to_string(), "recurrence": { "kind": "daily" } }), Some(&token)).await).await;
     let (a, b, _) = hibiki_worker::housekeeping::run_once(&app.db, Timestamp::now()).await.unwrap();
     assert_eq!((a, b), (1, 0));
     assert_eq!(json(app.get(&format!("/api/reminders/{id}"), Some(&token)).await).await["data"]["status"], "completed");
-    assert_eq!(json(app.get(&format!("/api/reminders/{}", recurring["data"]["id"].as_str().unwrap()), Some(&token)).await).await["data"]["status"], "pending");
+    assert_eq!(
+        json(app.get(&format!("/api/reminders/{}", recurring["data"]["id"].as_str().unwrap()), Some(&token)).await).await["data"]["status"],
+        "pending"
+    );
 
     // 181 days without use.
     let long_ago = (Timestamp::now() - SignedDuration::from_hours(24 * 181)).as_millisecond();
@@ -440,7 +521,15 @@ async fn redirects_are_not_followed() {
     let (token, sub) = user_with_device(&app, &sink).await;
     let sub_id = sub["id"].as_str().unwrap();
     sink.behave(sub_id, json!({ "status": 307 })).await;
-    let r = json(app.post("/api/reminders", &json!({ "title": "redirect", "send_at": (Timestamp::now() + SignedDuration::from_hours(1)).to_string() }), Some(&token)).await).await;
+    let r = json(
+        app.post(
+            "/api/reminders",
+            &json!({ "title": "redirect", "send_at": (Timestamp::now() + SignedDuration::from_hours(1)).to_string() }),
+            Some(&token),
+        )
+        .await,
+    )
+    .await;
     let id = r["data"]["id"].as_str().unwrap();
     let sent = json(app.post(&format!("/api/reminders/{id}/send"), &json!({}), Some(&token)).await).await;
     let log_id = sent["data"]["log_id"].as_str().unwrap().to_owned();
@@ -517,7 +606,15 @@ async fn a_slow_push_service_is_waited_for(app: &TestApp, sink: &PushSink) {
     let (token, sub) = user_with_device(app, sink).await;
     let sub_id = sub["id"].as_str().unwrap();
     sink.behave(sub_id, json!({ "delay_ms": 700 })).await;
-    let r = json(app.post("/api/reminders", &json!({ "title": "slow", "send_at": (Timestamp::now() + SignedDuration::from_hours(1)).to_string() }), Some(&token)).await).await;
+    let r = json(
+        app.post(
+            "/api/reminders",
+            &json!({ "title": "slow", "send_at": (Timestamp::now() + SignedDuration::from_hours(1)).to_string() }),
+            Some(&token),
+        )
+        .await,
+    )
+    .await;
     let id = r["data"]["id"].as_str().unwrap().to_owned();
     let sent = json(app.post(&format!("/api/reminders/{id}/send"), &json!({}), Some(&token)).await).await;
     let log_id = sent["data"]["log_id"].as_str().unwrap().to_owned();
@@ -558,7 +655,11 @@ async fn a_hanging_push_service_times_out(app: &TestApp, sink: &PushSink) {
     assert!(hung.iter().all(|p| p["status"].is_null() && p["payload"]["notification"]["data"]["log_id"] == log_id.as_str()), "{hung:?}");
     for (i, backoff) in [0.2, 0.4, 0.8].into_iter().enumerate() {
         let gap = hung[i + 1]["received_at"].as_f64().unwrap() - hung[i]["received_at"].as_f64().unwrap();
-        assert!(gap >= 1.5 + backoff - 0.05, "attempt {} came {gap:.3} s after the one before (timeout 1.5 s + backoff {backoff} s)", i + 2);
+        assert!(
+            gap >= 1.5 + backoff - 0.05,
+            "attempt {} came {gap:.3} s after the one before (timeout 1.5 s + backoff {backoff} s)",
+            i + 2
+        );
     }
     // The entry is sent (one device got it); the hanging device's delivery failed.
     assert_eq!(settled_log_status(app, &token, &reminder_id).await, "sent");

@@ -13,10 +13,7 @@ use serde_json::json;
 use crate::both_backends;
 use crate::helpers::{TestApp, json, unique_email};
 
-both_backends!(
-    a_month_of_guessing_judges_at_most_100_wrong_codes,
-    guesses_with_nothing_pending_and_race_losers_do_not_count,
-);
+both_backends!(a_month_of_guessing_judges_at_most_100_wrong_codes, guesses_with_nothing_pending_and_race_losers_do_not_count,);
 
 fn code_of(mail: &MailJob) -> Option<String> {
     match mail {
@@ -39,7 +36,13 @@ async fn a_month_of_guessing_judges_at_most_100_wrong_codes(app: &TestApp) {
             Ok(requested) => {
                 codes += 1;
                 match code_of(&requested.mail) {
-                    Some(code) => if code == "000000" { "111111".to_owned() } else { "000000".to_owned() },
+                    Some(code) => {
+                        if code == "000000" {
+                            "111111".to_owned()
+                        } else {
+                            "000000".to_owned()
+                        }
+                    }
                     None => {
                         assert!(!requested.code_sign_in);
                         link_only += 1;
@@ -83,7 +86,8 @@ async fn a_month_of_guessing_judges_at_most_100_wrong_codes(app: &TestApp) {
     let requested = signin::request_code(&app.db, &keys, &email, "en", now + SignedDuration::from_hours(2)).await.unwrap();
     let MailJob::SignIn { link_token, .. } = requested.mail else { unreachable!() };
     signin::verify_link(&app.db, &keys, &link_token, now + SignedDuration::from_hours(2)).await.unwrap();
-    let row: Option<i64> = sqlx::query_scalar("SELECT blocks FROM auth_failures WHERE email = $1").bind(&email).fetch_optional(app.db.pool()).await.unwrap();
+    let row: Option<i64> =
+        sqlx::query_scalar("SELECT blocks FROM auth_failures WHERE email = $1").bind(&email).fetch_optional(app.db.pool()).await.unwrap();
     assert_eq!(row, None, "signing in clears the failures and blocks");
 }
 
@@ -94,7 +98,8 @@ async fn guesses_with_nothing_pending_and_race_losers_do_not_count(app: &TestApp
         let r = app.post("/api/auth/verify", &json!({ "email": email, "code": "123456" }), None).await;
         assert_eq!(r.status(), 400);
     }
-    let failures: Option<i64> = sqlx::query_scalar("SELECT failures FROM auth_failures WHERE email = $1").bind(&email).fetch_optional(app.db.pool()).await.unwrap();
+    let failures: Option<i64> =
+        sqlx::query_scalar("SELECT failures FROM auth_failures WHERE email = $1").bind(&email).fetch_optional(app.db.pool()).await.unwrap();
     assert_eq!(failures, None, "nothing was judged");
     // Twenty concurrent submissions of the correct code: one wins, the others do not count.
     assert_eq!(app.post("/api/auth/otp", &json!({ "email": email }), None).await.status(), 202);
@@ -102,7 +107,8 @@ async fn guesses_with_nothing_pending_and_race_losers_do_not_count(app: &TestApp
     let answers = join_all((0..20).map(|_| app.post("/api/auth/verify", &json!({ "email": email, "code": code }), None))).await;
     let won = answers.iter().filter(|r| r.status() == 200).count();
     assert_eq!(won, 1);
-    let failures: Option<i64> = sqlx::query_scalar("SELECT failures FROM auth_failures WHERE email = $1").bind(&email).fetch_optional(app.db.pool()).await.unwrap();
+    let failures: Option<i64> =
+        sqlx::query_scalar("SELECT failures FROM auth_failures WHERE email = $1").bind(&email).fetch_optional(app.db.pool()).await.unwrap();
     assert_eq!(failures, None, "the race's losers did not count");
     // And the owner can sign in again at once.
     sqlx::query("UPDATE otp_codes SET created_at = created_at - 61000").execute(app.db.pool()).await.unwrap();

@@ -23,7 +23,14 @@ async fn bad_input_gets_the_envelope_never_a_500(app: &TestApp) {
     expect_error(post("/api/reminders", "text/plain", b"{}".to_vec()).await.unwrap(), 415, "UNSUPPORTED_MEDIA_TYPE").await;
     let r = app.client.post(app.url("/api/auth/verify")).body("{}").send().await.unwrap();
     expect_error(r, 415, "UNSUPPORTED_MEDIA_TYPE").await;
-    assert_eq!(post("/api/reminders/preview", "application/merge-patch+json", b"{\"send_at\":\"2030-01-01T00:00:00Z\"}".to_vec()).await.unwrap().status(), 200, "+json types are JSON");
+    assert_eq!(
+        post("/api/reminders/preview", "application/merge-patch+json", b"{\"send_at\":\"2030-01-01T00:00:00Z\"}".to_vec())
+            .await
+            .unwrap()
+            .status(),
+        200,
+        "+json types are JSON"
+    );
     // Deeply nested JSON is refused, not a stack overflow.
     let deep = format!("{}{}", "[".repeat(10_000), "]".repeat(10_000)).into_bytes();
     let r = post("/api/reminders", "application/json", deep).await.unwrap();

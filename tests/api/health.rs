@@ -25,7 +25,16 @@ async fn health_status_and_openapi(app: &TestApp) {
 
     let doc: Value = json(app.get("/api/openapi.json", None).await).await;
     assert!(doc["openapi"].as_str().unwrap().starts_with("3."));
-    for path in ["/api/auth/otp", "/api/auth/verify", "/api/reminders", "/api/reminders/{id}", "/api/reminders/preview", "/api/settings", "/api/admin/users", "/api/health"] {
+    for path in [
+        "/api/auth/otp",
+        "/api/auth/verify",
+        "/api/reminders",
+        "/api/reminders/{id}",
+        "/api/reminders/preview",
+        "/api/settings",
+        "/api/admin/users",
+        "/api/health",
+    ] {
         assert!(doc["paths"][path].is_object(), "{path} missing from the OpenAPI document");
     }
 }

@@ -187,9 +187,12 @@ impl TestApp {
         config.queue_namespace = format!("test-{}", uuid::Uuid::new_v4().simple());
         if options.redis {
             let url = std::env::var("HIBIKI_TEST_REDIS_URL").unwrap_or_else(|_| "redis://127.0.0.1:6379".into());
-            let reachable = tokio::time::timeout(Duration::from_secs(3), tokio::net::TcpStream::connect(url.trim_start_matches("redis://").trim_end_matches('/')))
-                .await
-                .is_ok_and(|r| r.is_ok());
+            let reachable = tokio::time::timeout(
+                Duration::from_secs(3),
+                tokio::net::TcpStream::connect(url.trim_start_matches("redis://").trim_end_matches('/')),
+            )
+            .await
+            .is_ok_and(|r| r.is_ok());
             if !reachable {
                 unavailable("Redis (set HIBIKI_TEST_REDIS_URL)");
                 return None;
@@ -279,7 +282,11 @@ impl TestApp {
                 let recipient = msg.to().and_then(|l| l.first().and_then(|a| a.address().map(str::to_owned))).unwrap_or_default();
                 if recipient.eq_ignore_ascii_case(to) {
                     let modified = std::fs::metadata(&path).and_then(|m| m.modified()).ok();
-                    found.push((modified, msg.subject().unwrap_or("").to_owned(), msg.body_text(0).map(|b| b.into_owned()).unwrap_or_default()));
+                    found.push((
+                        modified,
+                        msg.subject().unwrap_or("").to_owned(),
+                        msg.body_text(0).map(|b| b.into_owned()).unwrap_or_default(),
+                    ));
                 }
             }
         }
@@ -303,7 +310,12 @@ impl TestApp {
     pub async fn latest_code(&self, to: &str, nth: usize) -> (String, String) {
         let mails = self.mails_for(to, nth).await;
         let (_, body) = mails.last().unwrap();
-        let code = body.lines().map(str::trim).find(|l| l.len() == 6 && l.bytes().all(|b| b.is_ascii_digit())).expect("a 6-digit code line").to_owned();
+        let code = body
+            .lines()
+            .map(str::trim)
+            .find(|l| l.len() == 6 && l.bytes().all(|b| b.is_ascii_digit()))
+            .expect("a 6-digit code line")
+            .to_owned();
         let token = body.split("#token=").nth(1).expect("a sign-in link").split_whitespace().next().unwrap().to_owned();
         (code, token)
     }

@@ -25,7 +25,9 @@ both_backends!(
 async fn hsts_when_the_public_url_is_https() {
     use crate::helpers::{Backend, Options};
     for (url, expected) in [("https://hibiki.example", Some("max-age=31536000")), ("http://localhost:8080", None)] {
-        let Some(app) = TestApp::spawn(Backend::Sqlite, Options { public_url: Some(url.into()), ..Default::default() }).await else { return };
+        let Some(app) = TestApp::spawn(Backend::Sqlite, Options { public_url: Some(url.into()), ..Default::default() }).await else {
+            return;
+        };
         for path in ["/api/health", "/"] {
             let r = app.get(path, None).await;
             assert_eq!(r.headers().get("strict-transport-security").and_then(|v| v.to_str().ok()), expected, "{url} {path}");
@@ -97,7 +99,8 @@ async fn cross_site_cookie_requests_are_refused_on_every_state_changing_route(ap
 
     // The app's own origin with the cookie, and a bearer client from anywhere, go through.
     let own = app.base.clone();
-    let same_site = [("cookie", cookie.as_str()), ("origin", own.as_str()), ("sec-fetch-site", "same-origin"), ("content-type", "application/json")];
+    let same_site =
+        [("cookie", cookie.as_str()), ("origin", own.as_str()), ("sec-fetch-site", "same-origin"), ("content-type", "application/json")];
     let r = request(Method::PUT, "/api/settings", &json!({ "timezone": "Asia/Tokyo" }), &same_site).await.unwrap();
     assert_eq!(r.status(), 200);
     let bearer = format!("Bearer {token}");
@@ -159,9 +162,17 @@ async fn text_the_database_cannot_store_is_a_400_never_a_500(app: &TestApp) {
         ("/api/auth/verify".into(), json!({ "email": "a@example.com", "code": "123456" }), false),
         ("/api/auth/verify-link".into(), json!({ "token": "abc" }), false),
         ("/api/auth/dev-login".into(), json!({ "email": "dev@example.com" }), false),
-        ("/api/reminders".into(), json!({ "title": "t", "description": "d", "send_at": later, "timezone": "UTC", "recurrence": { "kind": "custom", "days": ["mon"] }, "send_to": ["x"], "metadata": { "k": "v" } }), true),
+        (
+            "/api/reminders".into(),
+            json!({ "title": "t", "description": "d", "send_at": later, "timezone": "UTC", "recurrence": { "kind": "custom", "days": ["mon"] }, "send_to": ["x"], "metadata": { "k": "v" } }),
+            true,
+        ),
         ("/api/reminders/preview".into(), json!({ "send_at": later, "timezone": "UTC" }), true),
-        ("/api/reminders?action=handle".into(), json!({ "reminder_id": id, "log_id": "l", "action": "snooze", "action_token": "t" }), false),
+        (
+            "/api/reminders?action=handle".into(),
+            json!({ "reminder_id": id, "log_id": "l", "action": "snooze", "action_token": "t" }),
+            false,
+        ),
         ("/api/notifications?action=subscribe".into(), json!({ "subscription": sub, "device_info": info }), true),
         ("/api/notifications?action=unsubscribe".into(), json!({ "endpoint": "https://push.example/a" }), true),
         ("/api/notifications?action=ack".into(), json!({ "log_id": "l", "action_token": "t", "endpoint": "e" }), false),
@@ -194,14 +205,31 @@ async fn text_the_database_cannot_store_is_a_400_never_a_500(app: &TestApp) {
     }
     // A NUL in a key, invalid UTF-8 escapes, and control characters in titles.
     for raw in [r#"{"title\u0000": "t"}"#, r#"{"title": "\udc00", "send_at": "2030-01-01T00:00:00Z"}"#, r#"{"title": "\ud800\u0041"}"#] {
-        let r = app.client.post(app.url("/api/reminders")).bearer_auth(&token).header("content-type", "application/json").body(raw).send().await.unwrap();
+        let r = app
+            .client
+            .post(app.url("/api/reminders"))
+            .bearer_auth(&token)
+            .header("content-type", "application/json")
+            .body(raw)
+            .send()
+            .await
+            .unwrap();
         assert_eq!(r.status(), 400, "{raw}");
     }
     for title in ["esc\u{1b}[2J", "bell\u{7}", "evil\u{202E}fdp.exe", "\u{2066}iso"] {
-        let err = expect_error(app.post("/api/reminders", &json!({ "title": title, "send_at": later }), Some(&token)).await, 400, "VALIDATION_FAILED").await;
+        let err = expect_error(
+            app.post("/api/reminders", &json!({ "title": title, "send_at": later }), Some(&token)).await,
+            400,
+            "VALIDATION_FAILED",
+        )
+        .await;
         assert!(err["error"]["fields"]["title"].is_string(), "{title:?}: {err}");
     }
-    for (method, path) in [(Method::DELETE, "/api/reminders/%00"), (Method::GET, "/api/reminders/a%00b/logs"), (Method::DELETE, "/api/notifications/subscriptions/%00")] {
+    for (method, path) in [
+        (Method::DELETE, "/api/reminders/%00"),
+        (Method::GET, "/api/reminders/a%00b/logs"),
+        (Method::DELETE, "/api/notifications/subscriptions/%00"),
+    ] {
         let r = app.client.request(method, app.url(path)).bearer_auth(&token).send().await.unwrap();
         assert_eq!(r.status(), 404, "{path}");
     }
@@ -215,7 +243,9 @@ fn string_fields(body: &Value) -> Vec<(String, Poisoner<'_>)> {
     fn walk(v: &Value, path: Vec<PathStep>, out: &mut Vec<Vec<PathStep>>) {
         match v {
             Value::String(_) => out.push(path),
-            Value::Array(items) => items.iter().enumerate().for_each(|(i, x)| walk(x, [path.clone(), vec![PathStep::Index(i)]].concat(), out)),
+            Value::Array(items) => {
+                items.iter().enumerate().for_each(|(i, x)| walk(x, [path.clone(), vec![PathStep::Index(i)]].concat(), out))
+            }
             Value::Object(map) => map.iter().for_each(|(k, x)| walk(x, [path.clone(), vec![PathStep::Key(k.clone())]].concat(), out)),
             _ => {}
         }
@@ -225,7 +255,14 @@ fn string_fields(body: &Value) -> Vec<(String, Poisoner<'_>)> {
     paths
         .into_iter()
         .map(|path| {
-            let name = path.iter().map(|s| match s { PathStep::Key(k) => k.clone(), PathStep::Index(i) => i.to_string() }).collect::<Vec<_>>().join(".");
+            let name = path
+                .iter()
+                .map(|s| match s {
+                    PathStep::Key(k) => k.clone(),
+                    PathStep::Index(i) => i.to_string(),
+                })
+                .collect::<Vec<_>>()
+                .join(".");
             let f: Poisoner<'_> = Box::new(move |poison: &str| {
                 let mut copy = body.clone();
                 let mut at = &mut copy;
@@ -259,11 +296,17 @@ async fn time_zones_are_canonical_names(app: &TestApp) {
     let s = json(app.put("/api/settings", &json!({ "timezone": "asia/tokyo" }), &token).await).await;
     assert_eq!(s["data"]["timezone"], "Asia/Tokyo");
     let later = (Timestamp::now() + SignedDuration::from_hours(1)).to_string();
-    let r = json(app.post("/api/reminders", &json!({ "title": "t", "send_at": later, "timezone": "EUROPE/LONDON" }), Some(&token)).await).await;
+    let r =
+        json(app.post("/api/reminders", &json!({ "title": "t", "send_at": later, "timezone": "EUROPE/LONDON" }), Some(&token)).await).await;
     assert_eq!(r["data"]["timezone"], "Europe/London");
     for bad in ["localtime", "posixrules", "Factory", "posix/Asia/Tokyo", "right/UTC", "EST5EDT"] {
         expect_error(app.put("/api/settings", &json!({ "timezone": bad }), &token).await, 400, "VALIDATION_FAILED").await;
-        expect_error(app.post("/api/reminders", &json!({ "title": "t", "send_at": later, "timezone": bad }), Some(&token)).await, 400, "VALIDATION_FAILED").await;
+        expect_error(
+            app.post("/api/reminders", &json!({ "title": "t", "send_at": later, "timezone": bad }), Some(&token)).await,
+            400,
+            "VALIDATION_FAILED",
+        )
+        .await;
     }
 }
 

@@ -11,16 +11,30 @@ both_backends!(the_cron_worker_archives_unanswered_reminders);
 
 async fn the_cron_worker_archives_unanswered_reminders(app: &TestApp) {
     let (token, _) = app.sign_in(&unique_email()).await;
-    let r = json(app.post("/api/reminders", &body!({ "title": "old", "send_at": (Timestamp::now() + SignedDuration::from_hours(1)).to_string() }), Some(&token)).await).await;
+    let r = json(
+        app.post(
+            "/api/reminders",
+            &body!({ "title": "old", "send_at": (Timestamp::now() + SignedDuration::from_hours(1)).to_string() }),
+            Some(&token),
+        )
+        .await,
+    )
+    .await;
     let id = r["data"]["id"].as_str().unwrap().to_owned();
     // As if it fired 8 days ago and nobody answered.
     let eight_days_ago = (Timestamp::now() - SignedDuration::from_hours(24 * 8)).as_millisecond();
     sqlx::query("DELETE FROM fires WHERE reminder_id = $1").bind(&id).execute(app.db.pool()).await.unwrap();
-    sqlx::query("UPDATE reminders SET scheduled_at = $1 WHERE id = $2").bind(eight_days_ago).bind(&id).execute(app.db.pool()).await.unwrap();
+    sqlx::query("UPDATE reminders SET scheduled_at = $1 WHERE id = $2")
+        .bind(eight_days_ago)
+        .bind(&id)
+        .execute(app.db.pool())
+        .await
+        .unwrap();
 
     // Two "worker processes", each with the schedule at every second.
     let stop = tokio_util::sync::CancellationToken::new();
-    let runners: Vec<_> = (0..2).map(|_| tokio::spawn(hibiki_worker::housekeeping::run(app.db.clone(), "* * * * * *", stop.clone()))).collect();
+    let runners: Vec<_> =
+        (0..2).map(|_| tokio::spawn(hibiki_worker::housekeeping::run(app.db.clone(), "* * * * * *", stop.clone()))).collect();
     let mut status = String::new();
     for _ in 0..100 {
         status = json(app.get(&format!("/api/reminders/{id}"), Some(&token)).await).await["data"]["status"].as_str().unwrap().to_owned();
@@ -30,7 +44,8 @@ async fn the_cron_worker_archives_unanswered_reminders(app: &TestApp) {
         tokio::time::sleep(std::time::Duration::from_millis(100)).await;
     }
     assert_eq!(status, "completed", "archived by a scheduled pass");
-    let holders: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM leases WHERE name = 'housekeeping'").fetch_one(app.db.pool()).await.unwrap();
+    let holders: i64 =
+        sqlx::query_scalar("SELECT COUNT(*) FROM leases WHERE name = 'housekeeping'").fetch_one(app.db.pool()).await.unwrap();
     assert_eq!(holders, 1);
     stop.cancel();
     for runner in runners {

@@ -60,7 +60,8 @@ async fn create_get_list_update_delete(app: &TestApp) {
 
     let list = json(app.get("/api/reminders", Some(&token)).await).await;
     let ids: Vec<&str> = list["data"].as_array().unwrap().iter().map(|r| r["id"].as_str().unwrap()).collect();
-    let mut expected = [(sooner["scheduled_at"].as_str().unwrap(), id), (later["scheduled_at"].as_str().unwrap(), later["id"].as_str().unwrap())];
+    let mut expected =
+        [(sooner["scheduled_at"].as_str().unwrap(), id), (later["scheduled_at"].as_str().unwrap(), later["id"].as_str().unwrap())];
     expected.sort();
     assert_eq!(ids, expected.iter().map(|e| e.1).collect::<Vec<_>>(), "ordered by scheduled_at");
 
@@ -90,13 +91,36 @@ async fn validation_names_every_bad_field(app: &TestApp) {
     for f in ["title", "description", "timezone", "recurrence", "metadata"] {
         assert!(fields.contains_key(f), "{f} in {err}");
     }
-    let err = expect_error(app.post("/api/reminders", &json!({ "title": " ", "send_at": in_secs(-1) }), Some(&token)).await, 400, "VALIDATION_FAILED").await;
+    let err = expect_error(
+        app.post("/api/reminders", &json!({ "title": " ", "send_at": in_secs(-1) }), Some(&token)).await,
+        400,
+        "VALIDATION_FAILED",
+    )
+    .await;
     assert!(err["error"]["fields"]["title"].is_string() && err["error"]["fields"]["send_at"].is_string(), "{err}");
-    let err = expect_error(app.post("/api/reminders", &json!({ "title": "t", "send_at": in_secs(3600), "recurrence": { "kind": "custom", "days": [] } }), Some(&token)).await, 400, "VALIDATION_FAILED").await;
+    let err = expect_error(
+        app.post(
+            "/api/reminders",
+            &json!({ "title": "t", "send_at": in_secs(3600), "recurrence": { "kind": "custom", "days": [] } }),
+            Some(&token),
+        )
+        .await,
+        400,
+        "VALIDATION_FAILED",
+    )
+    .await;
     assert!(err["error"]["fields"]["recurrence"].is_string());
-    let err = expect_error(app.post("/api/reminders", &json!({ "title": "t", "send_at": "2099-01-01T00:00:00Z" }), Some(&token)).await, 400, "VALIDATION_FAILED").await;
+    let err = expect_error(
+        app.post("/api/reminders", &json!({ "title": "t", "send_at": "2099-01-01T00:00:00Z" }), Some(&token)).await,
+        400,
+        "VALIDATION_FAILED",
+    )
+    .await;
     assert!(err["error"]["fields"]["send_at"].is_string(), "more than 10 years ahead");
-    assert!(json(app.get("/api/reminders?status=all", Some(&token)).await).await["data"].as_array().unwrap().is_empty(), "nothing was stored");
+    assert!(
+        json(app.get("/api/reminders?status=all", Some(&token)).await).await["data"].as_array().unwrap().is_empty(),
+        "nothing was stored"
+    );
 }
 
 async fn wrong_types_and_unknown_recurrences_are_validation_failures(app: &TestApp) {
@@ -137,15 +161,21 @@ async fn at_most_one_hundred_active_reminders_even_concurrently(app: &TestApp) {
     let (token, _) = app.sign_in(&unique_email()).await;
     let send_at = in_secs(3600);
     for chunk in (0..95).collect::<Vec<_>>().chunks(19) {
-        let results = join_all(chunk.iter().map(|i| app.post("/api/reminders", &json!({ "title": format!("r{i}"), "send_at": send_at }), Some(&token)))).await;
+        let results = join_all(
+            chunk.iter().map(|i| app.post("/api/reminders", &json!({ "title": format!("r{i}"), "send_at": send_at }), Some(&token))),
+        )
+        .await;
         assert!(results.iter().all(|r| r.status() == 201));
     }
     // Ten at once with room for five: exactly five get in.
-    let results = join_all((0..10).map(|i| app.post("/api/reminders", &json!({ "title": format!("race{i}"), "send_at": send_at }), Some(&token)))).await;
+    let results =
+        join_all((0..10).map(|i| app.post("/api/reminders", &json!({ "title": format!("race{i}"), "send_at": send_at }), Some(&token))))
+            .await;
     let statuses: Vec<u16> = results.iter().map(|r| r.status().as_u16()).collect();
     assert_eq!(statuses.iter().filter(|s| **s == 201).count(), 5, "{statuses:?}");
     assert_eq!(statuses.iter().filter(|s| **s == 409).count(), 5, "{statuses:?}");
-    expect_error(app.post("/api/reminders", &json!({ "title": "101st", "send_at": send_at }), Some(&token)).await, 409, "REMINDER_LIMIT").await;
+    expect_error(app.post("/api/reminders", &json!({ "title": "101st", "send_at": send_at }), Some(&token)).await, 409, "REMINDER_LIMIT")
+        .await;
     assert_eq!(json(app.get("/api/reminders", Some(&token)).await).await["data"].as_array().unwrap().len(), 100);
 }
 
@@ -154,7 +184,12 @@ async fn completed_reminders_do_not_count_and_filter_by_status(app: &TestApp) {
     for i in 0..100 {
         create(app, &token, json!({ "title": format!("r{i}"), "send_at": in_secs(3600 + i) })).await;
     }
-    expect_error(app.post("/api/reminders", &json!({ "title": "full", "send_at": in_secs(60) }), Some(&token)).await, 409, "REMINDER_LIMIT").await;
+    expect_error(
+        app.post("/api/reminders", &json!({ "title": "full", "send_at": in_secs(60) }), Some(&token)).await,
+        409,
+        "REMINDER_LIMIT",
+    )
+    .await;
     // Complete three (what the delivery pipeline's "complete" does to one-time reminders).
     sqlx::query("UPDATE reminders SET is_active = 0, is_archived = 1, scheduled_at = NULL WHERE id IN (SELECT id FROM reminders WHERE user_id = $1 ORDER BY send_at LIMIT 3)")
         .bind(user["id"].as_str().unwrap())
@@ -176,7 +211,8 @@ async fn completed_reminders_do_not_count_and_filter_by_status(app: &TestApp) {
 
     // Giving a completed reminder a new time makes it pending again, within the limit.
     let done = archived["data"][0]["id"].as_str().unwrap();
-    expect_error(app.put(&format!("/api/reminders/{done}"), &json!({ "send_at": in_secs(7200) }), &token).await, 409, "REMINDER_LIMIT").await;
+    expect_error(app.put(&format!("/api/reminders/{done}"), &json!({ "send_at": in_secs(7200) }), &token).await, 409, "REMINDER_LIMIT")
+        .await;
     let one = active["data"][1]["id"].as_str().unwrap();
     assert_eq!(app.delete(&format!("/api/reminders/{one}"), &token).await.status(), 204);
     let r = json(app.put(&format!("/api/reminders/{done}"), &json!({ "send_at": in_secs(7200) }), &token).await).await;
@@ -204,10 +240,13 @@ async fn preview_lists_occurrences_from_send_at(app: &TestApp) {
 
 async fn occurrences_follow_the_recurrence_in_the_reminders_zone(app: &TestApp) {
     let (token, _) = app.sign_in(&unique_email()).await;
-    let r = create(app, &token, json!({ "title": "hourly", "send_at": in_secs(600), "recurrence": { "kind": "hourly", "interval_hours": 3 } })).await;
+    let r =
+        create(app, &token, json!({ "title": "hourly", "send_at": in_secs(600), "recurrence": { "kind": "hourly", "interval_hours": 3 } }))
+            .await;
     let id = r["id"].as_str().unwrap();
     let occ = json(app.get(&format!("/api/reminders/{id}/occurrences?count=4"), Some(&token)).await).await;
-    let list: Vec<Timestamp> = occ["data"]["occurrences"].as_array().unwrap().iter().map(|v| v.as_str().unwrap().parse().unwrap()).collect();
+    let list: Vec<Timestamp> =
+        occ["data"]["occurrences"].as_array().unwrap().iter().map(|v| v.as_str().unwrap().parse().unwrap()).collect();
     assert_eq!(list.len(), 4);
     assert_eq!(list[0].to_string(), r["scheduled_at"].as_str().unwrap());
     for pair in list.windows(2) {
@@ -236,7 +275,8 @@ async fn timezone_defaults_to_the_users_setting(app: &TestApp) {
 async fn contents_are_sealed_at_rest(app: &TestApp) {
     let (token, _) = app.sign_in(&unique_email()).await;
     let secret = "秘密の通院 dentist-appointment-0042";
-    let r = create(app, &token, json!({ "title": secret, "description": secret, "send_at": in_secs(600), "metadata": { "note": secret } })).await;
+    let r = create(app, &token, json!({ "title": secret, "description": secret, "send_at": in_secs(600), "metadata": { "note": secret } }))
+        .await;
     let row: (Vec<u8>, Vec<u8>, Vec<u8>) = sqlx::query_as("SELECT title, description, metadata FROM reminders WHERE id = $1")
         .bind(r["id"].as_str().unwrap())
         .fetch_one(app.db.pool())
@@ -253,21 +293,39 @@ async fn edits_follow_the_time_rules(app: &TestApp) {
     let (token, user) = app.sign_in(&unique_email()).await;
     let r = create(app, &token, json!({ "title": "daily", "send_at": in_secs(600), "recurrence": { "kind": "daily" } })).await;
     let id = r["id"].as_str().unwrap();
-    let err = expect_error(app.put(&format!("/api/reminders/{id}"), &json!({ "send_at": in_secs(-600) }), &token).await, 400, "VALIDATION_FAILED").await;
+    let err = expect_error(
+        app.put(&format!("/api/reminders/{id}"), &json!({ "send_at": in_secs(-600) }), &token).await,
+        400,
+        "VALIDATION_FAILED",
+    )
+    .await;
     assert!(err["error"]["fields"]["send_at"].is_string());
-    expect_error(app.put(&format!("/api/reminders/{id}"), &json!({ "timezone": "Bad/Zone" }), &token).await, 400, "VALIDATION_FAILED").await;
+    expect_error(app.put(&format!("/api/reminders/{id}"), &json!({ "timezone": "Bad/Zone" }), &token).await, 400, "VALIDATION_FAILED")
+        .await;
     expect_error(app.put(&format!("/api/reminders/{id}"), &json!({ "title": "" }), &token).await, 400, "VALIDATION_FAILED").await;
     // Once its anchor has passed, a recurring reminder's title can still be edited, and a new
     // recurrence is computed from the old anchor.
     let past = (Timestamp::now() - SignedDuration::from_hours(50)).as_second() * 1000;
-    sqlx::query("UPDATE reminders SET send_at = $1 WHERE user_id = $2").bind(past).bind(user["id"].as_str().unwrap()).execute(app.db.pool()).await.unwrap();
+    sqlx::query("UPDATE reminders SET send_at = $1 WHERE user_id = $2")
+        .bind(past)
+        .bind(user["id"].as_str().unwrap())
+        .execute(app.db.pool())
+        .await
+        .unwrap();
     let r = json(app.put(&format!("/api/reminders/{id}"), &json!({ "title": "renamed" }), &token).await).await;
     assert_eq!(r["data"]["title"], "renamed");
-    let r = json(app.put(&format!("/api/reminders/{id}"), &json!({ "recurrence": { "kind": "hourly", "interval_hours": 1 } }), &token).await).await;
+    let r =
+        json(app.put(&format!("/api/reminders/{id}"), &json!({ "recurrence": { "kind": "hourly", "interval_hours": 1 } }), &token).await)
+            .await;
     let next: Timestamp = r["data"]["scheduled_at"].as_str().unwrap().parse().unwrap();
     let until = next.duration_since(Timestamp::now());
     assert!(until > SignedDuration::ZERO && until <= SignedDuration::from_hours(1), "{until:?}");
     // A one-time reminder whose time has passed needs a new time.
-    let err = expect_error(app.put(&format!("/api/reminders/{id}"), &json!({ "recurrence": { "kind": "none" } }), &token).await, 400, "VALIDATION_FAILED").await;
+    let err = expect_error(
+        app.put(&format!("/api/reminders/{id}"), &json!({ "recurrence": { "kind": "none" } }), &token).await,
+        400,
+        "VALIDATION_FAILED",
+    )
+    .await;
     assert!(err["error"]["fields"]["send_at"].is_string());
 }

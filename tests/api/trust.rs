@@ -21,7 +21,8 @@ async fn setup(backend: Backend, redis: bool) -> Option<(TestApp, PushSink)> {
         unavailable("the push sink (pip install -r tests/pushsink/requirements.txt, set HIBIKI_TEST_PYTHON)");
         return None;
     };
-    let scheduler = hibiki_scheduler::SchedulerConfig { fallback_minute: SignedDuration::try_from(FALLBACK_MINUTE).unwrap(), ..Default::default() };
+    let scheduler =
+        hibiki_scheduler::SchedulerConfig { fallback_minute: SignedDuration::try_from(FALLBACK_MINUTE).unwrap(), ..Default::default() };
     let options = Options { allow_private_push: true, redis, smtp: true, ..Default::default() };
     let app = TestApp::spawn_with(backend, options, scheduler).await?;
     Some((app, sink))
@@ -180,7 +181,15 @@ async fn overdue_and_snoozed(app: &TestApp, sink: &PushSink) {
 
     // Snooze with a preset: rings again 10 minutes from now.
     let pressed = Timestamp::now();
-    let r = json(app.post("/api/reminders?action=handle", &json!({ "reminder_id": id, "log_id": log_id, "action": "snooze", "snooze_minutes": 10 }), Some(&token)).await).await;
+    let r = json(
+        app.post(
+            "/api/reminders?action=handle",
+            &json!({ "reminder_id": id, "log_id": log_id, "action": "snooze", "snooze_minutes": 10 }),
+            Some(&token),
+        )
+        .await,
+    )
+    .await;
     let until: Timestamp = r["data"]["snoozed_until"].as_str().expect("snoozed_until").parse().unwrap();
     let off = until.duration_since(pressed + SignedDuration::from_mins(10)).abs();
     assert!(off < SignedDuration::from_secs(2), "{until} vs {pressed}");
@@ -196,18 +205,37 @@ async fn overdue_and_snoozed(app: &TestApp, sink: &PushSink) {
     let bad = json!({ "reminder_id": id, "log_id": log_id, "action": "complete", "snooze_until": "2020-01-01T00:00:00Z" });
     assert_eq!(app.post("/api/reminders?action=handle", &bad, Some(&token)).await.status(), 200, "complete ignores snooze fields");
     let done = reminder(app, &token, &id).await;
-    assert_eq!((done["status"].clone(), done["overdue"].clone(), done["snoozed_until"].clone()), (json!("completed"), json!(false), Value::Null));
+    assert_eq!(
+        (done["status"].clone(), done["overdue"].clone(), done["snoozed_until"].clone()),
+        (json!("completed"), json!(false), Value::Null)
+    );
 
     // snooze_until on a fresh entry: the named instant; past or > 7 days refused.
-    let id = create(app, &token, json!({ "title": "Water", "send_at": whole_second_ahead(2).to_string(), "recurrence": { "kind": "daily" } })).await;
+    let id =
+        create(app, &token, json!({ "title": "Water", "send_at": whole_second_ahead(2).to_string(), "recurrence": { "kind": "daily" } }))
+            .await;
     let got = sink.wait_for(sub["id"].as_str().unwrap(), 2, 15).await;
     let log_id = got[1]["payload"]["notification"]["data"]["log_id"].clone();
     for (until, why) in [("2020-01-01T00:00:00Z", "past"), (&*whole_second_ahead(8 * 24 * 3600).to_string(), "more than 7 days")] {
-        let r = app.post("/api/reminders?action=handle", &json!({ "reminder_id": id, "log_id": log_id, "action": "snooze", "snooze_until": until }), Some(&token)).await;
+        let r = app
+            .post(
+                "/api/reminders?action=handle",
+                &json!({ "reminder_id": id, "log_id": log_id, "action": "snooze", "snooze_until": until }),
+                Some(&token),
+            )
+            .await;
         let err = expect_error(r, 400, "VALIDATION_FAILED").await;
         assert!(err["error"]["fields"]["snooze_until"].is_string(), "{why}: {err}");
     }
-    let r = json(app.post("/api/reminders?action=handle", &json!({ "reminder_id": id, "log_id": log_id, "action": "snooze", "snooze_until": tomorrow.to_string() }), Some(&token)).await).await;
+    let r = json(
+        app.post(
+            "/api/reminders?action=handle",
+            &json!({ "reminder_id": id, "log_id": log_id, "action": "snooze", "snooze_until": tomorrow.to_string() }),
+            Some(&token),
+        )
+        .await,
+    )
+    .await;
     assert_eq!(r["data"]["snoozed_until"], tomorrow.to_string());
     assert_eq!(r["data"]["overdue"], false, "recurring reminders are never overdue");
     // The next daily occurrence (in ~24 h) comes after the snooze (in 20 h): it rings at the snooze.
@@ -229,7 +257,10 @@ async fn editing_never_traps(app: &TestApp, sink: &PushSink) {
     let r = app.put(&format!("/api/reminders/{id}"), &all_back, &token).await;
     assert_eq!(r.status(), 200, "{}", r.text().await.unwrap());
     let renamed = reminder(app, &token, &id).await;
-    assert_eq!((renamed["title"].as_str(), renamed["scheduled_at"].as_str(), renamed["send_at"].clone()), (Some("Stretch well"), Some(next.as_str()), fired["send_at"].clone()));
+    assert_eq!(
+        (renamed["title"].as_str(), renamed["scheduled_at"].as_str(), renamed["send_at"].clone()),
+        (Some("Stretch well"), Some(next.as_str()), fired["send_at"].clone())
+    );
     let moved_to_past = json!({ "send_at": (due - SignedDuration::from_hours(1)).to_string() });
     expect_error(app.put(&format!("/api/reminders/{id}"), &moved_to_past, &token).await, 400, "VALIDATION_FAILED").await;
 
@@ -272,7 +303,8 @@ async fn email_fallback(app: &TestApp, sink: &PushSink) {
     // User 1 never acknowledges. User 2's device shows it. User 3 completes it.
     let ack = json!({ "log_id": pushes[1]["log_id"], "action_token": pushes[1]["action_token"], "endpoint": users[1].2["endpoint"] });
     assert_eq!(app.post("/api/notifications?action=ack", &ack, None).await.status(), 204);
-    let complete = json!({ "reminder_id": ids[2], "log_id": pushes[2]["log_id"], "action": "complete", "action_token": pushes[2]["action_token"] });
+    let complete =
+        json!({ "reminder_id": ids[2], "log_id": pushes[2]["log_id"], "action": "complete", "action_token": pushes[2]["action_token"] });
     assert_eq!(app.post("/api/reminders?action=handle", &complete, None).await.status(), 200);
 
     let mails = app.mails_for(&users[0].0, 2).await;
@@ -292,11 +324,17 @@ async fn email_fallback(app: &TestApp, sink: &PushSink) {
     // Hide content: the email says only that a reminder is due.
     let (email, token, _) = &users[1];
     json(app.put("/api/settings", &json!({ "hide_notification_content": true, "email_fallback_minutes": 5 }), token).await).await;
-    let device_id = json(app.get("/api/notifications/subscriptions", Some(token)).await).await["data"][0]["id"].as_str().unwrap().to_owned();
+    let device_id =
+        json(app.get("/api/notifications/subscriptions", Some(token)).await).await["data"][0]["id"].as_str().unwrap().to_owned();
     assert_eq!(app.delete(&format!("/api/notifications/subscriptions/{device_id}"), token).await.status(), 204);
     // The cap: 19 fallbacks already today; the 20th goes out, the 21st does not.
     for _ in 0..19 {
-        sqlx::query("INSERT INTO mail_log (email, kind, created_at) VALUES ($1, 'fallback', $2)").bind(email).bind(Timestamp::now().as_millisecond()).execute(app.db.pool()).await.unwrap();
+        sqlx::query("INSERT INTO mail_log (email, kind, created_at) VALUES ($1, 'fallback', $2)")
+            .bind(email)
+            .bind(Timestamp::now().as_millisecond())
+            .execute(app.db.pool())
+            .await
+            .unwrap();
     }
     let r = json(app.post(&format!("/api/reminders/{}/send", ids[1]), &json!({}), Some(token)).await).await;
     assert_eq!((r["data"]["devices"].clone(), r["data"]["email"].clone()), (json!(0), json!(true)));
@@ -361,7 +399,12 @@ async fn every_push_is_declarative(app: &TestApp, sink: &PushSink) {
     assert_eq!(got[0]["payload"]["app_badge"], 1);
 
     let long = "長い説明".repeat(500);
-    let id = create(app, &token, json!({ "title": "Water", "description": long, "send_at": whole_second_ahead(2).to_string(), "recurrence": { "kind": "daily" } })).await;
+    let id = create(
+        app,
+        &token,
+        json!({ "title": "Water", "description": long, "send_at": whole_second_ahead(2).to_string(), "recurrence": { "kind": "daily" } }),
+    )
+    .await;
     let got = sink.wait_for(sub_id, 2, 15).await;
     assert_declarative(app, &got[1], "occurrence");
     assert_eq!(got[1]["payload"]["app_badge"], 1, "a daily reminder is never overdue");
@@ -404,4 +447,11 @@ macro_rules! trust_tests {
     )*};
 }
 
-trust_tests!(every_push_is_declarative, send_now_says_what_happened, shown_devices_and_removal, overdue_and_snoozed, editing_never_traps, email_fallback);
+trust_tests!(
+    every_push_is_declarative,
+    send_now_says_what_happened,
+    shown_devices_and_removal,
+    overdue_and_snoozed,
+    editing_never_traps,
+    email_fallback
+);

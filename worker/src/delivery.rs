@@ -45,7 +45,16 @@ impl DeliveryContext {
     /// Needs a tokio runtime: it starts the process's recorder task.
     pub fn new(db: Db, keys: Keys, client: PushClient, retry: RetryTiming, public_url: String) -> DeliveryContext {
         let recorder = Recorder::start(db.clone());
-        DeliveryContext { db, keys, client, retry, public_url, sends: Semaphore::new(MAX_SENDS_IN_FLIGHT), preparing: Semaphore::new(PREPARING_AT_ONCE), recorder }
+        DeliveryContext {
+            db,
+            keys,
+            client,
+            retry,
+            public_url,
+            sends: Semaphore::new(MAX_SENDS_IN_FLIGHT),
+            preparing: Semaphore::new(PREPARING_AT_ONCE),
+            recorder,
+        }
     }
 }
 
@@ -108,7 +117,15 @@ pub async fn deliver(ctx: &DeliveryContext, log_ids: &[String]) -> Result<(), De
     ctx.recorder.flush().await?;
     let _turn = ctx.preparing.acquire().await.expect("never closed");
     settle(ctx, &live).await?;
-    tracing::debug!(entries = log_ids.len(), pushes, prepared_ms = prepared.as_millis() as u64, ahead_ms, sent_ms = sent.as_millis() as u64, done_ms = started.elapsed().as_millis() as u64, "delivery job");
+    tracing::debug!(
+        entries = log_ids.len(),
+        pushes,
+        prepared_ms = prepared.as_millis() as u64,
+        ahead_ms,
+        sent_ms = sent.as_millis() as u64,
+        done_ms = started.elapsed().as_millis() as u64,
+        "delivery job"
+    );
     Ok(())
 }
 
@@ -147,7 +164,8 @@ async fn prepare(ctx: &DeliveryContext, log_ids: &[String]) -> Result<Option<(Ve
 
     let latest = targets.iter().map(|(e, _)| e.occurrence_at).max().unwrap_or_else(Timestamp::now);
     let badges = if targets.is_empty() { Default::default() } else { ctx.db.overdue_counts(&users, latest).await? };
-    let pairs: Vec<(String, String, Timestamp)> = targets.iter().flat_map(|(e, to)| to.iter().map(|d| (e.log_id.clone(), d.id.clone(), e.occurrence_at))).collect();
+    let pairs: Vec<(String, String, Timestamp)> =
+        targets.iter().flat_map(|(e, to)| to.iter().map(|d| (e.log_id.clone(), d.id.clone(), e.occurrence_at))).collect();
     let claimed = ctx.db.claim_devices(&pairs, Timestamp::now(), STALE_SEND).await?;
     let mut ready = Vec::new();
     let options = PushOptions { ttl: REMINDER_TTL, urgency_high: true };
@@ -173,7 +191,13 @@ async fn prepare(ctx: &DeliveryContext, log_ids: &[String]) -> Result<Option<(Ve
                 continue; // sent already, or another worker is sending it
             }
             match ctx.client.prepare(device, &payload::to_bytes(&payload), Some(&topic), options) {
-                Ok(push) => ready.push(Ready { log_id: entry.log_id.clone(), device: device.clone(), at: entry.occurrence_at, payload: payload.clone(), push }),
+                Ok(push) => ready.push(Ready {
+                    log_id: entry.log_id.clone(),
+                    device: device.clone(),
+                    at: entry.occurrence_at,
+                    payload: payload.clone(),
+                    push,
+                }),
                 Err(outcome) => ctx.recorder.record(result_of(&entry.log_id, device, &outcome, Timestamp::now())),
             }
             if ready.len() % 32 == 0 {

@@ -65,7 +65,10 @@ fn key_schedule(ecdh_secret: &[u8], auth: &[u8], ua_public: &[u8], as_public: &[
     // IKM = HKDF-Expand(PRK_key, "WebPush: info" || 0x00 || ua_public || as_public, 32)
     let prk_key = hkdf::Salt::new(hkdf::HKDF_SHA256, auth).extract(ecdh_secret);
     let mut ikm = [0u8; 32];
-    prk_key.expand(&[KEY_INFO, ua_public, as_public], Len(32)).and_then(|okm| okm.fill(&mut ikm)).expect("32 bytes is a valid HKDF-SHA256 length");
+    prk_key
+        .expand(&[KEY_INFO, ua_public, as_public], Len(32))
+        .and_then(|okm| okm.fill(&mut ikm))
+        .expect("32 bytes is a valid HKDF-SHA256 length");
     // PRK = HKDF-Extract(salt, IKM); CEK and NONCE are expanded from it.
     let prk = hkdf::Salt::new(hkdf::HKDF_SHA256, salt).extract(&ikm);
     let mut cek = [0u8; 16];
@@ -112,7 +115,8 @@ pub fn encrypt(rng: &dyn SecureRandom, ua_public: &[u8], auth: &[u8], plaintext:
     let as_public = ephemeral.compute_public_key().map_err(|_| EceError::Random)?;
     let peer = UnparsedPublicKey::new(&ECDH_P256, ua_public);
     // ring checks that the peer's point is on the curve; a bad point fails the agreement.
-    agree_ephemeral(ephemeral, &peer, |secret| assemble(secret, auth, ua_public, as_public.as_ref(), &salt, plaintext)).map_err(|_| EceError::BadPublicKey)
+    agree_ephemeral(ephemeral, &peer, |secret| assemble(secret, auth, ua_public, as_public.as_ref(), &salt, plaintext))
+        .map_err(|_| EceError::BadPublicKey)
 }
 
 #[cfg(test)]
@@ -140,7 +144,11 @@ mod tests {
     fn subscriber(seed: u8) -> Subscriber {
         use p256::elliptic_curve::sec1::ToEncodedPoint;
         let secret = p256::SecretKey::from_slice(&[seed; 32]).unwrap();
-        Subscriber { private: secret.to_bytes().to_vec(), public: secret.public_key().to_encoded_point(false).as_bytes().to_vec(), auth: [seed.wrapping_mul(3); 16] }
+        Subscriber {
+            private: secret.to_bytes().to_vec(),
+            public: secret.public_key().to_encoded_point(false).as_bytes().to_vec(),
+            auth: [seed.wrapping_mul(3); 16],
+        }
     }
 
     /// The independent decryptor: the `ece` crate on OpenSSL.
@@ -214,7 +222,11 @@ mod tests {
         let sub = subscriber(7);
         let plaintext = br#"{"type":"reminder","title":"Stretch"}"#;
         let ours = encrypt(&rng, &sub.public, &sub.auth, plaintext).unwrap();
-        let info = web_push::SubscriptionInfo::new("https://push.example.com/x", &URL_SAFE_NO_PAD.encode(&sub.public), &URL_SAFE_NO_PAD.encode(sub.auth));
+        let info = web_push::SubscriptionInfo::new(
+            "https://push.example.com/x",
+            &URL_SAFE_NO_PAD.encode(&sub.public),
+            &URL_SAFE_NO_PAD.encode(sub.auth),
+        );
         let mut builder = web_push::WebPushMessageBuilder::new(&info);
         builder.set_payload(web_push::ContentEncoding::Aes128Gcm, plaintext);
         let theirs = builder.build().unwrap().payload.unwrap();

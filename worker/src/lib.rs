@@ -1,10 +1,10 @@
 //! Hibiki's workers: mail now; Web Push and housekeeping grow here.
 
-pub mod housekeeping;
 pub mod delivery;
 pub mod ece;
+pub mod housekeeping;
 pub mod mail;
 pub mod payload;
-pub mod runner;
 pub mod push;
 pub mod recorder;
+pub mod runner;

@@ -6,8 +6,8 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use hibiki_common::config::Config;
-use hibiki_common::jobs::MailJob;
 use hibiki_common::crypto::Keys;
+use hibiki_common::jobs::MailJob;
 use hibiki_common::storage::{Db, FallbackMail};
 use lettre::message::header::ContentType;
 use lettre::message::{Mailbox, Message};
@@ -89,7 +89,9 @@ pub fn render(job: &MailJob, lang: &str, public_url: &str) -> (String, String) {
         ),
         (MailJob::Test { .. }, "ja") => (
             "Hibiki テストメール".to_owned(),
-            format!("Hibiki からのテストメールです。このメールが届いていれば、メール送信は正常に動作しています。\n\n{base}/\n\n— Hibiki（響き）\n"),
+            format!(
+                "Hibiki からのテストメールです。このメールが届いていれば、メール送信は正常に動作しています。\n\n{base}/\n\n— Hibiki（響き）\n"
+            ),
         ),
         (MailJob::Test { .. }, _) => (
             "Hibiki test email".to_owned(),
@@ -129,13 +131,17 @@ fn seconds(z: &jiff::Zoned) -> String {
 pub fn render_fallback(m: &FallbackMail, public_url: &str) -> (String, String) {
     let base = public_url.trim_end_matches('/');
     let ja = m.language == "ja";
-    let link = if ja { format!("{base}/reminders?reminder={}", m.reminder_id) } else { format!("{base}/en/reminders?reminder={}", m.reminder_id) };
+    let link =
+        if ja { format!("{base}/reminders?reminder={}", m.reminder_id) } else { format!("{base}/en/reminders?reminder={}", m.reminder_id) };
     let at = when(m.occurrence_at, &m.timezone, &m.language);
     let description = m.description.as_deref().map(str::trim).filter(|d| !d.is_empty());
     match (ja, m.hide_content) {
         (true, true) => (
             "Hibiki: リマインダーの時間です".to_owned(),
-            format!("{at} のリマインダーが、どの端末にも表示されませんでした。\n内容はアプリで確認できます:\n{link}\n\n{}", FOOTER_JA.replace("{base}", base)),
+            format!(
+                "{at} のリマインダーが、どの端末にも表示されませんでした。\n内容はアプリで確認できます:\n{link}\n\n{}",
+                FOOTER_JA.replace("{base}", base)
+            ),
         ),
         (true, false) => (
             format!("Hibiki リマインダー: {}", m.title),
@@ -148,7 +154,10 @@ pub fn render_fallback(m: &FallbackMail, public_url: &str) -> (String, String) {
         ),
         (false, true) => (
             "Hibiki: a reminder is due".to_owned(),
-            format!("A reminder set for {at} was not shown on any of your devices.\nOpen Hibiki to see it:\n{link}\n\n{}", FOOTER_EN.replace("{base}", base)),
+            format!(
+                "A reminder set for {at} was not shown on any of your devices.\nOpen Hibiki to see it:\n{link}\n\n{}",
+                FOOTER_EN.replace("{base}", base)
+            ),
         ),
         (false, false) => (
             format!("Hibiki reminder: {}", m.title),
@@ -168,7 +177,9 @@ const FOOTER_EN: &str = "If notifications do not arrive, check Devices in Settin
 impl Mailer {
     pub fn from_config(config: &Config) -> anyhow::Result<Mailer> {
         let transport = match &config.smtp_url {
-            Some(url) => Transport::Smtp(AsyncSmtpTransport::<Tokio1Executor>::from_url(url)?.timeout(Some(Duration::from_secs(20))).build()),
+            Some(url) => {
+                Transport::Smtp(AsyncSmtpTransport::<Tokio1Executor>::from_url(url)?.timeout(Some(Duration::from_secs(20))).build())
+            }
             None => Transport::Outbox(config.data_dir.join("outbox")),
         };
         Ok(Mailer { transport, from: config.mail_from.parse()?, public_url: config.public_url.to_string() })
@@ -288,7 +299,13 @@ mod tests {
         for (lang, words) in [("ja", "コードでのログインを止めています"), ("en", "signing in with a code is paused")] {
             let (subject, body) = render(&job, lang, "https://hibiki.example");
             assert!(body.contains("auth/callback#token=tok") && body.contains(words), "{body}");
-            assert!(!body.lines().any(|l| { let l = l.trim(); l.len() == 6 && l.bytes().all(|b| b.is_ascii_digit()) }), "no code line");
+            assert!(
+                !body.lines().any(|l| {
+                    let l = l.trim();
+                    l.len() == 6 && l.bytes().all(|b| b.is_ascii_digit())
+                }),
+                "no code line"
+            );
             assert!(!subject.chars().any(|c| c.is_ascii_digit()), "{subject}");
         }
     }

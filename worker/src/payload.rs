@@ -254,7 +254,10 @@ mod tests {
         assert_eq!(n["tag"], "r1");
         assert_eq!(n["silent"], false);
         assert_eq!(n["require_interaction"], true);
-        assert_eq!(n["data"], serde_json::json!({"type": "reminder", "reminder_id": "r1", "log_id": "l1", "action_token": "tok", "kind": "occurrence"}));
+        assert_eq!(
+            n["data"],
+            serde_json::json!({"type": "reminder", "reminder_id": "r1", "log_id": "l1", "action_token": "tok", "kind": "occurrence"})
+        );
         assert_eq!(n["actions"][0]["title"], "完了");
         assert_eq!(n["actions"][1]["navigate"], "https://hibiki.example/reminders?reminder=r1&log=l1&do=snooze");
 
@@ -282,7 +285,10 @@ mod tests {
         let title = "題".repeat(200);
         let description = "説明".repeat(2000);
         let token = "t".repeat(43);
-        let p = reminder(&ReminderPush { reminder_id: "reminder-id", log_id: "log-id", action_token: &token, ..push(&title, Some(&description), "ja") }, BASE);
+        let p = reminder(
+            &ReminderPush { reminder_id: "reminder-id", log_id: "log-id", action_token: &token, ..push(&title, Some(&description), "ja") },
+            BASE,
+        );
         let bytes = to_bytes(&p);
         assert!(bytes.len() <= MAX_PAYLOAD_BYTES, "{}", bytes.len());
         assert!(p.notification.body.ends_with('…'));

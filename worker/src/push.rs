@@ -74,7 +74,8 @@ impl PushSettings {
             allow_private: config.allow_private_push,
             connect_timeout: Duration::from_millis(config.push_connect_timeout_ms),
             timeout: Duration::from_millis(config.push_timeout_ms),
-            rate_per_second: NonZeroU32::new(config.push_rate_per_second).ok_or_else(|| anyhow::anyhow!("HIBIKI_PUSH_RATE_PER_SECOND must be at least 1"))?,
+            rate_per_second: NonZeroU32::new(config.push_rate_per_second)
+                .ok_or_else(|| anyhow::anyhow!("HIBIKI_PUSH_RATE_PER_SECOND must be at least 1"))?,
         })
     }
 }
@@ -88,9 +89,15 @@ pub enum PushOutcome {
     /// 413: the payload is too large for this service.
     TooLarge,
     /// 429/5xx or a network failure: worth retrying after the given delay.
-    Retry { status: Option<u16>, after: Option<Duration> },
+    Retry {
+        status: Option<u16>,
+        after: Option<Duration>,
+    },
     /// Any other answer, or an endpoint we refuse to call.
-    Failed { status: Option<u16>, reason: String },
+    Failed {
+        status: Option<u16>,
+        reason: String,
+    },
 }
 
 /// Resolves push-service hosts and refuses any answer that is not a public address, so a
@@ -189,7 +196,12 @@ impl PushClient {
         Self::build(vapid, subject, settings, Some(reqwest::Certificate::from_der(root_der)?))
     }
 
-    fn build(vapid: VapidKeys, subject: String, settings: PushSettings, extra_root: Option<reqwest::Certificate>) -> anyhow::Result<PushClient> {
+    fn build(
+        vapid: VapidKeys,
+        subject: String,
+        settings: PushSettings,
+        extra_root: Option<reqwest::Certificate>,
+    ) -> anyhow::Result<PushClient> {
         let mut builder = reqwest::Client::builder()
             .dns_resolver(std::sync::Arc::new(SafeResolver { allow_private: settings.allow_private }))
             .redirect(reqwest::redirect::Policy::none())
@@ -229,9 +241,10 @@ impl PushClient {
     fn authorization(&self, origin: &str, endpoint: &str) -> Result<HeaderValue, String> {
         let mut cache = self.signatures.lock().expect("not poisoned");
         if let Some((header, at)) = cache.get(origin)
-            && at.elapsed() < VAPID_REUSE {
-                return Ok(header.clone());
-            }
+            && at.elapsed() < VAPID_REUSE
+        {
+            return Ok(header.clone());
+        }
         // The builder wants a subscription but signs only with our key and the claims.
         let info = SubscriptionInfo::new(endpoint, "", "");
         let mut builder = VapidSignatureBuilder::from_base64(&self.vapid.private_key, &info).map_err(|e| e.to_string())?;
@@ -239,7 +252,8 @@ impl PushClient {
         // The audience is the origin with its port (the crate would leave a port out).
         builder.add_claim("aud", origin);
         let sig: VapidSignature = builder.build().map_err(|e| e.to_string())?;
-        let header = HeaderValue::try_from(format!("vapid t={}, k={}", sig.auth_t, URL_SAFE_NO_PAD.encode(&sig.auth_k))).map_err(|e| e.to_string())?;
+        let header = HeaderValue::try_from(format!("vapid t={}, k={}", sig.auth_t, URL_SAFE_NO_PAD.encode(&sig.auth_k)))
+            .map_err(|e| e.to_string())?;
         metrics::counter!("hibiki_vapid_signatures_total").increment(1);
         self.signed.fetch_add(1, Ordering::Relaxed);
         cache.insert(origin.to_owned(), (header.clone(), Instant::now()));
@@ -257,14 +271,22 @@ impl PushClient {
     /// Everything about a push that does not need the network: the endpoint rules, the VAPID
     /// header and the encryption. A burst is prepared before its second and only sent at it.
     /// Errs with the outcome when the push cannot be sent at all.
-    pub fn prepare(&self, sub: &SubscriptionKeys, payload: &[u8], topic: Option<&str>, options: PushOptions) -> Result<PreparedPush, PushOutcome> {
-        let url = push_endpoint::parse(&sub.endpoint, self.settings.allow_private).map_err(|e| PushOutcome::Failed { status: None, reason: e.to_string() })?;
+    pub fn prepare(
+        &self,
+        sub: &SubscriptionKeys,
+        payload: &[u8],
+        topic: Option<&str>,
+        options: PushOptions,
+    ) -> Result<PreparedPush, PushOutcome> {
+        let url = push_endpoint::parse(&sub.endpoint, self.settings.allow_private)
+            .map_err(|e| PushOutcome::Failed { status: None, reason: e.to_string() })?;
         let origin = url.origin().ascii_serialization();
         let (Some(ua_public), Some(auth)) = (decode_key(&sub.p256dh), decode_key(&sub.auth)) else {
             return Err(PushOutcome::Failed { status: None, reason: "the subscription's keys are not base64url".into() });
         };
         let authorization = self.authorization(&origin, &sub.endpoint).map_err(|reason| PushOutcome::Failed { status: None, reason })?;
-        let body = ece::encrypt(&self.rng, &ua_public, &auth, payload).map_err(|e| PushOutcome::Failed { status: None, reason: format!("could not encrypt the message: {e}") })?;
+        let body = ece::encrypt(&self.rng, &ua_public, &auth, payload)
+            .map_err(|e| PushOutcome::Failed { status: None, reason: format!("could not encrypt the message: {e}") })?;
         let topic = match topic.map(HeaderValue::try_from).transpose() {
             Ok(topic) => topic,
             Err(_) => return Err(PushOutcome::Failed { status: None, reason: "the topic is not a header value".into() }),
@@ -342,7 +364,10 @@ mod tests {
         assert_eq!(classify(404, None), PushOutcome::Gone(404));
         assert_eq!(classify(410, None), PushOutcome::Gone(410));
         assert_eq!(classify(413, None), PushOutcome::TooLarge);
-        assert_eq!(classify(429, Some(Duration::from_secs(3))), PushOutcome::Retry { status: Some(429), after: Some(Duration::from_secs(3)) });
+        assert_eq!(
+            classify(429, Some(Duration::from_secs(3))),
+            PushOutcome::Retry { status: Some(429), after: Some(Duration::from_secs(3)) }
+        );
         assert_eq!(classify(503, None), PushOutcome::Retry { status: Some(503), after: None });
         assert!(matches!(classify(400, None), PushOutcome::Failed { status: Some(400), .. }));
         assert!(matches!(classify(403, None), PushOutcome::Failed { status: Some(403), .. }));

@@ -30,7 +30,11 @@ pub async fn get_settings(State(state): State<AppState>, auth: AuthUser) -> ApiR
 
 /// Change any settings.
 #[utoipa::path(put, path = "/api/settings", request_body = SettingsPatch, tag = "account", responses((status = 200, body = Settings), (status = 400)))]
-pub async fn put_settings(State(state): State<AppState>, auth: AuthUser, ApiJson(mut patch): ApiJson<SettingsPatch>) -> ApiResult<Json<serde_json::Value>> {
+pub async fn put_settings(
+    State(state): State<AppState>,
+    auth: AuthUser,
+    ApiJson(mut patch): ApiJson<SettingsPatch>,
+) -> ApiResult<Json<serde_json::Value>> {
     patch.check()?;
     let mut settings = state.db.settings(&auth.user.id).await?;
     patch.apply(&mut settings);

@@ -35,7 +35,11 @@ pub async fn stats(State(state): State<AppState>, _admin: AdminUser) -> ApiResul
 
 /// Users with reminder counts and last activity (never reminder contents).
 #[utoipa::path(get, path = "/api/admin/users", params(PageQuery), tag = "admin", responses((status = 200, body = UserPage), (status = 403)))]
-pub async fn users(State(state): State<AppState>, _admin: AdminUser, ApiQuery(q): ApiQuery<PageQuery>) -> ApiResult<Json<serde_json::Value>> {
+pub async fn users(
+    State(state): State<AppState>,
+    _admin: AdminUser,
+    ApiQuery(q): ApiQuery<PageQuery>,
+) -> ApiResult<Json<serde_json::Value>> {
     let page = q.page.unwrap_or(1);
     let per_page = q.per_page.unwrap_or(50);
     if !(1..=1_000_000).contains(&page) {

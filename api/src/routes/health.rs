@@ -84,7 +84,8 @@ pub async fn status(State(state): State<AppState>) -> ApiResult<Json<serde_json:
     let hour_ago = now - SignedDuration::from_hours(1);
     // One read feeds the timeline and the last hour's lateness.
     let (timeline_1h, samples) = state.db.delivery_timeline_with_lateness(now, SignedDuration::from_mins(5), 12).await?;
-    let mut lateness: Vec<i64> = samples.into_iter().filter(|(created, _)| *created > hour_ago.as_millisecond()).map(|(_, late)| late).collect();
+    let mut lateness: Vec<i64> =
+        samples.into_iter().filter(|(created, _)| *created > hour_ago.as_millisecond()).map(|(_, late)| late).collect();
     lateness.sort_unstable();
     Ok(ok(StatusSummary {
         scheduler_last_tick: scheduler_last_seen_ms(&state).await.map(hibiki_common::time::from_millis),

@@ -77,7 +77,11 @@ pub async fn subscriptions(State(state): State<AppState>, auth: AuthUser) -> Api
 
 /// Remove one of this user's devices: it gets no more pushes.
 #[utoipa::path(delete, path = "/api/notifications/subscriptions/{id}", tag = "notifications", responses((status = 204), (status = 404)))]
-pub async fn delete_subscription(State(state): State<AppState>, auth: AuthUser, axum::extract::Path(id): axum::extract::Path<String>) -> ApiResult<StatusCode> {
+pub async fn delete_subscription(
+    State(state): State<AppState>,
+    auth: AuthUser,
+    axum::extract::Path(id): axum::extract::Path<String>,
+) -> ApiResult<StatusCode> {
     state.db.delete_subscription_by_id(&auth.user.id, &id).await?;
     Ok(StatusCode::NO_CONTENT)
 }
@@ -142,7 +146,14 @@ async fn subscribe(state: &AppState, auth: &AuthUser, req: SubscribeRequest) -> 
     errors.into_result()?;
     let id = state
         .db
-        .upsert_subscription(&auth.user.id, url.as_str(), req.subscription.keys.p256dh.trim(), req.subscription.keys.auth.trim(), &req.device_info, Timestamp::now())
+        .upsert_subscription(
+            &auth.user.id,
+            url.as_str(),
+            req.subscription.keys.p256dh.trim(),
+            req.subscription.keys.auth.trim(),
+            &req.device_info,
+            Timestamp::now(),
+        )
         .await?;
     Ok((StatusCode::CREATED, ok(serde_json::json!({ "id": id }))).into_response())
 }

@@ -68,7 +68,11 @@ pub struct HandleRequest {
 /// Create a reminder; with `?action=handle`, complete or snooze it from a notification.
 #[utoipa::path(post, path = "/api/reminders", params(ActionQuery), request_body = ReminderInput, tag = "reminders",
     responses((status = 201, body = Reminder), (status = 200, description = "handled", body = Reminder), (status = 400, description = "VALIDATION_FAILED"), (status = 409, description = "REMINDER_LIMIT")))]
-pub async fn create_or_act(State(state): State<AppState>, ApiQuery(q): ApiQuery<ActionQuery>, req: axum::extract::Request) -> ApiResult<Response> {
+pub async fn create_or_act(
+    State(state): State<AppState>,
+    ApiQuery(q): ApiQuery<ActionQuery>,
+    req: axum::extract::Request,
+) -> ApiResult<Response> {
     let (mut parts, body) = req.into_parts();
     match q.action.as_deref() {
         None => {
@@ -180,7 +184,8 @@ pub async fn send(State(state): State<AppState>, auth: AuthUser, Path(id): Path<
             _ => tracing::info!(%log_id, "no device, and the day's fallback emails are used up"),
         }
     }
-    metrics::counter!("hibiki_send_now_total", "outcome" => if devices > 0 { "push" } else if email { "email" } else { "nothing" }).increment(1);
+    metrics::counter!("hibiki_send_now_total", "outcome" => if devices > 0 { "push" } else if email { "email" } else { "nothing" })
+        .increment(1);
     Ok((StatusCode::ACCEPTED, ok(SendNowAnswer { log_id, devices, email })).into_response())
 }
 
@@ -194,7 +199,12 @@ pub async fn get(State(state): State<AppState>, auth: AuthUser, Path(id): Path<S
 /// reminder a new time makes it pending again.
 #[utoipa::path(put, path = "/api/reminders/{id}", request_body = ReminderPatch, tag = "reminders",
     responses((status = 200, body = Reminder), (status = 400), (status = 404), (status = 409)))]
-pub async fn update(State(state): State<AppState>, auth: AuthUser, Path(id): Path<String>, ApiJson(patch): ApiJson<ReminderPatch>) -> ApiResult<Json<serde_json::Value>> {
+pub async fn update(
+    State(state): State<AppState>,
+    auth: AuthUser,
+    Path(id): Path<String>,
+    ApiJson(patch): ApiJson<ReminderPatch>,
+) -> ApiResult<Json<serde_json::Value>> {
     let now = Timestamp::now();
     let mut r = state.db.get_reminder(&state.keys, &auth.user.id, &id).await?;
     let applied = patch.apply_to(&mut r, now)?;
@@ -211,7 +221,12 @@ pub async fn delete(State(state): State<AppState>, auth: AuthUser, Path(id): Pat
 /// The first `count` occurrences from `send_at` on (inclusive), for the dialog's preview.
 #[utoipa::path(post, path = "/api/reminders/preview", params(CountQuery), request_body = PreviewInput, tag = "reminders",
     responses((status = 200, body = Occurrences), (status = 400)))]
-pub async fn preview(State(state): State<AppState>, auth: AuthUser, ApiQuery(q): ApiQuery<CountQuery>, ApiJson(input): ApiJson<PreviewInput>) -> ApiResult<Json<serde_json::Value>> {
+pub async fn preview(
+    State(state): State<AppState>,
+    auth: AuthUser,
+    ApiQuery(q): ApiQuery<CountQuery>,
+    ApiJson(input): ApiJson<PreviewInput>,
+) -> ApiResult<Json<serde_json::Value>> {
     let count = reminder::preview_count(q.count)?;
     let mut timezone = match input.timezone {
         Some(tz) => tz,
@@ -232,7 +247,12 @@ pub async fn preview(State(state): State<AppState>, auth: AuthUser, ApiQuery(q):
 /// The reminder's next occurrences from now.
 #[utoipa::path(get, path = "/api/reminders/{id}/occurrences", params(CountQuery), tag = "reminders",
     responses((status = 200, body = Occurrences), (status = 404)))]
-pub async fn occurrences(State(state): State<AppState>, auth: AuthUser, Path(id): Path<String>, ApiQuery(q): ApiQuery<CountQuery>) -> ApiResult<Json<serde_json::Value>> {
+pub async fn occurrences(
+    State(state): State<AppState>,
+    auth: AuthUser,
+    Path(id): Path<String>,
+    ApiQuery(q): ApiQuery<CountQuery>,
+) -> ApiResult<Json<serde_json::Value>> {
     let count = reminder::preview_count(q.count)?;
     let r = state.db.get_reminder(&state.keys, &auth.user.id, &id).await?;
     let occurrences = match (r.is_active, r.scheduled_at) {

@@ -59,7 +59,14 @@ impl Db {
         let active: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM reminders WHERE is_active = 1").fetch_one(&self.pool).await?;
         let counts = self.delivery_counts_since(from_millis(since)).await?;
         let timeline_24h = self.delivery_timeline(now, SignedDuration::from_hours(1), 24).await?;
-        Ok(AdminStats { users, active_reminders: active, deliveries_24h: counts.sent, failures_24h: counts.failed, queue_depth, timeline_24h })
+        Ok(AdminStats {
+            users,
+            active_reminders: active,
+            deliveries_24h: counts.sent,
+            failures_24h: counts.failed,
+            queue_depth,
+            timeline_24h,
+        })
     }
 
     /// `buckets` buckets of `width`, aligned to multiples of `width`, the last one holding
@@ -70,7 +77,12 @@ impl Db {
 
     /// As [`Db::delivery_timeline`], with the lateness samples it read (creation time and
     /// lateness in ms, for spans of at most an hour), so a caller needing both reads once.
-    pub async fn delivery_timeline_with_lateness(&self, now: Timestamp, width: SignedDuration, buckets: usize) -> Result<(Vec<TimelineBucket>, Vec<(i64, i64)>)> {
+    pub async fn delivery_timeline_with_lateness(
+        &self,
+        now: Timestamp,
+        width: SignedDuration,
+        buckets: usize,
+    ) -> Result<(Vec<TimelineBucket>, Vec<(i64, i64)>)> {
         let width_ms = width.as_millis() as i64;
         let end = (to_millis(now) / width_ms + 1) * width_ms;
         let start = end - width_ms * buckets as i64;

@@ -19,7 +19,9 @@ pub struct OtpRow {
 pub enum StoreOtp {
     Stored,
     /// A code was sent less than the cooldown ago; retry after this many ms.
-    Cooldown { retry_after_ms: i64 },
+    Cooldown {
+        retry_after_ms: i64,
+    },
 }
 
 impl Db {
@@ -70,8 +72,10 @@ impl Db {
             .bind(email)
             .fetch_optional(&self.pool)
             .await?;
-        row.map(|r| Ok(OtpRow { code_hash: r.try_get("code_hash")?, attempts: r.try_get("attempts")?, expires_at: r.try_get("expires_at")? }))
-            .transpose()
+        row.map(|r| {
+            Ok(OtpRow { code_hash: r.try_get("code_hash")?, attempts: r.try_get("attempts")?, expires_at: r.try_get("expires_at")? })
+        })
+        .transpose()
     }
 
     /// Spends the code (and with it the link) if it is still the live, unexpired, unburned
@@ -110,10 +114,8 @@ impl Db {
 
     /// Until when code sign-in is blocked for this address (ms), if it is.
     pub async fn code_blocked_until(&self, email: &str, now: Timestamp) -> Result<Option<i64>> {
-        let until: Option<i64> = sqlx::query_scalar("SELECT blocked_until FROM auth_failures WHERE email = $1")
-            .bind(email)
-            .fetch_optional(&self.pool)
-            .await?;
+        let until: Option<i64> =
+            sqlx::query_scalar("SELECT blocked_until FROM auth_failures WHERE email = $1").bind(email).fetch_optional(&self.pool).await?;
         Ok(until.filter(|u| *u > to_millis(now)))
     }
 
@@ -134,12 +136,14 @@ impl Db {
         let (failures, blocks): (i64, i64) = (row.try_get("failures")?, row.try_get("blocks")?);
         if failures >= threshold {
             // Conditional, so two failures racing past the threshold block once.
-            sqlx::query("UPDATE auth_failures SET failures = 0, blocks = blocks + 1, blocked_until = $2 WHERE email = $1 AND failures >= $3")
-                .bind(email)
-                .bind(now_ms + crate::signin::block_length_ms(first_block_ms, blocks))
-                .bind(threshold)
-                .execute(&self.pool)
-                .await?;
+            sqlx::query(
+                "UPDATE auth_failures SET failures = 0, blocks = blocks + 1, blocked_until = $2 WHERE email = $1 AND failures >= $3",
+            )
+            .bind(email)
+            .bind(now_ms + crate::signin::block_length_ms(first_block_ms, blocks))
+            .bind(threshold)
+            .execute(&self.pool)
+            .await?;
         }
         Ok(())
     }
@@ -151,12 +155,13 @@ impl Db {
 
     /// How many mails of `kind` went to `email` since `since`, and the oldest one's time.
     pub async fn mail_sent_since(&self, email: &str, kind: &str, since: Timestamp) -> Result<(i64, Option<i64>)> {
-        let row = sqlx::query("SELECT COUNT(*) AS n, MIN(created_at) AS oldest FROM mail_log WHERE email = $1 AND kind = $2 AND created_at > $3")
-            .bind(email)
-            .bind(kind)
-            .bind(to_millis(since))
-            .fetch_one(&self.pool)
-            .await?;
+        let row =
+            sqlx::query("SELECT COUNT(*) AS n, MIN(created_at) AS oldest FROM mail_log WHERE email = $1 AND kind = $2 AND created_at > $3")
+                .bind(email)
+                .bind(kind)
+                .bind(to_millis(since))
+                .fetch_one(&self.pool)
+                .await?;
         Ok((row.try_get("n")?, row.try_get("oldest")?))
     }
 

@@ -6,8 +6,8 @@ use std::collections::{HashMap, HashSet};
 use jiff::{SignedDuration, Timestamp};
 use sqlx::{AssertSqlSafe, Row};
 
-use super::{Db, placeholders, value_rows};
 use super::delivery::{Claimed, FIRE_OCCURRENCE, FIRE_SNOOZE, LATE_WINDOW};
+use super::{Db, placeholders, value_rows};
 use crate::reminder::Timing;
 use crate::time::{from_millis, to_millis};
 use crate::{Error, Result};
@@ -54,7 +54,9 @@ impl Db {
         let mut out = Vec::with_capacity(fires.len());
         for chunk in fires.chunks(CLAIM_CHUNK) {
             let claimed = self.claim_chunk(chunk, now, until).await?;
-            out.extend(chunk.iter().map(|(id, kind)| (id.clone(), claimed.get(&(id.clone(), kind.clone())).cloned().unwrap_or(Claimed::Gone))));
+            out.extend(
+                chunk.iter().map(|(id, kind)| (id.clone(), claimed.get(&(id.clone(), kind.clone())).cloned().unwrap_or(Claimed::Gone))),
+            );
         }
         Ok(out)
     }
@@ -65,18 +67,32 @@ impl Db {
         Ok(claimed.into_iter().next().map(|(_, c)| c).unwrap_or(Claimed::Gone))
     }
 
-    async fn claim_chunk(&self, chunk: &[(String, String)], now: Timestamp, until: Timestamp) -> Result<HashMap<(String, String), Claimed>> {
+    async fn claim_chunk(
+        &self,
+        chunk: &[(String, String)],
+        now: Timestamp,
+        until: Timestamp,
+    ) -> Result<HashMap<(String, String), Claimed>> {
         let mut tx = self.pool.begin().await?;
         let until_ms = to_millis(until.max(now));
 
         // 1. Take the fires that are still there and due.
         let mut taken: Vec<(String, &'static str, Timestamp)> = Vec::new();
         for kind in [FIRE_OCCURRENCE, FIRE_SNOOZE] {
-            let ids: Vec<&str> = chunk.iter().filter(|(_, k)| kind_name(k) == Some(kind)).map(|(id, _)| id.as_str()).collect::<HashSet<_>>().into_iter().collect();
+            let ids: Vec<&str> = chunk
+                .iter()
+                .filter(|(_, k)| kind_name(k) == Some(kind))
+                .map(|(id, _)| id.as_str())
+                .collect::<HashSet<_>>()
+                .into_iter()
+                .collect();
             if ids.is_empty() {
                 continue;
             }
-            let sql = format!("DELETE FROM fires WHERE kind = $1 AND fire_at <= $2 AND reminder_id IN ({}) RETURNING reminder_id, fire_at", placeholders(3, ids.len()));
+            let sql = format!(
+                "DELETE FROM fires WHERE kind = $1 AND fire_at <= $2 AND reminder_id IN ({}) RETURNING reminder_id, fire_at",
+                placeholders(3, ids.len())
+            );
             let mut query = sqlx::query(AssertSqlSafe(sql)).bind(kind).bind(until_ms);
             for id in &ids {
                 query = query.bind(*id);
@@ -92,7 +108,10 @@ impl Db {
 
         // 2. Their reminders.
         let ids: Vec<&str> = taken.iter().map(|(id, _, _)| id.as_str()).collect::<HashSet<_>>().into_iter().collect();
-        let sql = format!("SELECT id, user_id, send_at, timezone, recurrence, is_active FROM reminders WHERE id IN ({})", placeholders(1, ids.len()));
+        let sql = format!(
+            "SELECT id, user_id, send_at, timezone, recurrence, is_active FROM reminders WHERE id IN ({})",
+            placeholders(1, ids.len())
+        );
         let mut query = sqlx::query(AssertSqlSafe(sql));
         for id in &ids {
             query = query.bind(*id);
@@ -106,7 +125,8 @@ impl Db {
                 recurrence: serde_json::from_str(&recurrence).map_err(|e| Error::Internal(e.to_string()))?,
             };
             let id: String = row.try_get("id")?;
-            reminders.insert(id, ReminderRow { user_id: row.try_get("user_id")?, timing, is_active: row.try_get::<i64, _>("is_active")? != 0 });
+            reminders
+                .insert(id, ReminderRow { user_id: row.try_get("user_id")?, timing, is_active: row.try_get::<i64, _>("is_active")? != 0 });
         }
 
         // 3. An entry per fire of an active reminder, and its next occurrence.
@@ -121,7 +141,15 @@ impl Db {
             } else {
                 None
             };
-            entries.push(Entry { reminder_id, kind, fire_at, log_id: uuid::Uuid::new_v4().to_string(), missed, late: lateness >= LATE_AFTER, next });
+            entries.push(Entry {
+                reminder_id,
+                kind,
+                fire_at,
+                log_id: uuid::Uuid::new_v4().to_string(),
+                missed,
+                late: lateness >= LATE_AFTER,
+                next,
+            });
         }
         if entries.is_empty() {
             tx.commit().await?;
@@ -145,7 +173,8 @@ impl Db {
                 .bind(to_millis(now))
                 .bind(e.kind);
         }
-        let logged: HashSet<String> = query.fetch_all(&mut *tx).await?.iter().map(|r| r.try_get("id")).collect::<std::result::Result<_, _>>()?;
+        let logged: HashSet<String> =
+            query.fetch_all(&mut *tx).await?.iter().map(|r| r.try_get("id")).collect::<std::result::Result<_, _>>()?;
 
         // Each entry to deliver carries its user's email fallback delay (see storage/fallback.rs).
         let to_deliver: Vec<&str> = entries.iter().filter(|e| !e.missed && logged.contains(&e.log_id)).map(|e| e.log_id.as_str()).collect();
@@ -193,7 +222,11 @@ impl Db {
             .map(|e| {
                 // On a conflict an edit set the fire meanwhile; its change notice will tell.
                 let next = e.next.filter(|_| scheduled.contains(&e.reminder_id));
-                let claimed = if e.missed { Claimed::Missed { log_id: e.log_id, next } } else { Claimed::Deliver { log_id: e.log_id, late: e.late, next } };
+                let claimed = if e.missed {
+                    Claimed::Missed { log_id: e.log_id, next }
+                } else {
+                    Claimed::Deliver { log_id: e.log_id, late: e.late, next }
+                };
                 ((e.reminder_id, e.kind.to_owned()), claimed)
             })
             .collect())

@@ -9,8 +9,8 @@ use sqlx::{AssertSqlSafe, Row};
 use utoipa::ToSchema;
 
 use super::Db;
-use crate::time::{from_millis, to_millis};
 use crate::Result;
+use crate::time::{from_millis, to_millis};
 
 pub const FIRE_OCCURRENCE: &str = "occurrence";
 pub const FIRE_SNOOZE: &str = "snooze";
@@ -93,7 +93,15 @@ impl Db {
     /// for another account moves to this one only with the same keys (the same browser signed
     /// in to another account); other keys are someone taking the device over:
     /// `EndpointInUse`, and the first account keeps it.
-    pub async fn upsert_subscription(&self, user_id: &str, endpoint: &str, p256dh: &str, auth: &str, device_info: &serde_json::Value, now: Timestamp) -> Result<String> {
+    pub async fn upsert_subscription(
+        &self,
+        user_id: &str,
+        endpoint: &str,
+        p256dh: &str,
+        auth: &str,
+        device_info: &serde_json::Value,
+        now: Timestamp,
+    ) -> Result<String> {
         let id = uuid::Uuid::new_v4().to_string();
         let now_ms = to_millis(now);
         let id: Option<String> = sqlx::query_scalar(
@@ -121,7 +129,13 @@ impl Db {
         if endpoint.contains('\0') {
             return Ok(false);
         }
-        Ok(sqlx::query("DELETE FROM push_subscriptions WHERE user_id = $1 AND endpoint = $2").bind(user_id).bind(endpoint).execute(&self.pool).await?.rows_affected() > 0)
+        Ok(sqlx::query("DELETE FROM push_subscriptions WHERE user_id = $1 AND endpoint = $2")
+            .bind(user_id)
+            .bind(endpoint)
+            .execute(&self.pool)
+            .await?
+            .rows_affected()
+            > 0)
     }
 
     /// A push service said the subscription is gone (404/410).
@@ -133,7 +147,12 @@ impl Db {
     /// Removes one of the user's devices by id (`NotFound` for anyone else's).
     pub async fn delete_subscription_by_id(&self, user_id: &str, id: &str) -> Result<()> {
         super::reminders::plausible_id(id)?;
-        let removed = sqlx::query("DELETE FROM push_subscriptions WHERE id = $1 AND user_id = $2").bind(id).bind(user_id).execute(&self.pool).await?.rows_affected();
+        let removed = sqlx::query("DELETE FROM push_subscriptions WHERE id = $1 AND user_id = $2")
+            .bind(id)
+            .bind(user_id)
+            .execute(&self.pool)
+            .await?
+            .rows_affected();
         if removed == 0 {
             return Err(crate::Error::NotFound);
         }
@@ -177,7 +196,14 @@ impl Db {
             .fetch_all(&self.pool)
             .await?;
         rows.iter()
-            .map(|r| Ok(SubscriptionKeys { id: r.try_get("id")?, endpoint: r.try_get("endpoint")?, p256dh: r.try_get("p256dh")?, auth: r.try_get("auth")? }))
+            .map(|r| {
+                Ok(SubscriptionKeys {
+                    id: r.try_get("id")?,
+                    endpoint: r.try_get("endpoint")?,
+                    p256dh: r.try_get("p256dh")?,
+                    auth: r.try_get("auth")?,
+                })
+            })
             .collect()
     }
 
@@ -224,13 +250,19 @@ impl Db {
 
     /// The reminder's pending fires (after a change notice).
     pub async fn fires_of(&self, reminder_id: &str) -> Result<Vec<Fire>> {
-        let rows = sqlx::query("SELECT reminder_id, kind, fire_at FROM fires WHERE reminder_id = $1").bind(reminder_id).fetch_all(&self.pool).await?;
+        let rows = sqlx::query("SELECT reminder_id, kind, fire_at FROM fires WHERE reminder_id = $1")
+            .bind(reminder_id)
+            .fetch_all(&self.pool)
+            .await?;
         rows.iter().map(fire_from_row).collect()
     }
 
     /// Every fire due before `until` (the scheduler's horizon), earliest first.
     pub async fn fires_before(&self, until: Timestamp) -> Result<Vec<Fire>> {
-        let rows = sqlx::query("SELECT reminder_id, kind, fire_at FROM fires WHERE fire_at < $1 ORDER BY fire_at").bind(to_millis(until)).fetch_all(&self.pool).await?;
+        let rows = sqlx::query("SELECT reminder_id, kind, fire_at FROM fires WHERE fire_at < $1 ORDER BY fire_at")
+            .bind(to_millis(until))
+            .fetch_all(&self.pool)
+            .await?;
         rows.iter().map(fire_from_row).collect()
     }
 
@@ -262,7 +294,14 @@ impl Db {
     /// A send-now delivery log entry: `queued` for `devices` devices, or `no_devices`. With
     /// the email fallback on it carries the user's delay (0 when there is no device: the
     /// email is due at once).
-    pub async fn create_send_now(&self, reminder_id: &str, user_id: &str, devices: usize, fallback_minutes: Option<i64>, now: Timestamp) -> Result<String> {
+    pub async fn create_send_now(
+        &self,
+        reminder_id: &str,
+        user_id: &str,
+        devices: usize,
+        fallback_minutes: Option<i64>,
+        now: Timestamp,
+    ) -> Result<String> {
         let log_id = uuid::Uuid::new_v4().to_string();
         let (status, fallback) = if devices == 0 { ("no_devices", fallback_minutes.map(|_| 0)) } else { ("queued", fallback_minutes) };
         sqlx::query(
@@ -334,11 +373,17 @@ impl Db {
         let now_ms = to_millis(now);
         let mut tx = self.pool.begin().await?;
         // The devices that showed it: the one named, or every device the entry went to.
-        let which = if endpoint.is_some() { "SELECT id FROM push_subscriptions WHERE endpoint = $3" } else { "SELECT subscription_id FROM deliveries WHERE log_id = $1" };
+        let which = if endpoint.is_some() {
+            "SELECT id FROM push_subscriptions WHERE endpoint = $3"
+        } else {
+            "SELECT subscription_id FROM deliveries WHERE log_id = $1"
+        };
         for sql in [
             format!("UPDATE deliveries SET shown_at = $2 WHERE log_id = $1 AND shown_at IS NULL AND subscription_id IN ({which})"),
-            format!("UPDATE push_subscriptions SET last_shown_at = $2 WHERE (last_shown_at IS NULL OR last_shown_at < $2) AND id IN ({which})
-                 AND id IN (SELECT subscription_id FROM deliveries WHERE log_id = $1)"),
+            format!(
+                "UPDATE push_subscriptions SET last_shown_at = $2 WHERE (last_shown_at IS NULL OR last_shown_at < $2) AND id IN ({which})
+                 AND id IN (SELECT subscription_id FROM deliveries WHERE log_id = $1)"
+            ),
         ] {
             let mut query = sqlx::query(AssertSqlSafe(sql)).bind(log_id).bind(now_ms);
             if let Some(e) = endpoint {

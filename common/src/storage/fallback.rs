@@ -7,10 +7,10 @@ use jiff::{SignedDuration, Timestamp};
 use sqlx::Row;
 
 use super::Db;
+use crate::Result;
 use crate::crypto::Keys;
 use crate::jobs::MailJob;
 use crate::time::{from_millis, to_millis};
-use crate::Result;
 
 /// At most this many fallback emails per user in 24 hours.
 pub const FALLBACKS_PER_DAY: i64 = 20;
@@ -59,10 +59,11 @@ impl Db {
 
     /// When the next pending fallback falls due.
     pub async fn next_fallback(&self, minute: SignedDuration) -> Result<Option<Timestamp>> {
-        let at: Option<i64> = sqlx::query_scalar("SELECT MIN(occurrence_at + fallback_minutes * $1) FROM delivery_logs WHERE fallback_minutes IS NOT NULL")
-            .bind(minute.as_millis() as i64)
-            .fetch_one(&self.pool)
-            .await?;
+        let at: Option<i64> =
+            sqlx::query_scalar("SELECT MIN(occurrence_at + fallback_minutes * $1) FROM delivery_logs WHERE fallback_minutes IS NOT NULL")
+                .bind(minute.as_millis() as i64)
+                .fetch_one(&self.pool)
+                .await?;
         Ok(at.map(from_millis))
     }
 
@@ -86,7 +87,10 @@ impl Db {
         let user_id: String = row.try_get("user_id")?;
         let status: String = row.try_get("status")?;
         let action: Option<String> = row.try_get("action")?;
-        let shown: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM deliveries WHERE log_id = $1 AND shown_at IS NOT NULL").bind(log_id).fetch_one(&mut *tx).await?;
+        let shown: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM deliveries WHERE log_id = $1 AND shown_at IS NOT NULL")
+            .bind(log_id)
+            .fetch_one(&mut *tx)
+            .await?;
         let user = sqlx::query("SELECT email, language FROM users WHERE id = $1").bind(&user_id).fetch_optional(&mut *tx).await?;
         let (Some(user), None, 0, false) = (user, action, shown, matches!(status.as_str(), "cancelled" | "missed")) else {
             tx.commit().await?;
@@ -103,7 +107,12 @@ impl Db {
             tx.commit().await?;
             return Ok(FallbackClaim::OverCap);
         }
-        sqlx::query("INSERT INTO mail_log (email, kind, created_at) VALUES ($1, $2, $3)").bind(&email).bind(MAIL_KIND_FALLBACK).bind(now_ms).execute(&mut *tx).await?;
+        sqlx::query("INSERT INTO mail_log (email, kind, created_at) VALUES ($1, $2, $3)")
+            .bind(&email)
+            .bind(MAIL_KIND_FALLBACK)
+            .bind(now_ms)
+            .execute(&mut *tx)
+            .await?;
         sqlx::query("UPDATE delivery_logs SET emailed_at = $2 WHERE id = $1").bind(log_id).bind(now_ms).execute(&mut *tx).await?;
         tx.commit().await?;
         Ok(FallbackClaim::Send(MailJob::Fallback { email, log_id: log_id.to_owned(), lang: user.try_get("language")? }))
@@ -112,7 +121,10 @@ impl Db {
     /// Entries that found no device to go to: their fallback (if on) is due at their second.
     pub async fn fallback_now(&self, log_ids: &[String]) -> Result<()> {
         for id in log_ids {
-            sqlx::query("UPDATE delivery_logs SET fallback_minutes = 0 WHERE id = $1 AND fallback_minutes IS NOT NULL").bind(id).execute(&self.pool).await?;
+            sqlx::query("UPDATE delivery_logs SET fallback_minutes = 0 WHERE id = $1 AND fallback_minutes IS NOT NULL")
+                .bind(id)
+                .execute(&self.pool)
+                .await?;
         }
         self.reminder_changed(FALLBACK_NOTICE).await;
         Ok(())

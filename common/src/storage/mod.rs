@@ -20,7 +20,9 @@ use sqlx::{AnyPool, Executor};
 pub use admin::{AdminStats, AdminUser, DeliveryCounts, TimelineBucket};
 pub use auth::{OtpRow, StoreOtp};
 pub use claims::CLAIM_CHUNK;
-pub use delivery::{Claimed, DeviceStatus, FIRE_OCCURRENCE, FIRE_SNOOZE, Fire, LATE_WINDOW, PendingDelivery, Subscription, SubscriptionKeys};
+pub use delivery::{
+    Claimed, DeviceStatus, FIRE_OCCURRENCE, FIRE_SNOOZE, Fire, LATE_WINDOW, PendingDelivery, Subscription, SubscriptionKeys,
+};
 pub use fallback::{FALLBACK_NOTICE, FALLBACKS_PER_DAY, FallbackClaim, FallbackMail, MAIL_KIND_FALLBACK};
 pub use reminders::{DeliveryLog, DeviceDelivery};
 pub use sends::{DeviceResult, Outgoing, OutgoingContent, STALE_SEND, Settled};
@@ -98,9 +100,10 @@ impl Db {
     pub async fn reminder_changed(&self, reminder_id: &str) {
         let _ = self.changes.send(reminder_id.to_owned());
         if self.backend == Backend::Postgres
-            && let Err(e) = sqlx::query("SELECT pg_notify('hibiki_reminders', $1)").bind(reminder_id).execute(&self.pool).await {
-                tracing::warn!(error = %e, "could not announce a reminder change");
-            }
+            && let Err(e) = sqlx::query("SELECT pg_notify('hibiki_reminders', $1)").bind(reminder_id).execute(&self.pool).await
+        {
+            tracing::warn!(error = %e, "could not announce a reminder change");
+        }
     }
 
     pub fn subscribe_changes(&self) -> tokio::sync::broadcast::Receiver<String> {
@@ -141,9 +144,10 @@ fn create_sqlite_parent_dir(url: &str) -> Result<()> {
         return Ok(());
     }
     if let Some(parent) = std::path::Path::new(path).parent()
-        && !parent.as_os_str().is_empty() {
-            std::fs::create_dir_all(parent).map_err(|e| crate::Error::Internal(format!("creating {}: {e}", parent.display())))?;
-        }
+        && !parent.as_os_str().is_empty()
+    {
+        std::fs::create_dir_all(parent).map_err(|e| crate::Error::Internal(format!("creating {}: {e}", parent.display())))?;
+    }
     Ok(())
 }
 

@@ -3,8 +3,8 @@
 
 use jiff::Timestamp;
 use serde::Serialize;
-use sqlx::{AssertSqlSafe, Row};
 use sqlx::any::AnyRow;
+use sqlx::{AssertSqlSafe, Row};
 use utoipa::ToSchema;
 
 use super::{Db, flag};
@@ -132,7 +132,10 @@ pub(super) fn plausible_id(id: &str) -> Result<()> {
 /// (a row lock in PostgreSQL, the write lock in SQLite), so the count cannot be raced.
 async fn room_for_one_more(tx: &mut sqlx::Transaction<'_, sqlx::Any>, user_id: &str) -> Result<()> {
     sqlx::query("UPDATE users SET updated_at = updated_at WHERE id = $1").bind(user_id).execute(&mut **tx).await?;
-    let active: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM reminders WHERE user_id = $1 AND is_active = 1").bind(user_id).fetch_one(&mut **tx).await?;
+    let active: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM reminders WHERE user_id = $1 AND is_active = 1")
+        .bind(user_id)
+        .fetch_one(&mut **tx)
+        .await?;
     if active >= MAX_ACTIVE_REMINDERS as i64 {
         return Err(Error::ReminderLimit(MAX_ACTIVE_REMINDERS));
     }
@@ -141,7 +144,15 @@ async fn room_for_one_more(tx: &mut sqlx::Transaction<'_, sqlx::Any>, user_id: &
 
 impl Db {
     /// Inserts a reminder unless the user already has the maximum of active ones.
-    pub async fn create_reminder(&self, keys: &Keys, user_id: &str, contents: &Contents, timing: &Timing, next: Timestamp, now: Timestamp) -> Result<Reminder> {
+    pub async fn create_reminder(
+        &self,
+        keys: &Keys,
+        user_id: &str,
+        contents: &Contents,
+        timing: &Timing,
+        next: Timestamp,
+        now: Timestamp,
+    ) -> Result<Reminder> {
         let id = uuid::Uuid::new_v4().to_string();
         let [title, description, send_to, metadata] = seal_contents(keys, &id, contents)?;
         let recurrence = serde_json::to_string(&timing.recurrence).map_err(|e| Error::Internal(e.to_string()))?;
@@ -166,7 +177,11 @@ impl Db {
         .bind(now_ms)
         .execute(&mut *tx)
         .await?;
-        sqlx::query("INSERT INTO fires (reminder_id, kind, fire_at, occurrence_at) VALUES ($1, 'occurrence', $2, $2)").bind(&id).bind(to_millis(next)).execute(&mut *tx).await?;
+        sqlx::query("INSERT INTO fires (reminder_id, kind, fire_at, occurrence_at) VALUES ($1, 'occurrence', $2, $2)")
+            .bind(&id)
+            .bind(to_millis(next))
+            .execute(&mut *tx)
+            .await?;
         tx.commit().await?;
         self.reminder_changed(&id).await;
         self.get_reminder(keys, user_id, &id).await
@@ -199,8 +214,20 @@ impl Db {
     /// Writes an edited reminder. `reactivate` makes an archived reminder pending again (its
     /// time was edited); that counts against the active limit like a create.
     /// `timing_changed` replaces the pending occurrence fire with the new `scheduled_at`.
-    pub async fn save_reminder(&self, keys: &Keys, r: &Reminder, reactivate: bool, timing_changed: bool, now: Timestamp) -> Result<Reminder> {
-        let contents = Contents { title: r.title.clone(), description: r.description.clone(), send_to: r.send_to.clone(), metadata: r.metadata.clone() };
+    pub async fn save_reminder(
+        &self,
+        keys: &Keys,
+        r: &Reminder,
+        reactivate: bool,
+        timing_changed: bool,
+        now: Timestamp,
+    ) -> Result<Reminder> {
+        let contents = Contents {
+            title: r.title.clone(),
+            description: r.description.clone(),
+            send_to: r.send_to.clone(),
+            metadata: r.metadata.clone(),
+        };
         let [title, description, send_to, metadata] = seal_contents(keys, &r.id, &contents)?;
         let recurrence = serde_json::to_string(&r.recurrence).map_err(|e| Error::Internal(e.to_string()))?;
         let mut tx = self.pool.begin().await?;
@@ -232,7 +259,11 @@ impl Db {
         if timing_changed {
             sqlx::query("DELETE FROM fires WHERE reminder_id = $1 AND kind = 'occurrence'").bind(&r.id).execute(&mut *tx).await?;
             if let (true, Some(next)) = (is_active, r.scheduled_at) {
-                sqlx::query("INSERT INTO fires (reminder_id, kind, fire_at, occurrence_at) VALUES ($1, 'occurrence', $2, $2)").bind(&r.id).bind(to_millis(next)).execute(&mut *tx).await?;
+                sqlx::query("INSERT INTO fires (reminder_id, kind, fire_at, occurrence_at) VALUES ($1, 'occurrence', $2, $2)")
+                    .bind(&r.id)
+                    .bind(to_millis(next))
+                    .execute(&mut *tx)
+                    .await?;
             }
         }
         tx.commit().await?;
@@ -245,7 +276,12 @@ impl Db {
     pub async fn delete_reminder(&self, user_id: &str, id: &str) -> Result<()> {
         plausible_id(id)?;
         let mut tx = self.pool.begin().await?;
-        let deleted = sqlx::query("DELETE FROM reminders WHERE id = $1 AND user_id = $2").bind(id).bind(user_id).execute(&mut *tx).await?.rows_affected();
+        let deleted = sqlx::query("DELETE FROM reminders WHERE id = $1 AND user_id = $2")
+            .bind(id)
+            .bind(user_id)
+            .execute(&mut *tx)
+            .await?
+            .rows_affected();
         if deleted == 0 {
             return Err(Error::NotFound);
         }
@@ -298,7 +334,8 @@ impl Db {
                 let shown_at = devices.iter().filter_map(|d| d.shown_at).min();
                 let stored: String = r.try_get("status")?;
                 // An acknowledgement may come before the entry is settled: shown wins.
-                let status = if shown_at.is_some() && matches!(stored.as_str(), "queued" | "sent" | "failed") { "shown".to_owned() } else { stored };
+                let status =
+                    if shown_at.is_some() && matches!(stored.as_str(), "queued" | "sent" | "failed") { "shown".to_owned() } else { stored };
                 Ok(DeliveryLog {
                     kind: r.try_get("kind")?,
                     occurrence_at: from_millis(r.try_get("occurrence_at")?),

@@ -11,12 +11,12 @@ use std::collections::{HashMap, HashSet};
 use jiff::{SignedDuration, Timestamp};
 use sqlx::{AssertSqlSafe, Row};
 
-use super::{Db, placeholders, value_rows};
 use super::delivery::SubscriptionKeys;
 use super::reminders::open_json;
+use super::{Db, placeholders, value_rows};
+use crate::Result;
 use crate::crypto::Keys;
 use crate::time::{from_millis, to_millis};
-use crate::Result;
 
 /// A send "in flight" longer than this belongs to a dead worker and may be taken over.
 pub const STALE_SEND: SignedDuration = SignedDuration::from_secs(60);
@@ -143,7 +143,10 @@ impl Db {
     pub async fn devices_of(&self, user_ids: &[String]) -> Result<HashMap<String, Vec<SubscriptionKeys>>> {
         let mut devices: HashMap<String, Vec<SubscriptionKeys>> = HashMap::new();
         for chunk in user_ids.chunks(ROWS) {
-            let sql = format!("SELECT id, user_id, endpoint, p256dh, auth FROM push_subscriptions WHERE user_id IN ({}) ORDER BY created_at, id", placeholders(1, chunk.len()));
+            let sql = format!(
+                "SELECT id, user_id, endpoint, p256dh, auth FROM push_subscriptions WHERE user_id IN ({}) ORDER BY created_at, id",
+                placeholders(1, chunk.len())
+            );
             let mut query = sqlx::query(AssertSqlSafe(sql));
             for id in chunk {
                 query = query.bind(id);
@@ -166,7 +169,12 @@ impl Db {
     ///
     /// Each pair comes with its entry's second: a claim made ahead counts from that second, as
     /// the worker holds the push until then.
-    pub async fn claim_devices(&self, pairs: &[(String, String, Timestamp)], now: Timestamp, stale: SignedDuration) -> Result<HashSet<(String, String)>> {
+    pub async fn claim_devices(
+        &self,
+        pairs: &[(String, String, Timestamp)],
+        now: Timestamp,
+        stale: SignedDuration,
+    ) -> Result<HashSet<(String, String)>> {
         let now_ms = to_millis(now);
         // One statement may not touch a row twice (PostgreSQL refuses).
         let mut seen = HashSet::new();
@@ -249,7 +257,10 @@ impl Db {
     /// gone) or `no_devices`.
     pub async fn close_deliveries(&self, log_ids: &[String], status: &str) -> Result<()> {
         for chunk in log_ids.chunks(ROWS) {
-            let sql = format!("UPDATE delivery_logs SET status = $1 WHERE COALESCE(status, '') = 'queued' AND id IN ({})", placeholders(2, chunk.len()));
+            let sql = format!(
+                "UPDATE delivery_logs SET status = $1 WHERE COALESCE(status, '') = 'queued' AND id IN ({})",
+                placeholders(2, chunk.len())
+            );
             let mut query = sqlx::query(AssertSqlSafe(sql)).bind(status);
             for id in chunk {
                 query = query.bind(id);

@@ -32,7 +32,6 @@ impl User {
     }
 }
 
-
 impl Db {
     /// The user with this address, created (with the language hint) when there is none.
     /// Returns whether it was created.
@@ -125,7 +124,11 @@ impl Db {
         ] {
             sqlx::query(sql).bind(&user.id).execute(&mut *tx).await?;
         }
-        for sql in ["DELETE FROM otp_codes WHERE email = $1", "DELETE FROM auth_failures WHERE email = $1", "DELETE FROM mail_log WHERE email = $1"] {
+        for sql in [
+            "DELETE FROM otp_codes WHERE email = $1",
+            "DELETE FROM auth_failures WHERE email = $1",
+            "DELETE FROM mail_log WHERE email = $1",
+        ] {
             sqlx::query(sql).bind(&user.email).execute(&mut *tx).await?;
         }
         sqlx::query("DELETE FROM users WHERE id = $1").bind(&user.id).execute(&mut *tx).await?;
@@ -214,7 +217,10 @@ impl Db {
         .execute(&mut *tx)
         .await?
         .rows_affected();
-        sqlx::query("DELETE FROM push_subscriptions WHERE user_id IN (SELECT id FROM users WHERE last_active_at < $1)").bind(cutoff).execute(&mut *tx).await?;
+        sqlx::query("DELETE FROM push_subscriptions WHERE user_id IN (SELECT id FROM users WHERE last_active_at < $1)")
+            .bind(cutoff)
+            .execute(&mut *tx)
+            .await?;
         tx.commit().await?;
         Ok(archived)
     }
@@ -225,7 +231,8 @@ impl Db {
         let mut removed = 0;
         removed += sqlx::query("DELETE FROM sessions WHERE expires_at <= $1").bind(now_ms).execute(&self.pool).await?.rows_affected();
         removed += sqlx::query("DELETE FROM otp_codes WHERE expires_at <= $1").bind(now_ms).execute(&self.pool).await?.rows_affected();
-        removed += sqlx::query("DELETE FROM mail_log WHERE created_at <= $1").bind(now_ms - 86_400_000).execute(&self.pool).await?.rows_affected();
+        removed +=
+            sqlx::query("DELETE FROM mail_log WHERE created_at <= $1").bind(now_ms - 86_400_000).execute(&self.pool).await?.rows_affected();
         // Failure counts and blocks are kept 90 days after the last failure: forgetting them
         // sooner would let guessing start over inside a 30-day window.
         removed += sqlx::query("DELETE FROM auth_failures WHERE updated_at <= $1 AND blocked_until <= $2")
