@@ -11,6 +11,7 @@ use crate::routes::ok;
 use crate::state::AppState;
 
 #[derive(Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct PageQuery {
     /// 1-based page, default 1
     pub page: Option<i64>,

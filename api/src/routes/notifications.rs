@@ -26,6 +26,7 @@ pub struct VapidPublicKey {
 }
 
 #[derive(Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct ActionQuery {
     /// subscribe, unsubscribe, ack or test
     pub action: Option<String>,

@@ -17,6 +17,7 @@ use crate::routes::ok;
 use crate::state::AppState;
 
 #[derive(Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct ListQuery {
     /// active (default), archived or all
     #[serde(default)]
@@ -25,12 +26,14 @@ pub struct ListQuery {
 }
 
 #[derive(Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct ActionQuery {
     /// `handle` for a notification action; absent to create.
     pub action: Option<String>,
 }
 
 #[derive(Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct CountQuery {
     /// 1 to 50, default 5
     pub count: Option<usize>,
