@@ -42,8 +42,11 @@ pub enum ApiError {
     SubscriptionNotFound,
     #[error("temporarily unavailable: {0}")]
     Unavailable(&'static str),
-    #[error("internal error")]
-    Internal(String),
+    /// The database or stored data failed; the cause is kept and logged, never shown.
+    #[error("storage failed: {0}")]
+    Store(#[source] hibiki_common::Error),
+    #[error("a handler panicked")]
+    Panicked,
 }
 
 impl ApiError {
@@ -60,7 +63,7 @@ impl From<hibiki_common::Error> for ApiError {
             E::NotFound => ApiError::NotFound,
             E::ReminderLimit(n) => ApiError::ReminderLimit(n),
             E::EndpointInUse => ApiError::EndpointInUse,
-            other => ApiError::Internal(other.to_string()),
+            other => ApiError::Store(other),
         }
     }
 }
@@ -102,7 +105,7 @@ impl ApiError {
             ApiError::CsrfRejected => (StatusCode::FORBIDDEN, "CSRF_REJECTED"),
             ApiError::SubscriptionNotFound => (StatusCode::NOT_FOUND, "SUBSCRIPTION_NOT_FOUND"),
             ApiError::Unavailable(_) => (StatusCode::SERVICE_UNAVAILABLE, "SERVICE_UNAVAILABLE"),
-            ApiError::Internal(_) => (StatusCode::INTERNAL_SERVER_ERROR, "INTERNAL_ERROR"),
+            ApiError::Store(_) | ApiError::Panicked => (StatusCode::INTERNAL_SERVER_ERROR, "INTERNAL_ERROR"),
         }
     }
 
@@ -125,7 +128,7 @@ impl ApiError {
             ApiError::Unauthorized => "Authentication required.".into(),
             ApiError::Forbidden => "You do not have access to this.".into(),
             // Never leak internals to clients; the log has them.
-            ApiError::Internal(_) => "Something went wrong on our side.".into(),
+            ApiError::Store(_) | ApiError::Panicked => "Something went wrong on our side.".into(),
             other => other.to_string(),
         }
     }
@@ -134,8 +137,9 @@ impl ApiError {
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         let (status, code) = self.parts();
-        if let ApiError::Internal(detail) = &self {
-            tracing::error!(error = %detail, "internal error");
+        if status == StatusCode::INTERNAL_SERVER_ERROR {
+            let cause = std::error::Error::source(&self).and_then(std::error::Error::source).map(|c| c.to_string());
+            tracing::error!(error = %self, cause, "internal error");
         }
         let mut error = json!({ "code": code, "message": self.message() });
         if let ApiError::Validation(fields) = &self {

@@ -96,7 +96,7 @@ pub fn router(state: AppState) -> Router {
                     tracing::info_span!("http", method = %req.method(), path = %req.uri().path(), request_id = %id)
                 }))
                 .layer(PropagateRequestIdLayer::new(REQUEST_ID))
-                .layer(CatchPanicLayer::custom(|_| ApiError::Internal("handler panicked".into()).into_response()))
+                .layer(CatchPanicLayer::custom(|_| ApiError::Panicked.into_response()))
                 .layer(tower_http::timeout::TimeoutLayer::with_status_code(
                     axum::http::StatusCode::REQUEST_TIMEOUT,
                     Duration::from_secs(30),

@@ -18,8 +18,12 @@ pub enum Error {
     Migrate(#[from] sqlx::migrate::MigrateError),
     #[error("stored data could not be decrypted")]
     Crypto,
-    #[error("{0}")]
-    Internal(String),
+    #[error("JSON could not be read or written: {0}")]
+    Json(#[from] serde_json::Error),
+    #[error("unsupported database URL scheme {0:?} (use sqlite: or postgres:)")]
+    UnsupportedDatabase(String),
+    #[error("creating {path}: {source}")]
+    CreateDir { path: std::path::PathBuf, source: std::io::Error },
 }
 
 pub type Result<T, E = Error> = std::result::Result<T, E>;

@@ -270,6 +270,7 @@ impl Scheduler {
     /// Claims the due fires, a chunk per transaction, and enqueues each chunk's deliveries as
     /// soon as it is claimed, so workers start preparing while the rest is claimed; recurring
     /// reminders get their next fire back into the wheel. False when the lead was lost.
+    #[tracing::instrument(name = "claim", skip_all, fields(fires = due.len()))]
     async fn fire(&self, wheel: &mut TimingWheel<Key>, due: &[(Key, i64)], now: Timestamp, next_renew: &mut tokio::time::Instant) -> bool {
         // PostgreSQL claims several chunks side by side (each is a few round trips); SQLite has
         // one writer anyway.
@@ -353,6 +354,7 @@ impl Scheduler {
 
     /// Emails the entries no device showed in time (see `common/src/storage/fallback.rs`), and
     /// answers when to look again: when the next pending one falls due, or in a minute.
+    #[tracing::instrument(name = "email_fallbacks", skip_all)]
     async fn send_fallbacks(&self) -> tokio::time::Instant {
         let minute = self.config.fallback_minute;
         let retry_soon = tokio::time::Instant::now() + Duration::from_secs(5);

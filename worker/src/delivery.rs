@@ -107,6 +107,7 @@ struct Ready {
 /// Delivers delivery log entries to their users' devices. Safe to run twice: each (entry,
 /// device) pair is claimed in the database before it is sent. Everything but the sending
 /// happens before the entries' second: read, claim, encrypt; then the pushes go out at it.
+#[tracing::instrument(name = "delivery", skip_all, fields(entries = log_ids.len()))]
 pub async fn deliver(ctx: &DeliveryContext, log_ids: &[String]) -> Result<(), DeliveryError> {
     let started = std::time::Instant::now();
     let Some((ready, live)) = prepare(ctx, log_ids).await? else { return Ok(()) };

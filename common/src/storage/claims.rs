@@ -8,9 +8,9 @@ use sqlx::{AssertSqlSafe, Row};
 
 use super::delivery::{Claimed, FIRE_OCCURRENCE, FIRE_SNOOZE, LATE_WINDOW};
 use super::{Db, placeholders, value_rows};
+use crate::Result;
 use crate::reminder::Timing;
 use crate::time::{from_millis, to_millis};
-use crate::{Error, Result};
 
 /// Fires claimed in one transaction (and rows per multi-row statement).
 pub const CLAIM_CHUNK: usize = 1000;
@@ -122,7 +122,7 @@ impl Db {
             let timing = Timing {
                 send_at: from_millis(row.try_get("send_at")?),
                 timezone: row.try_get("timezone")?,
-                recurrence: serde_json::from_str(&recurrence).map_err(|e| Error::Internal(e.to_string()))?,
+                recurrence: serde_json::from_str(&recurrence)?,
             };
             let id: String = row.try_get("id")?;
             reminders

@@ -60,7 +60,7 @@ impl Db {
         } else if url.starts_with("sqlite:") {
             Backend::Sqlite
         } else {
-            return Err(crate::Error::Internal(format!("unsupported database URL scheme: {}", url.split(':').next().unwrap_or(""))));
+            return Err(crate::Error::UnsupportedDatabase(url.split(':').next().unwrap_or("").to_owned()));
         };
         if backend == Backend::Sqlite {
             create_sqlite_parent_dir(url)?;
@@ -146,7 +146,7 @@ fn create_sqlite_parent_dir(url: &str) -> Result<()> {
     if let Some(parent) = std::path::Path::new(path).parent()
         && !parent.as_os_str().is_empty()
     {
-        std::fs::create_dir_all(parent).map_err(|e| crate::Error::Internal(format!("creating {}: {e}", parent.display())))?;
+        std::fs::create_dir_all(parent).map_err(|source| crate::Error::CreateDir { path: parent.to_owned(), source })?;
     }
     Ok(())
 }

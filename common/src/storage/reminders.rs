@@ -52,7 +52,7 @@ pub struct DeviceDelivery {
 }
 
 fn seal_contents(keys: &Keys, id: &str, c: &Contents) -> Result<[Option<Vec<u8>>; 4]> {
-    let json = |v: &serde_json::Value| serde_json::to_string(v).map_err(|e| Error::Internal(e.to_string()));
+    let json = |v: &serde_json::Value| serde_json::to_string(v).map_err(Error::from);
     Ok([
         Some(keys.seal_str(&format!("{id}/title"), &c.title)),
         c.description.as_deref().map(|d| keys.seal_str(&format!("{id}/description"), d)),
@@ -155,7 +155,7 @@ impl Db {
     ) -> Result<Reminder> {
         let id = uuid::Uuid::new_v4().to_string();
         let [title, description, send_to, metadata] = seal_contents(keys, &id, contents)?;
-        let recurrence = serde_json::to_string(&timing.recurrence).map_err(|e| Error::Internal(e.to_string()))?;
+        let recurrence = serde_json::to_string(&timing.recurrence)?;
         let now_ms = to_millis(now);
         let mut tx = self.pool.begin().await?;
         room_for_one_more(&mut tx, user_id).await?;
@@ -229,7 +229,7 @@ impl Db {
             metadata: r.metadata.clone(),
         };
         let [title, description, send_to, metadata] = seal_contents(keys, &r.id, &contents)?;
-        let recurrence = serde_json::to_string(&r.recurrence).map_err(|e| Error::Internal(e.to_string()))?;
+        let recurrence = serde_json::to_string(&r.recurrence)?;
         let mut tx = self.pool.begin().await?;
         if reactivate {
             room_for_one_more(&mut tx, &r.user_id).await?;
