@@ -13,6 +13,7 @@ import type {
   AdminStats,
   AdminUsersPage,
   DeliveryLog,
+  Device,
   HealthDetails,
   Occurrences,
   OtpRequestAnswer,
@@ -20,6 +21,7 @@ import type {
   Reminder,
   ReminderInput,
   ReminderStatusFilter,
+  SendNowAnswer,
   ServerStatus,
   SessionAnswer,
   Settings,
@@ -201,12 +203,13 @@ export function createApiClient(options: ApiClientOptions = {}) {
       create: (input: ReminderInput) => post<Reminder>('/api/reminders', input),
       update: (rid: string, input: Partial<ReminderInput>) => put<Reminder>(`/api/reminders/${id(rid)}`, input),
       remove: (rid: string) => del<void>(`/api/reminders/${id(rid)}`),
-      sendNow: (rid: string) => post<void>(`/api/reminders/${id(rid)}/send`),
+      sendNow: (rid: string) => post<SendNowAnswer>(`/api/reminders/${id(rid)}/send`),
       handle: (input: {
         reminder_id: string;
         log_id: string;
         action: 'complete' | 'snooze';
         snooze_minutes?: number;
+        snooze_until?: string;
         action_token?: string;
       }) => post<Reminder>('/api/reminders', input, { query: { action: 'handle' } }),
       preview: (input: ReminderInput, count = 5) =>
@@ -220,7 +223,8 @@ export function createApiClient(options: ApiClientOptions = {}) {
       subscribe: (input: PushSubscriptionInput) =>
         post<void>('/api/notifications', input, { query: { action: 'subscribe' } }),
       unsubscribe: (endpoint: string) => post<void>('/api/notifications', { endpoint }, { query: { action: 'unsubscribe' } }),
-      subscriptions: () => get<unknown[]>('/api/notifications/subscriptions'),
+      subscriptions: () => get<Device[]>('/api/notifications/subscriptions'),
+      removeDevice: (deviceId: string) => del<void>(`/api/notifications/subscriptions/${id(deviceId)}`),
       test: () => post<void>('/api/notifications', undefined, { query: { action: 'test' } }),
     },
     settings: {

@@ -10,6 +10,8 @@ export interface User {
 export interface OtpRequestAnswer {
   expires_in: number;
   resend_after: number;
+  /** false while code sign-in is paused for the address: the email carries only the link */
+  code_sign_in?: boolean;
 }
 
 export interface VerifyAnswer {
@@ -53,7 +55,12 @@ export interface ReminderInput {
 export interface Reminder extends ReminderInput {
   id: string;
   user_id: string;
+  /** the next instant it rings: the snooze while snoozed; an overdue one's past time */
   scheduled_at: string;
+  /** when a snoozed occurrence rings again */
+  snoozed_until?: string | null;
+  /** a one-time reminder that fired and got no action yet */
+  overdue?: boolean;
   is_active: boolean;
   is_archived: boolean;
   status: 'pending' | 'completed';
@@ -67,14 +74,52 @@ export interface Occurrences {
   occurrences: string[];
 }
 
+export type DeliveryKind = 'occurrence' | 'alert' | 'repeat' | 'snooze' | 'send_now';
+export type DeliveryStatus = 'queued' | 'sent' | 'shown' | 'failed' | 'no_devices' | 'missed' | 'cancelled';
+
+export interface DeviceDelivery {
+  subscription_id: string;
+  /** null once the device was removed */
+  label: string | null;
+  /** sending, sent, failed or gone */
+  status: string;
+  shown_at: string | null;
+}
+
 export interface DeliveryLog {
   id: string;
+  kind?: DeliveryKind | string;
   occurrence_at: string;
   sent_at: string | null;
-  status: string;
+  status: DeliveryStatus | string;
+  shown_at?: string | null;
+  emailed_at?: string | null;
+  late?: boolean;
   action: string | null;
   action_at: string | null;
+  devices?: DeviceDelivery[];
 }
+
+/** POST /api/reminders/{id}/send */
+export interface SendNowAnswer {
+  log_id: string;
+  devices: number;
+  /** with no device: it went by email instead */
+  email: boolean;
+}
+
+/** A device in GET /api/notifications/subscriptions. */
+export interface Device {
+  id: string;
+  label: string;
+  platform: string;
+  endpoint: string;
+  created_at: string;
+  last_shown_at: string | null;
+  status: 'active' | 'failing';
+}
+
+export const EMAIL_FALLBACK_CHOICES = [1, 5, 15, 30] as const;
 
 export const SNOOZE_PRESETS = [5, 10, 15, 30, 60] as const;
 export type SnoozeMinutes = (typeof SNOOZE_PRESETS)[number];
@@ -85,6 +130,8 @@ export interface Settings {
   default_snooze_minutes: SnoozeMinutes;
   speak_titles: boolean;
   hide_notification_content: boolean;
+  /** null = off */
+  email_fallback_minutes?: number | null;
 }
 
 export interface PushSubscriptionInput {

@@ -10,6 +10,47 @@ describe('parsePushPayload', () => {
     );
     expect(p).toEqual({ type: 'reminder', reminder_id: 'r1', log_id: 'l1', action_token: 'tok', title: '薬', body: '飲む', url: '/reminders', tag: 'r1', lang: 'ja', late: true });
   });
+  it('reads the declarative payload the server sends', () => {
+    const declarative = {
+      web_push: 8030,
+      mutable: true,
+      app_badge: 2,
+      notification: {
+        title: '会議（遅延）',
+        body: '資料を持参',
+        navigate: 'https://hibiki.example/reminders?reminder=r1',
+        tag: 'r1',
+        lang: 'ja',
+        silent: false,
+        require_interaction: true,
+        data: { type: 'reminder', reminder_id: 'r1', log_id: 'l1', action_token: 'tok', kind: 'snooze', late: true },
+        actions: [{ action: 'complete', title: '完了', navigate: 'https://hibiki.example/reminders?reminder=r1&log=l1&do=complete' }],
+      },
+    };
+    const p = parsePushPayload(JSON.stringify(declarative));
+    expect(p).toEqual({
+      type: 'reminder',
+      reminder_id: 'r1',
+      log_id: 'l1',
+      action_token: 'tok',
+      title: '会議（遅延）',
+      body: '資料を持参',
+      url: 'https://hibiki.example/reminders?reminder=r1',
+      tag: 'r1',
+      lang: 'ja',
+      late: true,
+      late_in_title: true,
+      kind: 'snooze',
+      badge: 2,
+    });
+    // The title already says late: it is not said twice.
+    expect(buildNotification(p).title).toBe('会議（遅延）');
+    expect(buildNotification(p).options.actions).toHaveLength(2);
+    const test = parsePushPayload({ web_push: 8030, notification: { title: 'Test notification', body: 'b', navigate: 'https://h/en/', tag: 'hibiki-test', lang: 'en', data: { type: 'test' } }, mutable: true });
+    expect(test).toMatchObject({ type: 'test', title: 'Test notification', lang: 'en', url: 'https://h/en/' });
+    expect(test.badge).toBeUndefined();
+    expect(buildNotification(test).options.actions).toBeUndefined();
+  });
   it('falls back safely on junk so a notification is still shown', () => {
     expect(parsePushPayload('not json', 'en')).toMatchObject({ type: 'reminder', title: 'Hibiki', body: 'not json', lang: 'en', url: '/en/reminders' });
     expect(parsePushPayload(null)).toMatchObject({ title: 'Hibiki', body: 'リマインダーの時間です', lang: 'ja' });

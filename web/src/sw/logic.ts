@@ -1,8 +1,12 @@
 /**
  * Pure parts of the service worker (push payload -> notification, notification actions,
  * click targets). Kept free of ServiceWorkerGlobalScope so they run under Vitest.
- * Payload (api.md): {type: "reminder"|"test", reminder_id?, log_id?, action_token?, title, body,
- * url, tag, lang, late?}
+ *
+ * The server sends api.md's Declarative Web Push payload: {web_push: 8030, notification:
+ * {title, body, navigate, tag, lang, silent, require_interaction, data: {type, reminder_id?,
+ * log_id?, action_token?, kind?, late?}, actions?}, app_badge?, mutable: true}. Browsers
+ * without declarative support hand it to this worker, which reads it into the flat shape
+ * below (the older flat payload {type, title, body, url, ...} is read too).
  */
 export interface PushPayload {
   type: 'reminder' | 'test';
@@ -15,6 +19,12 @@ export interface PushPayload {
   tag?: string;
   lang: 'ja' | 'en';
   late?: boolean;
+  /** the title already carries the late mark (the declarative payload's does) */
+  late_in_title?: boolean;
+  /** the delivery log entry's kind: occurrence, snooze, send_now... */
+  kind?: string;
+  /** the number for the app icon's badge (overdue reminders) */
+  badge?: number;
 }
 
 const TEXT = {
@@ -37,6 +47,16 @@ export function parsePushPayload(raw: unknown, fallbackLang: 'ja' | 'en' = 'ja')
     }
   } else if (raw && typeof raw === 'object') obj = raw as Record<string, unknown>;
 
+  // Declarative Web Push: flatten notification and its data.
+  const declarative = obj.web_push === 8030 && obj.notification && typeof obj.notification === 'object';
+  if (declarative) {
+    const n = obj.notification as Record<string, unknown>;
+    const data = (n.data && typeof n.data === 'object' ? n.data : {}) as Record<string, unknown>;
+    obj = { ...data, title: n.title, body: n.body, url: n.navigate, tag: n.tag, lang: n.lang, app_badge: obj.app_badge };
+  }
+  const badge = typeof obj.app_badge === 'number' && Number.isInteger(obj.app_badge) && obj.app_badge >= 0 ? obj.app_badge : undefined;
+  const kind = str(obj.kind);
+
   const lang = obj.lang === 'en' || obj.lang === 'ja' ? obj.lang : fallbackLang;
   const reminderId = str(obj.reminder_id);
   const logId = str(obj.log_id);
@@ -52,7 +72,9 @@ export function parsePushPayload(raw: unknown, fallbackLang: 'ja' | 'en' = 'ja')
     url: str(obj.url) ?? (lang === 'en' ? '/en/reminders' : '/reminders'),
     ...(tag ? { tag } : {}),
     lang,
-    ...(obj.late === true ? { late: true } : {}),
+    ...(obj.late === true ? { late: true, ...(declarative ? { late_in_title: true } : {}) } : {}),
+    ...(kind ? { kind } : {}),
+    ...(badge !== undefined ? { badge } : {}),
   };
 }
 
@@ -70,7 +92,7 @@ export function buildNotification(p: PushPayload, supportsActions = true): Notif
   const t = TEXT[p.lang];
   const canAct = p.type === 'reminder' && !!p.reminder_id && !!p.log_id;
   return {
-    title: p.late ? `${p.title}${t.late}` : p.title,
+    title: p.late && !p.late_in_title ? `${p.title}${t.late}` : p.title,
     options: {
       body: p.body,
       tag: p.tag ?? p.reminder_id ?? 'hibiki',

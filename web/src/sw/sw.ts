@@ -41,6 +41,11 @@ self.addEventListener('push', (event) => {
   event.waitUntil(
     (async () => {
       await self.registration.showNotification(title, options);
+      // The app icon's badge: the user's overdue reminders (where the Badging API exists).
+      const nav = self.navigator as WorkerNavigator & { setAppBadge?: (n?: number) => Promise<void>; clearAppBadge?: () => Promise<void> };
+      if (payload.badge !== undefined) {
+        await (payload.badge > 0 ? nav.setAppBadge?.(payload.badge) : nav.clearAppBadge?.())?.catch(() => undefined);
+      }
       // An open app chimes (and may speak the title): tell every window.
       const windows = await self.clients.matchAll({ type: 'window', includeUncontrolled: true });
       for (const w of windows) w.postMessage({ type: 'PUSH_RECEIVED', payload });

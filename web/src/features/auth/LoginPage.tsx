@@ -78,7 +78,7 @@ function EmailStep({ onSent }: { onSent: (email: string, otp: OtpState) => void 
         }
       }
       const res = await api.auth.requestOtp(address, lang);
-      onSent(address, startOtp(Date.now(), res?.expires_in, res?.resend_after));
+      onSent(address, { ...startOtp(Date.now(), res?.expires_in, res?.resend_after), codePaused: res?.code_sign_in === false });
     } catch (err) {
       const { key, params } = authErrorKey(err, 'errors.loginFailed');
       setError(t(key, params));

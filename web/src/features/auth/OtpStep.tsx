@@ -77,7 +77,7 @@ export default function OtpStep({ email, initial, onChangeEmail }: { email: stri
     setError(null);
     try {
       const res = await api.auth.requestOtp(email, lang);
-      setOtp(resendOtp(otp, Date.now(), res?.expires_in, res?.resend_after));
+      setOtp({ ...resendOtp(otp, Date.now(), res?.expires_in, res?.resend_after), codePaused: res?.code_sign_in === false });
       toast.success(t('resent'));
       inputRef.current?.focus();
     } catch (err) {
@@ -96,7 +96,13 @@ export default function OtpStep({ email, initial, onChangeEmail }: { email: stri
   return (
     <form onSubmit={submit} onKeyDown={preventImeSubmit} noValidate>
       <p className="hint">{t('codeSentTo', { email })}</p>
-      <p className="hint">{t('linkHint')}</p>
+      {otp.codePaused ? (
+        <p className="notice warning" role="alert">
+          {t('codePaused')}
+        </p>
+      ) : (
+        <p className="hint">{t('linkHint')}</p>
+      )}
       <label htmlFor="login-otp">{t('codeLabel')}</label>
       <input
         ref={inputRef}

@@ -14,6 +14,8 @@ export interface OtpState {
   sentAt: number;
   ttlSeconds: number;
   resendAfterSeconds: number;
+  /** code sign-in is paused for the address (too many wrong codes): the email has only the link */
+  codePaused?: boolean;
 }
 
 export function startOtp(

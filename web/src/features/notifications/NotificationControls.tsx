@@ -2,7 +2,33 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from '../../components/toast';
 import { enableNotifications, PushError, sendTestNotification } from './pushClient';
+import { waitForShownTest } from './shownSignal';
 import { pushStateChanged, usePushState } from './usePushState';
+
+/** The one-step enable button of the device notice (asks permission, subscribes). */
+export function EnableNotificationsButton({ onEnabled }: { onEnabled?: () => void }) {
+  const { t } = useTranslation('notifications');
+  const [busy, setBusy] = useState(false);
+  async function enable() {
+    setBusy(true);
+    try {
+      await enableNotifications();
+      toast.success(t('enabled'));
+      onEnabled?.();
+    } catch (e) {
+      const code = e instanceof PushError ? e.code : 'failed';
+      toast.error(code === 'failed' ? t('enableFailed') : t(`errors.${code}`));
+    } finally {
+      setBusy(false);
+      pushStateChanged();
+    }
+  }
+  return (
+    <button type="button" className="button small primary" onClick={() => void enable()} disabled={busy}>
+      {t('enable')}
+    </button>
+  );
+}
 
 /** Enable control: disabled when permission is denied. */
 export function NotificationToggle() {
@@ -48,24 +74,43 @@ export function NotificationToggle() {
   );
 }
 
+/**
+ * The test notification. Disabled until this device is subscribed; its result is what this
+ * device did: shown (the service worker said so), or not shown within 10 s, with what to check.
+ */
 export function TestNotificationButton({ onSent }: { onSent?: () => void } = {}) {
   const { t } = useTranslation('notifications');
-  const [busy, setBusy] = useState(false);
+  const push = usePushState();
+  const [state, setState] = useState<'idle' | 'waiting' | 'shown' | 'notShown'>('idle');
+  const subscribed = push.permission === 'granted' && push.subscribed === true;
   async function test() {
-    setBusy(true);
+    setState('waiting');
+    const shown = waitForShownTest();
     const r = await sendTestNotification();
-    setBusy(false);
-    if (r === 'sent') {
-      toast.success(t('test.sent'));
-      onSent?.();
+    if (r !== 'sent') {
+      setState('idle');
+      if (r === 'notSubscribed') toast.error(t('test.notSubscribed'));
+      else if (r === 'rateLimited') toast.warning(t('test.rateLimited'));
+      else toast.error(t('test.failed'));
+      return;
     }
-    else if (r === 'notSubscribed') toast.error(t('test.notSubscribed'));
-    else if (r === 'rateLimited') toast.warning(t('test.rateLimited'));
-    else toast.error(t('test.failed'));
+    onSent?.();
+    setState((await shown) ? 'shown' : 'notShown');
   }
   return (
-    <button type="button" className="button small secondary" onClick={test} disabled={busy}>
-      {t('test.button')}
-    </button>
+    <span className="test-notification">
+      <button
+        type="button"
+        className="button small secondary"
+        onClick={() => void test()}
+        disabled={!subscribed || state === 'waiting'}
+        title={subscribed ? undefined : t('test.needsSubscription')}
+      >
+        {t('test.button')}
+      </button>
+      <span role="status" aria-live="polite" className={state === 'notShown' ? 'test-result warning' : 'test-result'}>
+        {state === 'waiting' ? t('test.waiting') : state === 'shown' ? t('test.shown') : state === 'notShown' ? t('test.notShown') : ''}
+      </span>
+    </span>
   );
 }

@@ -3,8 +3,9 @@ import { useNavigate } from 'react-router';
 import { LangLink } from '../../components/LangLink';
 import { Spinner } from '../../components/Spinner';
 import { OPEN_CREATE_DIALOG } from '../../lib/navState';
-import { formatDate, formatTime } from '../../lib/format';
+import { formatDate, formatDateTime, formatTime } from '../../lib/format';
 import { useLang, useLocalizedPath } from '../../lib/useLang';
+import { DeviceSetupNotice } from '../notifications/DeviceSetupNotice';
 import { dashboardSummary } from './reminderLogic';
 import { useReminders } from './useReminders';
 
@@ -20,10 +21,12 @@ export default function Dashboard() {
   return (
     <div className="dashboard">
       <h1>{t('dashboard.title')}</h1>
+      <DeviceSetupNotice />
       <section className="stats" aria-label={t('dashboard.statsLabel')}>
         <Stat label={t('dashboard.active')} value={summary.active} />
         <Stat label={t('dashboard.completed')} value={summary.completed} />
         <Stat label={t('dashboard.dueSoon')} value={summary.upcoming.length} />
+        {summary.overdue > 0 && <Stat label={t('dashboard.overdue')} value={summary.overdue} warn />}
       </section>
       <section className="card" aria-labelledby="upcoming-title">
         <div className="row between">
@@ -52,6 +55,8 @@ export default function Dashboard() {
                 <div className="reminder-main">
                   <h3>{r.title}</h3>
                   {r.description && <p className="muted">{r.description}</p>}
+                  {r.overdue && <span className="badge warn">{t('overdue')}</span>}
+                  {r.snoozed_until && <p className="small snoozed">{t('snoozedUntil', { when: formatDateTime(r.snoozed_until, lang, r.timezone) })}</p>}
                 </div>
                 <div className="reminder-when">
                   <span>{formatDate(r.scheduled_at, lang, r.timezone)}</span>
@@ -69,9 +74,9 @@ export default function Dashboard() {
   );
 }
 
-function Stat({ label, value }: { label: string; value: number }) {
+function Stat({ label, value, warn = false }: { label: string; value: number; warn?: boolean }) {
   return (
-    <div className="card stat">
+    <div className={`card stat${warn ? ' warn' : ''}`}>
       <span className="stat-value">{value}</span>
       <span className="stat-label">{label}</span>
     </div>

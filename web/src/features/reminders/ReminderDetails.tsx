@@ -6,7 +6,7 @@ import { toast } from '../../components/toast';
 import { api, isApiError } from '../../lib/api';
 import { formatDateTime } from '../../lib/format';
 import { isReminderKey, swrKeys } from '../../lib/swrKeys';
-import type { Reminder } from '../../lib/types';
+import { SNOOZE_PRESETS, type DeliveryLog, type Reminder } from '../../lib/types';
 import { useLang } from '../../lib/useLang';
 import { enqueue } from '../offline/offlineSync';
 import { latestLog, logStatusKey } from './reminderLogic';
@@ -26,28 +26,37 @@ export function ReminderDetails({ reminder, snoozeMinutes }: { reminder: Reminde
   const occurrences = useSWR(reminder.is_archived ? null : swrKeys.occurrences(id, UPCOMING), () => api.reminders.occurrences(id, UPCOMING));
   const logs = useSWR(swrKeys.logs(id), () => api.reminders.logs(id));
   const [busy, setBusy] = useState<null | 'complete' | 'snooze' | 'send'>(null);
+  const [snoozeChoice, setSnoozeChoice] = useState(snoozeMinutes);
   const last = latestLog(logs.data ?? []);
-  const canHandle = !reminder.is_archived && last !== null && !last.action;
+  // Any delivered reminder can be completed or snoozed here, also while snoozed.
+  const canHandle = !reminder.is_archived && last !== null;
   const stateText = (s: string) => {
     const key = logStatusKey(s);
-    return key ? t(key) : s;
+    return key ? t(key) : t('details.state.unknown');
   };
 
   async function handle(action: 'complete' | 'snooze') {
     if (!last) return;
     setBusy(action);
+    const minutes = snoozeChoice;
     try {
       if (!navigator.onLine) {
-        await enqueue({ type: action, reminderId: id, logId: last.id, data: action === 'snooze' ? { snooze_minutes: snoozeMinutes } : undefined });
+        await enqueue({ type: action, reminderId: id, logId: last.id, data: action === 'snooze' ? { snooze_minutes: minutes } : undefined });
         toast.success(t('toast.queued'));
       } else {
-        await api.reminders.handle({
+        const after = await api.reminders.handle({
           reminder_id: id,
           log_id: last.id,
           action,
-          ...(action === 'snooze' ? { snooze_minutes: snoozeMinutes } : {}),
+          ...(action === 'snooze' ? { snooze_minutes: minutes } : {}),
         });
-        toast.success(action === 'complete' ? t('details.completedToast') : t('details.snoozedToast', { n: snoozeMinutes }));
+        toast.success(
+          action === 'complete'
+            ? t('details.completedToast')
+            : after?.snoozed_until
+              ? t('details.snoozedUntilToast', { when: formatDateTime(after.snoozed_until, lang, reminder.timezone) })
+              : t('details.snoozedToast', { n: minutes }),
+        );
       }
       await mutate(isReminderKey);
     } catch {
@@ -60,8 +69,11 @@ export function ReminderDetails({ reminder, snoozeMinutes }: { reminder: Reminde
   async function sendNow() {
     setBusy('send');
     try {
-      await api.reminders.sendNow(id);
-      toast.success(t('details.sentToast'));
+      const answer = await api.reminders.sendNow(id);
+      // Say what really happened: to how many devices, by email, or nowhere.
+      if (answer && answer.devices > 0) toast.success(t('details.sentTo', { count: answer.devices }));
+      else if (answer?.email) toast.warning(t('details.sentByEmail'));
+      else toast.error(t('details.sentNowhere'));
       await mutate(swrKeys.logs(id));
     } catch (e) {
       toast.error(isApiError(e, 'SUBSCRIPTION_NOT_FOUND') ? t('details.noDevice') : t('details.sendFailed'));
@@ -102,11 +114,7 @@ export function ReminderDetails({ reminder, snoozeMinutes }: { reminder: Reminde
               .sort((a, b) => Date.parse(b.occurrence_at) - Date.parse(a.occurrence_at))
               .slice(0, 10)
               .map((l) => (
-                <li key={l.id}>
-                  <span>{formatDateTime(l.occurrence_at, lang, reminder.timezone)}</span>
-                  <span className="badge">{stateText(l.status)}</span>
-                  {l.action && <span className="badge muted">{stateText(l.action)}</span>}
-                </li>
+                <LogEntry key={l.id} log={l} stateText={stateText} timezone={reminder.timezone} />
               ))}
           </ul>
         )}
@@ -117,9 +125,21 @@ export function ReminderDetails({ reminder, snoozeMinutes }: { reminder: Reminde
             <button type="button" className="button small primary" disabled={busy !== null} onClick={() => void handle('complete')}>
               {t('details.complete')}
             </button>
-            <button type="button" className="button small secondary" disabled={busy !== null} onClick={() => void handle('snooze')}>
-              {t('details.snooze', { n: snoozeMinutes })}
-            </button>
+            <span className="snooze-group">
+              <label className="visually-hidden" htmlFor={`snooze-${id}`}>
+                {t('details.snoozeFor')}
+              </label>
+              <select id={`snooze-${id}`} value={snoozeChoice} onChange={(e) => setSnoozeChoice(Number(e.target.value))} disabled={busy !== null}>
+                {SNOOZE_PRESETS.map((m) => (
+                  <option key={m} value={m}>
+                    {t('details.snoozeMinutes', { n: m })}
+                  </option>
+                ))}
+              </select>
+              <button type="button" className="button small secondary" disabled={busy !== null} onClick={() => void handle('snooze')}>
+                {t('details.snooze', { n: snoozeChoice })}
+              </button>
+            </span>
           </>
         )}
         {!reminder.is_archived && (
@@ -130,5 +150,42 @@ export function ReminderDetails({ reminder, snoozeMinutes }: { reminder: Reminde
       </div>
       {!canHandle && !reminder.is_archived && <p className="hint">{t('details.handleHint')}</p>}
     </div>
+  );
+}
+
+/** One delivery log entry: when, what kind, what happened (translated), and each device. */
+function LogEntry({ log, stateText, timezone }: { log: DeliveryLog; stateText: (s: string) => string; timezone?: string }) {
+  const { t } = useTranslation('reminders');
+  const lang = useLang();
+  const kind = log.kind && ['occurrence', 'alert', 'repeat', 'snooze', 'send_now'].includes(log.kind) ? t(`details.kind.${log.kind}`) : null;
+  return (
+    <li className="delivery-entry">
+      <div className="row wrap">
+        <span>{formatDateTime(log.occurrence_at, lang, timezone)}</span>
+        {kind && <span className="muted small">{kind}</span>}
+        <span className={`badge${log.status === 'failed' || log.status === 'no_devices' || log.status === 'missed' ? ' warning' : ''}`}>{stateText(log.status)}</span>
+        {log.emailed_at && <span className="badge">{stateText('emailed')}</span>}
+        {log.action && <span className="badge muted">{stateText(log.action)}</span>}
+      </div>
+      {(log.shown_at || log.emailed_at) && (
+        <p className="muted small">
+          {[
+            log.shown_at ? t('details.shownAt', { when: formatDateTime(log.shown_at, lang, timezone) }) : null,
+            log.emailed_at ? t('details.emailedAt', { when: formatDateTime(log.emailed_at, lang, timezone) }) : null,
+          ]
+            .filter(Boolean)
+            .join(' · ')}
+        </p>
+      )}
+      {(log.devices ?? []).length > 0 && (
+        <ul className="device-results">
+          {(log.devices ?? []).map((d) => (
+            <li key={d.subscription_id} className="muted small">
+              {d.label || t('details.removedDevice')}: {stateText(d.shown_at ? 'shown' : d.status)}
+            </li>
+          ))}
+        </ul>
+      )}
+    </li>
   );
 }

@@ -7,6 +7,7 @@ import { preventImeSubmit } from '../../lib/ime';
 import { WEEKDAYS, type Reminder, type ReminderInput, type Weekday } from '../../lib/types';
 import { useLang } from '../../lib/useLang';
 import { timeZones } from '../../lib/zonedTime';
+import { DeviceSetupNotice } from '../notifications/DeviceSetupNotice';
 import {
   DESCRIPTION_MAX,
   HOURLY_MAX,
@@ -93,7 +94,9 @@ export function ReminderDialog({
 
   async function submit(e: FormEvent) {
     e.preventDefault();
-    const errs = validateForm(form, Date.now(), { requireFuture: true });
+    // Only a time the person changed must be in the future (an edit never traps on time).
+    const timeChanged = !editing || form.date !== initial.date || form.time !== initial.time || form.timezone !== initial.timezone;
+    const errs = validateForm(form, Date.now(), { requireFuture: timeChanged });
     setErrors(errs);
     if (Object.keys(errs).length > 0) return;
     setBusy(true);
@@ -145,6 +148,7 @@ export function ReminderDialog({
         </>
       }
     >
+      <DeviceSetupNotice compact />
       <form id={`${ids}-form`} className="reminder-form" onSubmit={submit} onKeyDown={preventImeSubmit} noValidate>
         <label htmlFor={`${ids}-title`}>{t('fields.title')}</label>
         <input

@@ -6,7 +6,7 @@ import { Dialog } from '../../components/Dialog';
 import { Spinner } from '../../components/Spinner';
 import { toast } from '../../components/toast';
 import { api } from '../../lib/api';
-import { formatDate, formatTime } from '../../lib/format';
+import { formatDate, formatDateTime, formatTime } from '../../lib/format';
 import { swrKeys } from '../../lib/swrKeys';
 import { OPEN_CREATE_DELAY_MS, OPEN_CREATE_DIALOG } from '../../lib/navState';
 import type { Reminder } from '../../lib/types';
@@ -16,7 +16,8 @@ import { isTempId } from '../offline/syncQueue';
 import { useRecurrenceLabel } from './RecurrenceLabel';
 import { ReminderDetails } from './ReminderDetails';
 import { ReminderDialog } from './ReminderDialog';
-import { MAX_ACTIVE_REMINDERS, emptyForm, formFromReminder, isActive, type ReminderForm } from './reminderLogic';
+import { MAX_ACTIVE_REMINDERS, changedFields, emptyForm, formFromReminder, formToInput, isActive, type ReminderForm } from './reminderLogic';
+import { useNotificationAction } from './useNotificationAction';
 import { useReminderMutations, useReminders } from './useReminders';
 
 type Tab = 'active' | 'completed';
@@ -50,6 +51,8 @@ export default function RemindersPage() {
       return next;
     });
   const snoozeMinutes = settings.data?.default_snooze_minutes ?? 10;
+  // A declarative notification's Complete/Snooze opens `?reminder=&log=&do=`: act once here.
+  useNotificationAction();
   const focused = focusId ? (data ?? []).find((r) => r.id === focusId) : undefined;
   useEffect(() => {
     if (!focusId) return;
@@ -99,7 +102,7 @@ export default function RemindersPage() {
 
   async function save(input: Parameters<typeof create>[0]) {
     if (dialog.editing) {
-      await update(dialog.editing.id, input);
+      await update(dialog.editing.id, changedFields(formToInput(dialog.initial), input));
       toast.success(navigator.onLine ? t('toast.updated') : t('toast.queued'));
     } else {
       await create(input);
@@ -166,7 +169,9 @@ export default function RemindersPage() {
                     <span className="badge">{recurrenceLabel(r.recurrence)}</span>
                     {isTempId(r.id) && <span className="badge warn">{t('pendingSync')}</span>}
                     {r.is_archived && <span className="badge">{t('status.completed')}</span>}
+                    {r.overdue && <span className="badge warn">{t('overdue')}</span>}
                   </p>
+                  {r.snoozed_until && <p className="small snoozed">{t('snoozedUntil', { when: formatDateTime(r.snoozed_until, lang, r.timezone) })}</p>}
                 </div>
                 <div className="reminder-when">
                   <span>{formatDate(r.scheduled_at, lang, r.timezone)}</span>

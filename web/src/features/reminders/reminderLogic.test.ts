@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Reminder } from '../../lib/types';
 import {
+  changedFields,
   buildRecurrence,
   dashboardSummary,
   emptyForm,
@@ -28,6 +29,25 @@ function rem(id: string, scheduled: string, extra: Partial<Reminder> = {}): Remi
   };
 }
 
+describe('changedFields: an edit sends only what changed', () => {
+  const before = { title: 'Stretch', description: null, send_at: '2026-03-01T09:00:00+09:00', timezone: 'Asia/Tokyo', recurrence: { kind: 'daily' as const } };
+  it('a title-only edit sends only the title, never the past send_at', () => {
+    expect(changedFields(before, { ...before, title: 'Stretch well' })).toEqual({ title: 'Stretch well' });
+  });
+  it('the same instant written another way is no change', () => {
+    expect(changedFields(before, { ...before, send_at: '2026-03-01T00:00:00Z' })).toEqual({});
+  });
+  it('a moved time, a new zone, a new recurrence and a cleared description are sent', () => {
+    const after = { ...before, description: null, send_at: '2026-03-02T09:00:00+09:00', timezone: 'UTC', recurrence: { kind: 'weekdays' as const } };
+    expect(changedFields({ ...before, description: 'old' }, after)).toEqual({
+      description: null,
+      send_at: '2026-03-02T09:00:00+09:00',
+      timezone: 'UTC',
+      recurrence: { kind: 'weekdays' },
+    });
+  });
+});
+
 describe('dashboardSummary', () => {
   it('counts active, archived as completed, and the next 5 active by scheduled_at', () => {
     const list = [
@@ -46,7 +66,11 @@ describe('dashboardSummary', () => {
     expect(s.upcoming.map((r) => r.id)).toEqual(['a', 'b', 'c', 'd', 'e']);
   });
   it('is empty for no reminders', () => {
-    expect(dashboardSummary([])).toEqual({ active: 0, completed: 0, upcoming: [] });
+    expect(dashboardSummary([])).toEqual({ active: 0, completed: 0, overdue: 0, upcoming: [] });
+  });
+  it('counts overdue reminders (fired, no action yet)', () => {
+    const list = [{ ...rem('a', '2030-01-01T00:00:00Z'), overdue: true }, rem('b', '2030-01-02T00:00:00Z'), { ...rem('c', '2030-01-03T00:00:00Z'), overdue: false }];
+    expect(dashboardSummary(list).overdue).toBe(1);
   });
 });
 

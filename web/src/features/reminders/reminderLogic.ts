@@ -25,6 +25,8 @@ export function isActive(r: Pick<Reminder, 'is_active' | 'is_archived'>): boolea
 export interface DashboardSummary {
   active: number;
   completed: number;
+  /** one-time reminders that fired and got no action */
+  overdue: number;
   upcoming: Reminder[];
 }
 
@@ -34,7 +36,12 @@ export function dashboardSummary(reminders: readonly Reminder[], limit = DASHBOA
   const upcoming = [...active]
     .sort((a, b) => Date.parse(a.scheduled_at) - Date.parse(b.scheduled_at))
     .slice(0, limit);
-  return { active: active.length, completed: reminders.filter((r) => r.is_archived).length, upcoming };
+  return {
+    active: active.length,
+    completed: reminders.filter((r) => r.is_archived).length,
+    overdue: active.filter((r) => r.overdue === true).length,
+    upcoming,
+  };
 }
 
 export interface ReminderForm {
@@ -105,7 +112,9 @@ export function emptyForm(timezone: string, now: number): ReminderForm {
 
 export function formFromReminder(r: Reminder, fallbackTz: string): ReminderForm {
   const timezone = r.timezone || fallbackTz;
-  const { date, time } = utcToZoned(r.send_at || r.scheduled_at, timezone);
+  // A recurring reminder edits from its next occurrence, not its (maybe long past) first one.
+  const recurring = (r.recurrence?.kind ?? 'none') !== 'none';
+  const { date, time } = utcToZoned((recurring && r.scheduled_at && !r.snoozed_until ? r.scheduled_at : r.send_at) || r.scheduled_at, timezone);
   const rec = r.recurrence ?? { kind: 'none' };
   return {
     title: r.title,
@@ -119,6 +128,20 @@ export function formFromReminder(r: Reminder, fallbackTz: string): ReminderForm 
   };
 }
 
+/**
+ * The edit as a patch of only what changed (decisions.md "Editing never traps": only a changed
+ * `send_at` must be in the future). `before` is the form the dialog opened with.
+ */
+export function changedFields(before: ReminderInput, after: ReminderInput): Partial<ReminderInput> {
+  const patch: Partial<ReminderInput> = {};
+  if (after.title !== before.title) patch.title = after.title;
+  if ((after.description ?? null) !== (before.description ?? null)) patch.description = after.description ?? null;
+  if (Date.parse(after.send_at) !== Date.parse(before.send_at)) patch.send_at = after.send_at;
+  if (after.timezone !== before.timezone) patch.timezone = after.timezone;
+  if (JSON.stringify(after.recurrence) !== JSON.stringify(before.recurrence)) patch.recurrence = after.recurrence;
+  return patch;
+}
+
 /** The most recent delivery (by occurrence time), which Complete/Snooze act on. */
 export function latestLog<L extends { occurrence_at: string }>(logs: readonly L[]): L | null {
   let best: L | null = null;
@@ -126,9 +149,27 @@ export function latestLog<L extends { occurrence_at: string }>(logs: readonly L[
   return best;
 }
 
-export const LOG_STATES = ['pending', 'sent', 'delivered', 'shown', 'failed', 'missed', 'late', 'complete', 'completed', 'snooze', 'snoozed'] as const;
+export const LOG_STATES = [
+  'pending',
+  'queued',
+  'sending',
+  'sent',
+  'delivered',
+  'shown',
+  'failed',
+  'no_devices',
+  'missed',
+  'cancelled',
+  'emailed',
+  'gone',
+  'late',
+  'complete',
+  'completed',
+  'snooze',
+  'snoozed',
+] as const;
 
-/** The text key of a delivery state or action, or null for one the app does not know (shown raw). */
+/** The text key of a delivery state or action, or null for one the app does not know (shown as "unknown", never raw). */
 export function logStatusKey(status: string): string | null {
   return (LOG_STATES as readonly string[]).includes(status) ? `details.state.${status}` : null;
 }

@@ -1,5 +1,7 @@
+import { useEffect } from 'react';
 import useSWR, { useSWRConfig } from 'swr';
 import { api, isApiError } from '../../lib/api';
+import { showOverdueBadge } from '../../lib/appBadge';
 import { swrKeys } from '../../lib/swrKeys';
 import type { Reminder, ReminderInput } from '../../lib/types';
 import { makeTempId } from '../offline/syncQueue';
@@ -33,7 +35,12 @@ async function fetchAll(): Promise<Reminder[]> {
 
 /** All of the user's reminders (active and archived), shared by the dashboard and the list. */
 export function useReminders() {
-  return useSWR(swrKeys.reminders('all'), fetchAll, { keepPreviousData: true });
+  const result = useSWR(swrKeys.reminders('all'), fetchAll, { keepPreviousData: true });
+  const overdue = result.data?.filter((r) => r.overdue === true && !r.is_archived).length;
+  useEffect(() => {
+    if (overdue !== undefined) showOverdueBadge(overdue);
+  }, [overdue]);
+  return result;
 }
 
 const offline = () => typeof navigator !== 'undefined' && navigator.onLine === false;
@@ -65,8 +72,10 @@ export function useReminderMutations() {
     return created as Reminder;
   }
 
-  async function update(id: string, input: ReminderInput): Promise<void> {
-    const patch = (list: Reminder[] = []) => list.map((r) => (r.id === id ? { ...r, ...input, scheduled_at: input.send_at } : r));
+  /** Sends only the changed fields (`changedFields`): an unchanged past send_at is not sent. */
+  async function update(id: string, input: Partial<ReminderInput>): Promise<void> {
+    const patch = (list: Reminder[] = []) =>
+      list.map((r) => (r.id === id ? { ...r, ...input, ...(input.send_at ? { scheduled_at: input.send_at } : {}) } : r));
     if (offline()) {
       await enqueue({ type: 'update', reminderId: id, data: input });
       await mutate(key, patch, { revalidate: false });

@@ -7,7 +7,8 @@ import { toast } from '../../components/toast';
 import { api, isApiError } from '../../lib/api';
 import { preventImeSubmit } from '../../lib/ime';
 import { swrKeys } from '../../lib/swrKeys';
-import { SNOOZE_PRESETS, type Settings } from '../../lib/types';
+import { EMAIL_FALLBACK_CHOICES, SNOOZE_PRESETS, type Settings } from '../../lib/types';
+import { DevicesSection } from '../notifications/DevicesSection';
 import { timeZones } from '../../lib/zonedTime';
 
 export default function SettingsPage() {
@@ -94,11 +95,27 @@ export default function SettingsPage() {
           </label>
           <p className="hint">{t('hideContentHint')}</p>
 
+          <label htmlFor="settings-fallback">{t('emailFallback')}</label>
+          <select
+            id="settings-fallback"
+            value={form.email_fallback_minutes ?? 'off'}
+            onChange={(e) => set('email_fallback_minutes', e.target.value === 'off' ? null : Number(e.target.value))}
+          >
+            <option value="off">{t('emailFallbackOff')}</option>
+            {EMAIL_FALLBACK_CHOICES.map((m) => (
+              <option key={m} value={m}>
+                {t('emailFallbackAfter', { n: m })}
+              </option>
+            ))}
+          </select>
+          <p className="hint">{t('emailFallbackHint')}</p>
+
           <button type="submit" className="button primary" disabled={busy}>
             {busy ? t('saving') : t('save')}
           </button>
         </form>
       ) : null}
+      <DevicesSection />
       <section className="card danger-zone">
         <h2>{t('dangerZone')}</h2>
         <LangLink to="/settings/delete-account" className="button danger">

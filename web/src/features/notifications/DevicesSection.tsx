@@ -1,0 +1,95 @@
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import useSWR from 'swr';
+import { toast } from '../../components/toast';
+import { api } from '../../lib/api';
+import { formatDateTime } from '../../lib/format';
+import { swrKeys } from '../../lib/swrKeys';
+import type { Device } from '../../lib/types';
+import { useLang } from '../../lib/useLang';
+import { EnableNotificationsButton, TestNotificationButton } from './NotificationControls';
+import { currentSubscription, disableNotifications } from './pushClient';
+import { pushStateChanged, usePushState } from './usePushState';
+
+/**
+ * Settings → Devices: every device of the user with a readable label, when it was added and
+ * last showed a notification; this device marked and switchable off and on; any removable.
+ */
+export function DevicesSection() {
+  const { t } = useTranslation('notifications');
+  const lang = useLang();
+  const push = usePushState();
+  const devices = useSWR(swrKeys.subscriptions(), () => api.notifications.subscriptions());
+  const [thisEndpoint, setThisEndpoint] = useState<string | null>(null);
+  const [busy, setBusy] = useState<string | null>(null);
+
+  useEffect(() => {
+    void currentSubscription().then((s) => setThisEndpoint(s?.endpoint ?? null), () => setThisEndpoint(null));
+  }, [push.subscribed]);
+
+  async function remove(d: Device) {
+    setBusy(d.id);
+    try {
+      if (d.endpoint === thisEndpoint) await disableNotifications();
+      else await api.notifications.removeDevice(d.id);
+      toast.success(t('devices.removed'));
+    } catch {
+      toast.error(t('devices.removeFailed'));
+    } finally {
+      setBusy(null);
+      pushStateChanged();
+      await devices.mutate();
+    }
+  }
+
+  const list = devices.data ?? [];
+  const thisOne = list.find((d) => d.endpoint === thisEndpoint);
+  return (
+    <section className="card devices" aria-labelledby="devices-title">
+      <h2 id="devices-title">{t('devices.title')}</h2>
+      <div className="row">
+        {thisOne ? (
+          <button type="button" className="button small secondary" disabled={busy !== null} onClick={() => void remove(thisOne)}>
+            {t('devices.turnOff')}
+          </button>
+        ) : (
+          <EnableNotificationsButton onEnabled={() => void devices.mutate()} />
+        )}
+        <TestNotificationButton />
+      </div>
+      {devices.error && !devices.data ? (
+        <p className="muted">{t('devices.loadFailed')}</p>
+      ) : list.length === 0 && devices.data ? (
+        <p className="muted">{t('devices.none')}</p>
+      ) : (
+        <ul className="device-list">
+          {list.map((d) => (
+            <li key={d.id} className="device-item">
+              <div>
+                <p className="device-label">
+                  <strong>{d.label || d.platform || t('devices.unknown')}</strong>
+                  {d.endpoint === thisEndpoint && <span className="badge">{t('devices.thisDevice')}</span>}
+                  {d.status === 'failing' && <span className="badge warn">{t('devices.failing')}</span>}
+                </p>
+                <p className="muted small">
+                  {t('devices.added', { when: formatDateTime(d.created_at, lang) })}
+                  {' · '}
+                  {d.last_shown_at ? t('devices.lastShown', { when: formatDateTime(d.last_shown_at, lang) }) : t('devices.neverShown')}
+                </p>
+              </div>
+              <button
+                type="button"
+                className="button small secondary"
+                disabled={busy !== null}
+                onClick={() => void remove(d)}
+                aria-label={t('devices.removeNamed', { name: d.label || d.platform || t('devices.unknown') })}
+              >
+                {t('devices.remove')}
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
