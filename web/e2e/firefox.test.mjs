@@ -478,3 +478,79 @@ describe('real Web Push into Firefox', () => {
     });
   }
 });
+
+// ---------------------------------------------------------------------------------------------
+// It rings, or it tells you: this device first, a test that says what happened, devices.
+
+describe('this device, the test notification and the device list in Firefox', () => {
+  for (const c of [
+    { lang: 'en', viewport: DESKTOP },
+    { lang: 'ja', viewport: PHONE },
+  ]) {
+    it(`${c.lang} ${c.viewport.width}px: the notice until subscribed, enable from it, the test is shown, this device listed, off and on, removed`, { timeout: 3 * 60_000 }, async () => {
+      const { browser, page, chrome } = await launchFirefox(c.lang);
+      try {
+        await page.setViewport({ width: c.viewport.width, height: c.viewport.height });
+        const prefix = c.lang === 'en' ? '/en' : '';
+        const api = apiFor(browser);
+        await page.goto(`${server.url}${prefix}/login`);
+        const email = uniqueEmail(`ff-device-${c.lang}`);
+        const since = smtp.messages.length;
+        await page.locator('#login-email').fill(email);
+        await clickButton(page, tr(c.lang, 'auth:sendCode'));
+        await page.waitForSelector('#login-otp');
+        const { code } = signInDetails(await smtp.waitFor(email, { since }));
+        await page.type('#login-otp', code, { delay: 20 });
+        await clickButton(page, tr(c.lang, 'auth:verify'));
+        await page.waitForFunction(async () => (await navigator.serviceWorker.ready).active?.state === 'activated');
+
+        // Never subscribed: the dashboard says this device will not ring, and how to fix it.
+        await page.waitForSelector('[data-testid="device-setup"]');
+        await waitForText(page, tr(c.lang, 'notifications:setup.title'));
+        await waitForText(page, tr(c.lang, 'notifications:setup.ask'));
+        await closeToasts(page);
+        await page.screenshot({ path: screenshotPath(`firefox-${c.lang}-device-notice`) });
+
+        // Enable from the notice itself; Firefox's prompt answered "Allow".
+        const notice = await page.waitForSelector('[data-testid="device-setup"] button');
+        await notice.click();
+        assert.ok(await allowNotificationPrompt(chrome, page, server.url), 'the prompt had an Allow button');
+        await waitForText(page, tr(c.lang, 'notifications:setup.enabledTry'));
+        await page.waitForFunction(() => !document.querySelector('[data-testid="device-setup"]'));
+
+        // The test notification: the button waits for this device to show it.
+        await closeToasts(page);
+        await clickButton(page, tr(c.lang, 'notifications:test.button'));
+        await waitForText(page, tr(c.lang, 'notifications:test.shown'));
+        await page.screenshot({ path: screenshotPath(`firefox-${c.lang}-test-shown`) });
+
+        // Settings: this device is listed and marked, with a readable label.
+        await page.goto(`${server.url}${prefix}/settings`);
+        await waitForText(page, tr(c.lang, 'notifications:devices.thisDevice'));
+        await waitForText(page, 'Linux · Firefox');
+        await page.screenshot({ path: screenshotPath(`firefox-${c.lang}-devices`), fullPage: true });
+        assert.equal((await api('GET', '/api/notifications/subscriptions')).length, 1);
+
+        // Off on this device: gone from the server; on again: back.
+        await clickButton(page, tr(c.lang, 'notifications:devices.turnOff'));
+        await until('the device to go', async () => (await api('GET', '/api/notifications/subscriptions')).length === 0);
+        await waitForText(page, tr(c.lang, 'notifications:devices.none'));
+        await clickButton(page, tr(c.lang, 'notifications:enable'));
+        await until('the device to come back', async () => (await api('GET', '/api/notifications/subscriptions')).length === 1);
+        await waitForText(page, tr(c.lang, 'notifications:devices.thisDevice'));
+
+        // Removed from the list: no push reaches it any more, and send-now says so.
+        await clickButton(page, tr(c.lang, 'notifications:devices.remove'));
+        await until('the device to be removed', async () => (await api('GET', '/api/notifications/subscriptions')).length === 0);
+        const reminder = await api('POST', '/api/reminders', { title: 'After removal', send_at: new Date(Date.now() + 3_600_000).toISOString() });
+        await api('PUT', '/api/settings', { email_fallback_minutes: null });
+        const sent = await api('POST', `/api/reminders/${reminder.id}/send`);
+        assert.deepEqual({ devices: sent.devices, email: sent.email }, { devices: 0, email: false });
+        await page.goto(`${server.url}${prefix}/`);
+        await page.waitForSelector('[data-testid="device-setup"]');
+      } finally {
+        await browser.close().catch(() => {});
+      }
+    });
+  }
+});

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { isIos } from '../install/installRules';
 import { isStandalone } from '../install/installStorage';
 import { browserFamily, setupStep } from './deviceSetup';
+import { wasEverEnabled } from './pushClient';
 import { EnableNotificationsButton, TestNotificationButton } from './NotificationControls';
 import { usePushState } from './usePushState';
 
@@ -34,7 +35,7 @@ export function DeviceSetupNotice({ compact = false }: { compact?: boolean }) {
   const body =
     step === 'unblock'
       ? t(`setup.unblock.${browserFamily(navigator.userAgent)}`)
-      : step === 'subscribe' && push.lost
+      : step === 'subscribe' && push.lost && wasEverEnabled()
         ? t('setup.stopped')
         : t(`setup.${step}`);
   return (

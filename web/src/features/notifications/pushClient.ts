@@ -123,9 +123,29 @@ export async function enableNotifications(): Promise<PushSubscription> {
     sub ??= await reg.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: appKey });
     await sendSubscription(sub);
     setSubscriptionHealth('ok');
+    rememberEnabled();
     return sub;
   } catch (e) {
     throw mapError(e);
+  }
+}
+
+const ENABLED_ONCE = 'hibiki.pushEnabledOnce';
+
+/** This browser was subscribed here before (so a lost subscription "stopped", not "never set up"). */
+export function wasEverEnabled(): boolean {
+  try {
+    return localStorage.getItem(ENABLED_ONCE) === '1';
+  } catch {
+    return false;
+  }
+}
+
+function rememberEnabled(): void {
+  try {
+    localStorage.setItem(ENABLED_ONCE, '1');
+  } catch {
+    // private mode: the notice then speaks as for a device never set up
   }
 }
 
