@@ -239,6 +239,19 @@ async function clickButton(page, text) {
   await handle.dispose();
 }
 
+/** Clicks the enabled button whose text is `text` inside the first `container` (the header's
+ * menu holds buttons of the same names). */
+async function clickButtonIn(page, container, text) {
+  const handle = await page.waitForFunction(
+    (sel, t) => [...(document.querySelector(sel)?.querySelectorAll('button') ?? [])].find((b) => b.textContent.trim() === t && !b.disabled),
+    {},
+    container,
+    text,
+  );
+  await handle.asElement().click();
+  await handle.dispose();
+}
+
 /** Closes every toast with its × (they sit over the header's controls). */
 async function closeToasts(page) {
   for (;;) {
@@ -251,7 +264,12 @@ async function closeToasts(page) {
 }
 
 async function waitForText(page, text) {
-  await page.waitForFunction((t) => document.body.innerText.includes(t), {}, text);
+  try {
+    await page.waitForFunction((t) => document.body.innerText.includes(t), {}, text);
+  } catch (e) {
+    const shown = await page.evaluate(() => document.body.innerText).catch(() => '(unreadable)');
+    throw new Error(`"${text}" never appeared; the page says:\n${shown}`, { cause: e });
+  }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -520,7 +538,7 @@ describe('this device, the test notification and the device list in Firefox', ()
 
         // The test notification: the button waits for this device to show it.
         await closeToasts(page);
-        await clickButton(page, tr(c.lang, 'notifications:test.button'));
+        await clickButtonIn(page, '.notice', tr(c.lang, 'notifications:test.button'));
         await waitForText(page, tr(c.lang, 'notifications:test.shown'));
         await page.screenshot({ path: screenshotPath(`firefox-${c.lang}-test-shown`) });
 
@@ -532,15 +550,15 @@ describe('this device, the test notification and the device list in Firefox', ()
         assert.equal((await api('GET', '/api/notifications/subscriptions')).length, 1);
 
         // Off on this device: gone from the server; on again: back.
-        await clickButton(page, tr(c.lang, 'notifications:devices.turnOff'));
+        await clickButtonIn(page, 'section.devices', tr(c.lang, 'notifications:devices.turnOff'));
         await until('the device to go', async () => (await api('GET', '/api/notifications/subscriptions')).length === 0);
         await waitForText(page, tr(c.lang, 'notifications:devices.none'));
-        await clickButton(page, tr(c.lang, 'notifications:enable'));
+        await clickButtonIn(page, 'section.devices', tr(c.lang, 'notifications:enable'));
         await until('the device to come back', async () => (await api('GET', '/api/notifications/subscriptions')).length === 1);
         await waitForText(page, tr(c.lang, 'notifications:devices.thisDevice'));
 
         // Removed from the list: no push reaches it any more, and send-now says so.
-        await clickButton(page, tr(c.lang, 'notifications:devices.remove'));
+        await clickButtonIn(page, 'section.devices', tr(c.lang, 'notifications:devices.remove'));
         await until('the device to be removed', async () => (await api('GET', '/api/notifications/subscriptions')).length === 0);
         const reminder = await api('POST', '/api/reminders', { title: 'After removal', send_at: new Date(Date.now() + 3_600_000).toISOString() });
         await api('PUT', '/api/settings', { email_fallback_minutes: null });

@@ -1,5 +1,5 @@
 /**
- * The one typed API client (contract: /work/shared/spec/api.md).
+ * The one typed API client (contract: docs/spec/api.md).
  *
  * - Envelope: `{success: true, data}` or `{success: false, error: {code, message, fields?,
  *   retry_after?}, error_type?}`.

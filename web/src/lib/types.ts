@@ -1,4 +1,4 @@
-/** Shapes from /work/shared/spec/api.md (fields are the documented minimum). */
+/** Shapes from docs/spec/api.md (fields are the documented minimum). */
 export interface User {
   id: string;
   email: string;

@@ -23,9 +23,12 @@ export function DevicesSection() {
   const [thisEndpoint, setThisEndpoint] = useState<string | null>(null);
   const [busy, setBusy] = useState<string | null>(null);
 
+  const refreshDevices = devices.mutate;
   useEffect(() => {
+    // This device was switched on or off (here, in the header or the notice): read both again.
     void currentSubscription().then((s) => setThisEndpoint(s?.endpoint ?? null), () => setThisEndpoint(null));
-  }, [push.subscribed]);
+    void refreshDevices();
+  }, [push.subscribed, refreshDevices]);
 
   async function remove(d: Device) {
     setBusy(d.id);
