@@ -1,0 +1,820 @@
+//! The engine against fixed vectors: DST gaps and folds, month ends, every kind.
+
+use super::schedule::floor_to_second;
+use super::*;
+use jiff::civil::{Date, Weekday};
+use jiff::tz::AmbiguousOffset;
+use jiff::tz::TimeZone;
+use jiff::{SignedDuration, Timestamp};
+use proptest::prelude::*;
+
+// ---------------------------------------------------------------- helpers
+
+fn zone(name: &str) -> TimeZone {
+    TimeZone::get(name).unwrap_or_else(|e| panic!("time zone {name}: {e}"))
+}
+
+fn at(rfc3339: &str) -> Timestamp {
+    rfc3339.parse().unwrap_or_else(|e| panic!("bad timestamp {rfc3339}: {e}"))
+}
+
+fn schedule(tz: &str, send_at: &str, recurrence: Recurrence) -> Schedule {
+    Schedule::new(at(send_at), zone(tz), recurrence)
+}
+
+fn custom(days: &[Day]) -> Recurrence {
+    Recurrence::Custom { days: days.to_vec() }
+}
+
+/// RFC 3339 with the zone's offset, so that a mismatch shows the wall clock.
+fn local(t: Timestamp, tz: &TimeZone) -> String {
+    t.to_zoned(tz.clone()).strftime("%Y-%m-%dT%H:%M:%S%:z").to_string()
+}
+
+/// Checks `occurrences(from, n)` against expected RFC 3339 instants,
+/// each written with the zone's local offset (so a wrong offset in the
+/// expectation fails too). It also checks that stepping with
+/// next_at_or_after/next_after gives the same sequence.
+fn check(s: &Schedule, from: &str, expected: &[&str]) {
+    let what = format!("{:?} in {} from {from}", s.recurrence, s.tz.iana_name().unwrap_or("?"));
+    let got = s.occurrences(at(from), expected.len());
+    let got_local: Vec<String> = got.iter().map(|&t| local(t, &s.tz)).collect();
+    assert_eq!(got_local, expected, "{what}");
+    // The expected strings are valid instants in their own right.
+    let expected_instants: Vec<Timestamp> = expected.iter().map(|e| at(e)).collect();
+    assert_eq!(got, expected_instants, "{what}");
+
+    let mut stepped = Vec::new();
+    let mut next = s.next_at_or_after(at(from));
+    while let Some(t) = next {
+        stepped.push(t);
+        if stepped.len() == expected.len() {
+            break;
+        }
+        next = s.next_after(t);
+    }
+    assert_eq!(stepped, got, "stepping: {what}");
+}
+
+// ------------------------------------------------ daily, fixed vectors
+
+#[test]
+fn daily_0900_keeps_local_time_across_dst_new_york() {
+    let s = schedule("America/New_York", "2026-03-06T09:00:00-05:00", Recurrence::Daily);
+    check(
+        &s,
+        "2026-03-06T09:00:00-05:00",
+        &["2026-03-06T09:00:00-05:00", "2026-03-07T09:00:00-05:00", "2026-03-08T09:00:00-04:00", "2026-03-09T09:00:00-04:00"],
+    );
+    check(&s, "2026-10-31T00:00:00-04:00", &["2026-10-31T09:00:00-04:00", "2026-11-01T09:00:00-05:00", "2026-11-02T09:00:00-05:00"]);
+}
+
+#[test]
+fn daily_0900_keeps_local_time_across_dst_london_sydney_tokyo() {
+    let london = schedule("Europe/London", "2026-03-28T09:00:00+00:00", Recurrence::Daily);
+    check(&london, "2026-03-28T00:00:00+00:00", &["2026-03-28T09:00:00+00:00", "2026-03-29T09:00:00+01:00"]);
+    check(&london, "2026-10-24T00:00:00+01:00", &["2026-10-24T09:00:00+01:00", "2026-10-25T09:00:00+00:00"]);
+
+    let sydney = schedule("Australia/Sydney", "2026-04-04T09:00:00+11:00", Recurrence::Daily);
+    check(&sydney, "2026-04-04T00:00:00+11:00", &["2026-04-04T09:00:00+11:00", "2026-04-05T09:00:00+10:00"]);
+    check(&sydney, "2026-10-03T00:00:00+10:00", &["2026-10-03T09:00:00+10:00", "2026-10-04T09:00:00+11:00"]);
+
+    let tokyo = schedule("Asia/Tokyo", "2026-03-07T02:30:00+09:00", Recurrence::Daily);
+    check(&tokyo, "2026-03-07T02:30:00+09:00", &["2026-03-07T02:30:00+09:00", "2026-03-08T02:30:00+09:00", "2026-03-09T02:30:00+09:00"]);
+    check(&tokyo, "2026-10-31T12:00:00+09:00", &["2026-11-01T02:30:00+09:00", "2026-11-02T02:30:00+09:00"]);
+}
+
+#[test]
+fn daily_in_new_york_gap_moves_forward_then_returns() {
+    let s = schedule("America/New_York", "2026-03-07T02:30:00-05:00", Recurrence::Daily);
+    check(&s, "2026-03-07T02:30:00-05:00", &["2026-03-07T02:30:00-05:00", "2026-03-08T03:30:00-04:00", "2026-03-09T02:30:00-04:00"]);
+    assert_eq!(s.next_after(at("2026-03-08T03:30:00-04:00")), Some(at("2026-03-09T02:30:00-04:00")));
+}
+
+#[test]
+fn daily_in_new_york_fold_fires_once_at_the_earlier_instant() {
+    let s = schedule("America/New_York", "2026-10-31T01:30:00-04:00", Recurrence::Daily);
+    check(&s, "2026-10-31T01:30:00-04:00", &["2026-10-31T01:30:00-04:00", "2026-11-01T01:30:00-04:00", "2026-11-02T01:30:00-05:00"]);
+    // Not again at 01:30 EST.
+    assert_eq!(s.next_after(at("2026-11-01T01:30:00-04:00")), Some(at("2026-11-02T01:30:00-05:00")));
+    assert_eq!(s.next_at_or_after(at("2026-11-01T01:30:00-05:00")), Some(at("2026-11-02T01:30:00-05:00")));
+}
+
+#[test]
+fn send_at_in_the_second_half_of_a_fold_is_its_own_first_occurrence() {
+    let s = schedule("America/New_York", "2026-11-01T01:30:00-05:00", Recurrence::Daily);
+    // The EDT 01:30 on the same date is before send_at, so it is not an occurrence.
+    check(&s, "2026-11-01T00:00:00-04:00", &["2026-11-01T01:30:00-05:00", "2026-11-02T01:30:00-05:00"]);
+}
+
+#[test]
+fn daily_in_london_gap_and_fold() {
+    let gap = schedule("Europe/London", "2026-03-28T01:30:00+00:00", Recurrence::Daily);
+    check(&gap, "2026-03-28T01:30:00+00:00", &["2026-03-28T01:30:00+00:00", "2026-03-29T02:30:00+01:00", "2026-03-30T01:30:00+01:00"]);
+    let fold = schedule("Europe/London", "2026-10-24T01:30:00+01:00", Recurrence::Daily);
+    check(&fold, "2026-10-24T01:30:00+01:00", &["2026-10-24T01:30:00+01:00", "2026-10-25T01:30:00+01:00", "2026-10-26T01:30:00+00:00"]);
+}
+
+#[test]
+fn daily_in_sydney_gap_and_fold() {
+    // 2026-10-04: 02:00 AEST -> 03:00 AEDT.
+    let gap = schedule("Australia/Sydney", "2026-10-03T02:30:00+10:00", Recurrence::Daily);
+    check(&gap, "2026-10-03T02:30:00+10:00", &["2026-10-03T02:30:00+10:00", "2026-10-04T03:30:00+11:00", "2026-10-05T02:30:00+11:00"]);
+    // 2026-04-05: 03:00 AEDT -> 02:00 AEST.
+    let fold = schedule("Australia/Sydney", "2026-04-04T02:30:00+11:00", Recurrence::Daily);
+    check(&fold, "2026-04-04T02:30:00+11:00", &["2026-04-04T02:30:00+11:00", "2026-04-05T02:30:00+11:00", "2026-04-06T02:30:00+10:00"]);
+}
+
+#[test]
+fn daily_in_lord_howe_half_hour_gap_and_fold() {
+    // 2026-10-04: 02:00 -> 02:30 (+10:30 -> +11:00).
+    let gap = schedule("Australia/Lord_Howe", "2026-10-03T02:15:00+10:30", Recurrence::Daily);
+    check(&gap, "2026-10-03T02:15:00+10:30", &["2026-10-03T02:15:00+10:30", "2026-10-04T02:45:00+11:00", "2026-10-05T02:15:00+11:00"]);
+    // 2026-04-05: 02:00 -> 01:30 (+11:00 -> +10:30).
+    let fold = schedule("Australia/Lord_Howe", "2026-04-04T01:45:00+11:00", Recurrence::Daily);
+    check(&fold, "2026-04-04T01:45:00+11:00", &["2026-04-04T01:45:00+11:00", "2026-04-05T01:45:00+11:00", "2026-04-06T01:45:00+10:30"]);
+}
+
+#[test]
+fn apia_skipped_day_is_deduplicated() {
+    // Samoa jumped from -10:00 to +14:00, so 2011-12-30 never happened
+    // there. Its 09:00 shifts 24 h forward onto the 31st's 09:00, which
+    // then counts as one occurrence.
+    let daily = schedule("Pacific/Apia", "2011-12-29T09:00:00-10:00", Recurrence::Daily);
+    check(&daily, "2011-12-29T09:00:00-10:00", &["2011-12-29T09:00:00-10:00", "2011-12-31T09:00:00+14:00", "2012-01-01T09:00:00+14:00"]);
+    // Friday the 30th's occurrence lands on Saturday local time, the only
+    // way a weekday reminder can fire on a weekend.
+    let weekdays = schedule("Pacific/Apia", "2011-12-29T09:00:00-10:00", Recurrence::Weekdays);
+    check(&weekdays, "2011-12-29T09:00:00-10:00", &["2011-12-29T09:00:00-10:00", "2011-12-31T09:00:00+14:00", "2012-01-02T09:00:00+14:00"]);
+}
+
+// ------------------------------------------------ hourly, fixed vectors
+
+#[test]
+fn hourly_counts_elapsed_hours_across_dst() {
+    let spring = schedule("America/New_York", "2026-03-08T00:30:00-05:00", Recurrence::Hourly { interval_hours: 1 });
+    check(
+        &spring,
+        "2026-03-08T00:30:00-05:00",
+        &["2026-03-08T00:30:00-05:00", "2026-03-08T01:30:00-05:00", "2026-03-08T03:30:00-04:00", "2026-03-08T04:30:00-04:00"],
+    );
+    let fall = schedule("America/New_York", "2026-11-01T00:30:00-04:00", Recurrence::Hourly { interval_hours: 1 });
+    check(
+        &fall,
+        "2026-11-01T00:30:00-04:00",
+        &["2026-11-01T00:30:00-04:00", "2026-11-01T01:30:00-04:00", "2026-11-01T01:30:00-05:00", "2026-11-01T02:30:00-05:00"],
+    );
+    let every3 = schedule("America/New_York", "2026-03-07T23:00:00-05:00", Recurrence::Hourly { interval_hours: 3 });
+    check(&every3, "2026-03-07T23:00:00-05:00", &["2026-03-07T23:00:00-05:00", "2026-03-08T03:00:00-04:00", "2026-03-08T06:00:00-04:00"]);
+    let london = schedule("Europe/London", "2026-10-25T00:30:00+01:00", Recurrence::Hourly { interval_hours: 1 });
+    check(
+        &london,
+        "2026-10-25T00:30:00+01:00",
+        &["2026-10-25T00:30:00+01:00", "2026-10-25T01:30:00+01:00", "2026-10-25T01:30:00+00:00", "2026-10-25T02:30:00+00:00"],
+    );
+    let sydney_gap = schedule("Australia/Sydney", "2026-10-04T01:30:00+10:00", Recurrence::Hourly { interval_hours: 1 });
+    check(
+        &sydney_gap,
+        "2026-10-04T01:30:00+10:00",
+        &["2026-10-04T01:30:00+10:00", "2026-10-04T03:30:00+11:00", "2026-10-04T04:30:00+11:00"],
+    );
+    let sydney_fold = schedule("Australia/Sydney", "2026-04-05T01:30:00+11:00", Recurrence::Hourly { interval_hours: 1 });
+    check(
+        &sydney_fold,
+        "2026-04-05T01:30:00+11:00",
+        &["2026-04-05T01:30:00+11:00", "2026-04-05T02:30:00+11:00", "2026-04-05T02:30:00+10:00", "2026-04-05T03:30:00+10:00"],
+    );
+    let tokyo = schedule("Asia/Tokyo", "2026-03-08T00:30:00+09:00", Recurrence::Hourly { interval_hours: 24 });
+    check(&tokyo, "2026-03-08T00:30:00+09:00", &["2026-03-08T00:30:00+09:00", "2026-03-09T00:30:00+09:00"]);
+}
+
+#[test]
+fn hourly_far_from_send_at_jumps_by_arithmetic() {
+    let s = schedule("America/New_York", "2026-01-01T00:00:00-05:00", Recurrence::Hourly { interval_hours: 5 });
+    // 2026-01-01 to 2056-01-01 is 10957 days = 262968 h; the next multiple of 5 is 262970.
+    check(&s, "2056-01-01T00:00:00-05:00", &["2056-01-01T02:00:00-05:00", "2056-01-01T07:00:00-05:00"]);
+    let mut it = s.iter_from(at("5000-01-01T00:00:00Z"));
+    assert!(it.next().is_some());
+    assert_eq!(it.examined, 1);
+}
+
+#[test]
+fn from_inside_an_interval_and_subsecond_inputs() {
+    let s = schedule("Asia/Tokyo", "2026-03-08T00:30:00+09:00", Recurrence::Hourly { interval_hours: 2 });
+    assert_eq!(s.next_at_or_after(at("2026-03-08T00:30:00.5+09:00")), Some(at("2026-03-08T02:30:00+09:00")));
+    assert_eq!(s.next_after(at("2026-03-08T00:29:59.999+09:00")), Some(at("2026-03-08T00:30:00+09:00")));
+    // A fraction of a second in send_at is dropped.
+    let fractional = schedule("Asia/Tokyo", "2026-03-08T00:30:00.75+09:00", Recurrence::Daily);
+    assert_eq!(
+        fractional.occurrences(at("2026-03-08T00:00:00+09:00"), 2),
+        vec![at("2026-03-08T00:30:00+09:00"), at("2026-03-09T00:30:00+09:00")]
+    );
+    let before_epoch = schedule("UTC", "1969-12-31T23:59:59.25Z", Recurrence::None);
+    assert_eq!(before_epoch.next_at_or_after(Timestamp::MIN), Some(at("1969-12-31T23:59:59Z")));
+}
+
+// ----------------------------------------------- monthly, fixed vectors
+
+#[test]
+fn monthly_clamps_to_month_end_and_returns_to_the_31st() {
+    let s = schedule("America/New_York", "2026-01-31T09:00:00-05:00", Recurrence::Monthly);
+    check(
+        &s,
+        "2026-01-31T09:00:00-05:00",
+        &[
+            "2026-01-31T09:00:00-05:00",
+            "2026-02-28T09:00:00-05:00",
+            "2026-03-31T09:00:00-04:00",
+            "2026-04-30T09:00:00-04:00",
+            "2026-05-31T09:00:00-04:00",
+        ],
+    );
+    // Leap year, reached by jumping.
+    check(
+        &s,
+        "2028-01-15T00:00:00-05:00",
+        &["2028-01-31T09:00:00-05:00", "2028-02-29T09:00:00-05:00", "2028-03-31T09:00:00-04:00", "2028-04-30T09:00:00-04:00"],
+    );
+    let tokyo = schedule("Asia/Tokyo", "2026-01-31T09:00:00+09:00", Recurrence::Monthly);
+    check(
+        &tokyo,
+        "2026-01-31T09:00:00+09:00",
+        &["2026-01-31T09:00:00+09:00", "2026-02-28T09:00:00+09:00", "2026-03-31T09:00:00+09:00", "2026-04-30T09:00:00+09:00"],
+    );
+    let london = schedule("Europe/London", "2026-01-31T01:30:00+00:00", Recurrence::Monthly);
+    check(
+        &london,
+        "2026-01-31T01:30:00+00:00",
+        &["2026-01-31T01:30:00+00:00", "2026-02-28T01:30:00+00:00", "2026-03-31T01:30:00+01:00", "2026-04-30T01:30:00+01:00"],
+    );
+}
+
+#[test]
+fn monthly_on_dst_change_days() {
+    let ny_gap = schedule("America/New_York", "2026-02-08T02:30:00-05:00", Recurrence::Monthly);
+    check(&ny_gap, "2026-02-08T02:30:00-05:00", &["2026-02-08T02:30:00-05:00", "2026-03-08T03:30:00-04:00", "2026-04-08T02:30:00-04:00"]);
+    let ny_fold = schedule("America/New_York", "2026-10-01T01:30:00-04:00", Recurrence::Monthly);
+    check(&ny_fold, "2026-10-01T01:30:00-04:00", &["2026-10-01T01:30:00-04:00", "2026-11-01T01:30:00-04:00", "2026-12-01T01:30:00-05:00"]);
+    let london_gap = schedule("Europe/London", "2026-02-28T01:30:00+00:00", Recurrence::Monthly);
+    check(
+        &london_gap,
+        "2026-02-28T01:30:00+00:00",
+        &["2026-02-28T01:30:00+00:00", "2026-03-28T01:30:00+00:00", "2026-04-28T01:30:00+01:00"],
+    );
+    let london_29 = schedule("Europe/London", "2026-01-29T01:30:00+00:00", Recurrence::Monthly);
+    check(
+        &london_29,
+        "2026-01-29T01:30:00+00:00",
+        &["2026-01-29T01:30:00+00:00", "2026-02-28T01:30:00+00:00", "2026-03-29T02:30:00+01:00", "2026-04-29T01:30:00+01:00"],
+    );
+    let london_fold = schedule("Europe/London", "2026-09-25T01:30:00+01:00", Recurrence::Monthly);
+    check(
+        &london_fold,
+        "2026-09-25T01:30:00+01:00",
+        &["2026-09-25T01:30:00+01:00", "2026-10-25T01:30:00+01:00", "2026-11-25T01:30:00+00:00"],
+    );
+    let sydney_gap = schedule("Australia/Sydney", "2026-09-04T02:30:00+10:00", Recurrence::Monthly);
+    check(
+        &sydney_gap,
+        "2026-09-04T02:30:00+10:00",
+        &["2026-09-04T02:30:00+10:00", "2026-10-04T03:30:00+11:00", "2026-11-04T02:30:00+11:00"],
+    );
+    let sydney_fold = schedule("Australia/Sydney", "2026-03-05T02:30:00+11:00", Recurrence::Monthly);
+    check(
+        &sydney_fold,
+        "2026-03-05T02:30:00+11:00",
+        &["2026-03-05T02:30:00+11:00", "2026-04-05T02:30:00+11:00", "2026-05-05T02:30:00+10:00"],
+    );
+}
+
+// ------------------------------------- weekly/weekdays/custom vectors
+
+#[test]
+fn weekly_keeps_weekday_and_time_across_dst() {
+    let ny = schedule("America/New_York", "2026-03-01T09:00:00-05:00", Recurrence::Weekly);
+    check(&ny, "2026-03-01T09:00:00-05:00", &["2026-03-01T09:00:00-05:00", "2026-03-08T09:00:00-04:00", "2026-03-15T09:00:00-04:00"]);
+    let ny_gap = schedule("America/New_York", "2026-03-01T02:30:00-05:00", Recurrence::Weekly);
+    check(&ny_gap, "2026-03-01T02:30:00-05:00", &["2026-03-01T02:30:00-05:00", "2026-03-08T03:30:00-04:00", "2026-03-15T02:30:00-04:00"]);
+    let ny_fold = schedule("America/New_York", "2026-10-25T01:30:00-04:00", Recurrence::Weekly);
+    check(&ny_fold, "2026-10-25T01:30:00-04:00", &["2026-10-25T01:30:00-04:00", "2026-11-01T01:30:00-04:00", "2026-11-08T01:30:00-05:00"]);
+    let london_gap = schedule("Europe/London", "2026-03-22T01:30:00+00:00", Recurrence::Weekly);
+    check(
+        &london_gap,
+        "2026-03-22T01:30:00+00:00",
+        &["2026-03-22T01:30:00+00:00", "2026-03-29T02:30:00+01:00", "2026-04-05T01:30:00+01:00"],
+    );
+    let london_fold = schedule("Europe/London", "2026-10-18T01:30:00+01:00", Recurrence::Weekly);
+    check(
+        &london_fold,
+        "2026-10-18T01:30:00+01:00",
+        &["2026-10-18T01:30:00+01:00", "2026-10-25T01:30:00+01:00", "2026-11-01T01:30:00+00:00"],
+    );
+    let sydney_gap = schedule("Australia/Sydney", "2026-09-27T02:30:00+10:00", Recurrence::Weekly);
+    check(
+        &sydney_gap,
+        "2026-09-27T02:30:00+10:00",
+        &["2026-09-27T02:30:00+10:00", "2026-10-04T03:30:00+11:00", "2026-10-11T02:30:00+11:00"],
+    );
+    let sydney_fold = schedule("Australia/Sydney", "2026-03-29T02:30:00+11:00", Recurrence::Weekly);
+    check(
+        &sydney_fold,
+        "2026-03-29T02:30:00+11:00",
+        &["2026-03-29T02:30:00+11:00", "2026-04-05T02:30:00+11:00", "2026-04-12T02:30:00+10:00"],
+    );
+    let tokyo = schedule("Asia/Tokyo", "2026-03-01T09:00:00+09:00", Recurrence::Weekly);
+    check(&tokyo, "2026-03-02T00:00:00+09:00", &["2026-03-08T09:00:00+09:00", "2026-03-15T09:00:00+09:00"]);
+}
+
+#[test]
+fn weekdays_from_a_saturday_start_on_monday() {
+    let ny = schedule("America/New_York", "2026-03-07T09:00:00-05:00", Recurrence::Weekdays);
+    // send_at itself (a Saturday) is not an occurrence.
+    assert_eq!(ny.next_at_or_after(at("2026-03-07T09:00:00-05:00")), Some(at("2026-03-09T09:00:00-04:00")));
+    check(
+        &ny,
+        "2026-03-01T00:00:00-05:00",
+        &[
+            "2026-03-09T09:00:00-04:00",
+            "2026-03-10T09:00:00-04:00",
+            "2026-03-11T09:00:00-04:00",
+            "2026-03-12T09:00:00-04:00",
+            "2026-03-13T09:00:00-04:00",
+            "2026-03-16T09:00:00-04:00",
+        ],
+    );
+    let london = schedule("Europe/London", "2026-10-23T09:00:00+01:00", Recurrence::Weekdays);
+    check(&london, "2026-10-23T09:00:00+01:00", &["2026-10-23T09:00:00+01:00", "2026-10-26T09:00:00+00:00"]);
+    let sydney = schedule("Australia/Sydney", "2026-04-03T09:00:00+11:00", Recurrence::Weekdays);
+    check(&sydney, "2026-04-03T09:00:00+11:00", &["2026-04-03T09:00:00+11:00", "2026-04-06T09:00:00+10:00"]);
+    let tokyo = schedule("Asia/Tokyo", "2026-03-07T09:00:00+09:00", Recurrence::Weekdays);
+    check(&tokyo, "2026-03-07T09:00:00+09:00", &["2026-03-09T09:00:00+09:00", "2026-03-10T09:00:00+09:00"]);
+}
+
+#[test]
+fn custom_days_fire_only_on_chosen_weekdays() {
+    let ny = schedule("America/New_York", "2026-03-07T09:00:00-05:00", custom(&[Day::Mon, Day::Wed]));
+    check(
+        &ny,
+        "2026-03-07T09:00:00-05:00",
+        &["2026-03-09T09:00:00-04:00", "2026-03-11T09:00:00-04:00", "2026-03-16T09:00:00-04:00", "2026-03-18T09:00:00-04:00"],
+    );
+    let ny_gap = schedule("America/New_York", "2026-03-01T02:30:00-05:00", custom(&[Day::Sun]));
+    check(&ny_gap, "2026-03-01T02:30:00-05:00", &["2026-03-01T02:30:00-05:00", "2026-03-08T03:30:00-04:00", "2026-03-15T02:30:00-04:00"]);
+    // The order of days does not matter.
+    let ny_fold = schedule("America/New_York", "2026-10-25T01:30:00-04:00", custom(&[Day::Mon, Day::Sun]));
+    check(
+        &ny_fold,
+        "2026-10-25T01:30:00-04:00",
+        &["2026-10-25T01:30:00-04:00", "2026-10-26T01:30:00-04:00", "2026-11-01T01:30:00-04:00", "2026-11-02T01:30:00-05:00"],
+    );
+    let london = schedule("Europe/London", "2026-03-22T01:30:00+00:00", custom(&[Day::Sun]));
+    check(&london, "2026-03-22T01:30:00+00:00", &["2026-03-22T01:30:00+00:00", "2026-03-29T02:30:00+01:00", "2026-04-05T01:30:00+01:00"]);
+    let london_fold = schedule("Europe/London", "2026-10-24T01:30:00+01:00", custom(&[Day::Sat, Day::Sun]));
+    check(
+        &london_fold,
+        "2026-10-24T01:30:00+01:00",
+        &["2026-10-24T01:30:00+01:00", "2026-10-25T01:30:00+01:00", "2026-10-31T01:30:00+00:00"],
+    );
+    let sydney = schedule("Australia/Sydney", "2026-09-27T02:30:00+10:00", custom(&[Day::Sun]));
+    check(&sydney, "2026-09-27T02:30:00+10:00", &["2026-09-27T02:30:00+10:00", "2026-10-04T03:30:00+11:00", "2026-10-11T02:30:00+11:00"]);
+    let sydney_fold = schedule("Australia/Sydney", "2026-04-04T02:30:00+11:00", custom(&[Day::Sun]));
+    check(&sydney_fold, "2026-04-04T02:30:00+11:00", &["2026-04-05T02:30:00+11:00", "2026-04-12T02:30:00+10:00"]);
+    let tokyo = schedule("Asia/Tokyo", "2026-03-07T09:00:00+09:00", custom(&[Day::Wed, Day::Mon]));
+    check(&tokyo, "2026-03-07T09:00:00+09:00", &["2026-03-09T09:00:00+09:00", "2026-03-11T09:00:00+09:00", "2026-03-16T09:00:00+09:00"]);
+}
+
+// ----------------------------------------------------------- None kind
+
+#[test]
+fn one_time_reminder() {
+    let s = schedule("Europe/London", "2026-03-29T01:30:00Z", Recurrence::None);
+    let send_at = at("2026-03-29T01:30:00Z");
+    assert_eq!(s.next_at_or_after(Timestamp::MIN), Some(send_at));
+    assert_eq!(s.next_at_or_after(send_at), Some(send_at));
+    assert_eq!(s.next_at_or_after(at("2026-03-29T01:30:01Z")), None);
+    assert_eq!(s.next_after(send_at), None);
+    assert_eq!(s.occurrences(Timestamp::MIN, 10), vec![send_at]);
+    assert_eq!(s.occurrences(send_at, 0), vec![]);
+}
+
+// ------------------------------------------- efficiency and range edges
+
+#[test]
+fn far_from_send_at_jumps_instead_of_walking() {
+    let kinds = [Recurrence::Daily, Recurrence::Weekly, Recurrence::Weekdays, custom(&[Day::Sun]), Recurrence::Monthly];
+    for recurrence in kinds {
+        let s = schedule("America/New_York", "2026-01-31T09:00:00-05:00", recurrence);
+        let mut it = s.iter_from(at("9000-06-15T12:00:00Z"));
+        let first = it.next().expect("an occurrence");
+        assert!(first >= at("9000-06-15T12:00:00Z"));
+        // The slack is a few days, or at most two months for monthly.
+        assert!(it.examined <= 10, "{:?} examined {}", s.recurrence, it.examined);
+    }
+    let s = schedule("America/New_York", "2026-01-31T09:00:00-05:00", Recurrence::Monthly);
+    check(&s, "2090-02-01T00:00:00-05:00", &["2090-02-28T09:00:00-05:00", "2090-03-31T09:00:00-04:00"]);
+    let s = schedule("Europe/London", "2026-01-31T09:00:00Z", Recurrence::Weekly);
+    // 2026-01-31 is a Saturday, so is 2100-01-02.
+    check(&s, "2100-01-01T00:00:00Z", &["2100-01-02T09:00:00+00:00", "2100-01-09T09:00:00+00:00"]);
+}
+
+#[test]
+fn range_edges_end_the_sequence_without_panicking() {
+    let all = [
+        Recurrence::None,
+        Recurrence::Hourly { interval_hours: 1 },
+        Recurrence::Hourly { interval_hours: 24 },
+        Recurrence::Daily,
+        Recurrence::Weekly,
+        Recurrence::Weekdays,
+        custom(&[Day::Sun]),
+        Recurrence::Monthly,
+    ];
+    for name in ["Pacific/Kiritimati", "America/New_York", "Pacific/Niue", "UTC"] {
+        let tz = zone(name);
+        for recurrence in &all {
+            for send_at in [Timestamp::MIN, Timestamp::MAX] {
+                let s = Schedule::new(send_at, tz.clone(), recurrence.clone());
+                for from in [Timestamp::MIN, Timestamp::MAX] {
+                    let occ = s.occurrences(from, 5);
+                    assert!(occ.windows(2).all(|w| w[0] < w[1]));
+                    assert!(occ.iter().all(|&o| o >= from));
+                    let _ = s.next_after(from);
+                }
+                assert_eq!(s.next_after(Timestamp::MAX), None);
+            }
+        }
+    }
+    // The last hours of jiff's range: hourly stops at the edge.
+    let near_end = floor_to_second(Timestamp::MAX) - SignedDuration::from_hours(2);
+    let s = Schedule::new(near_end, zone("UTC"), Recurrence::Hourly { interval_hours: 1 });
+    let occ = s.occurrences(near_end, 10);
+    assert_eq!(occ.len(), 3);
+    assert_eq!(occ[2], floor_to_second(Timestamp::MAX));
+}
+
+#[test]
+fn invalid_rules_compute_without_panicking() {
+    let zero = schedule("UTC", "2026-01-01T00:00:00Z", Recurrence::Hourly { interval_hours: 0 });
+    assert_eq!(zero.next_at_or_after(Timestamp::MIN), None);
+    let empty = schedule("UTC", "2026-01-01T00:00:00Z", custom(&[]));
+    assert_eq!(empty.occurrences(Timestamp::MIN, 3), vec![]);
+    let dup = schedule("UTC", "2026-01-05T00:00:00Z", custom(&[Day::Mon, Day::Mon]));
+    assert_eq!(dup.occurrences(Timestamp::MIN, 2), vec![at("2026-01-05T00:00:00Z"), at("2026-01-12T00:00:00Z")]);
+    let long = schedule("UTC", "2026-01-01T00:00:00Z", Recurrence::Hourly { interval_hours: 255 });
+    assert_eq!(long.next_after(at("2026-01-01T00:00:00Z")), Some(at("2026-01-11T15:00:00Z")));
+}
+
+// ------------------------------------------------- serde and validation
+
+#[test]
+fn serde_round_trips() {
+    let cases = [
+        (r#"{"kind":"none"}"#, Recurrence::None),
+        (r#"{"kind":"hourly","interval_hours":3}"#, Recurrence::Hourly { interval_hours: 3 }),
+        (r#"{"kind":"daily"}"#, Recurrence::Daily),
+        (r#"{"kind":"weekly"}"#, Recurrence::Weekly),
+        (r#"{"kind":"weekdays"}"#, Recurrence::Weekdays),
+        (r#"{"kind":"custom","days":["mon","wed"]}"#, custom(&[Day::Mon, Day::Wed])),
+        (r#"{"kind":"monthly"}"#, Recurrence::Monthly),
+    ];
+    for (json, value) in cases {
+        let parsed: Recurrence = serde_json::from_str(json).unwrap();
+        assert_eq!(parsed, value, "{json}");
+        assert_eq!(serde_json::to_string(&value).unwrap(), json);
+    }
+    let all_days: Vec<Day> = serde_json::from_str(r#"["mon","tue","wed","thu","fri","sat","sun"]"#).unwrap();
+    assert_eq!(all_days, Day::ALL);
+    assert_eq!(serde_json::to_string(&Day::ALL).unwrap(), r#"["mon","tue","wed","thu","fri","sat","sun"]"#);
+    for bad in [
+        r#"{"kind":"yearly"}"#,
+        r#"{"kind":"custom","days":["monday"]}"#,
+        r#"{"kind":"hourly"}"#,
+        r#"{"kind":"hourly","interval_hours":256}"#,
+        r#"{"days":["mon"]}"#,
+    ] {
+        assert!(serde_json::from_str::<Recurrence>(bad).is_err(), "{bad}");
+    }
+}
+
+#[test]
+fn day_converts_to_and_from_weekday() {
+    for day in Day::ALL {
+        assert_eq!(Day::from(Weekday::from(day)), day);
+    }
+    assert_eq!(Weekday::from(Day::Mon), Weekday::Monday);
+    assert_eq!(Weekday::from(Day::Sun), Weekday::Sunday);
+    assert_eq!(Day::from(Weekday::Saturday), Day::Sat);
+    assert_eq!(Day::Wed.to_string(), "Wednesday");
+}
+
+#[test]
+fn validate_accepts_good_rules_and_explains_bad_ones() {
+    for ok in [
+        Recurrence::None,
+        Recurrence::Hourly { interval_hours: 1 },
+        Recurrence::Hourly { interval_hours: 24 },
+        Recurrence::Daily,
+        Recurrence::Weekly,
+        Recurrence::Weekdays,
+        custom(&Day::ALL),
+        custom(&[Day::Sun, Day::Mon]),
+        Recurrence::Monthly,
+    ] {
+        assert_eq!(ok.validate(), Ok(()), "{ok:?}");
+    }
+    for hours in [0, 25, 255] {
+        let err = Recurrence::Hourly { interval_hours: hours }.validate().unwrap_err();
+        assert_eq!(err, RecurrenceError::InvalidHourlyInterval(hours));
+    }
+    assert_eq!(RecurrenceError::InvalidHourlyInterval(0).to_string(), "The hourly interval must be between 1 and 24 hours, but it is 0.");
+    let err = custom(&[]).validate().unwrap_err();
+    assert_eq!(err, RecurrenceError::NoCustomDays);
+    assert_eq!(err.to_string(), "A custom recurrence needs at least one day.");
+    let err = custom(&[Day::Mon, Day::Wed, Day::Mon]).validate().unwrap_err();
+    assert_eq!(err, RecurrenceError::DuplicateCustomDay(Day::Mon));
+    assert_eq!(err.to_string(), "Monday appears more than once in the custom recurrence.");
+}
+
+// ------------------------------------------------------------ proptests
+
+/// Real zones, chosen for unusual DST: 30-minute DST (Lord_Howe),
+/// transitions at midnight (Santiago, Havana, Sao_Paulo, Tehran), negative
+/// DST in the tzdb source (Dublin, Casablanca), a 45-minute offset
+/// (Kathmandu, Chatham), a half-hour offset (St_Johns), a skipped
+/// calendar day (Apia), and no DST at all (Tokyo).
+const ZONES: &[&str] = &[
+    "America/New_York",
+    "Europe/London",
+    "Australia/Sydney",
+    "Asia/Tokyo",
+    "Australia/Lord_Howe",
+    "America/Santiago",
+    "Europe/Dublin",
+    "Asia/Kathmandu",
+    "Pacific/Chatham",
+    "America/St_Johns",
+    "Africa/Casablanca",
+    "Pacific/Apia",
+    "America/Havana",
+    "America/Sao_Paulo",
+    "Asia/Tehran",
+    "Europe/Moscow",
+];
+
+const DAY: i64 = 86_400;
+/// 1990-01-01T00:00:00Z and 2060-12-31T00:00:00Z.
+const START_1990: i64 = 631_152_000;
+const END_2060: i64 = 2_871_763_200;
+
+fn recurrence_strategy() -> impl Strategy<Value = Recurrence> {
+    prop_oneof![
+        Just(Recurrence::None),
+        (1u8..=24).prop_map(|interval_hours| Recurrence::Hourly { interval_hours }),
+        Just(Recurrence::Daily),
+        Just(Recurrence::Weekly),
+        Just(Recurrence::Weekdays),
+        proptest::sample::subsequence(Day::ALL.to_vec(), 1..=7).prop_shuffle().prop_map(|days| Recurrence::Custom { days }),
+        Just(Recurrence::Monthly),
+    ]
+}
+
+/// Picks a `send_at` in 1990..2060. Half the time it is placed a few
+/// days (or about a week or a month) before one of the zone's
+/// transitions, near the transition's wall-clock time, so that calendar
+/// rules often land in gaps and folds.
+fn send_at_strategy() -> impl Strategy<Value = (TimeZone, Timestamp)> {
+    (0..ZONES.len(), START_1990..END_2060, any::<bool>(), prop_oneof![0i64..=8, 13i64..=15, 27i64..=32], -100i64..=100).prop_map(
+        |(zone_index, base, near, days_back, minutes)| {
+            let tz = zone(ZONES[zone_index]);
+            let base = Timestamp::from_second(base).unwrap();
+            let transition = if near { tz.following(base).next().map(|t| t.timestamp()) } else { None };
+            let send_at = match transition {
+                Some(t) => t - SignedDuration::from_secs(days_back * DAY - minutes * 60),
+                None => base,
+            };
+            (tz, send_at)
+        },
+    )
+}
+
+/// Does the civil date `date` match the rule of a calendar recurrence?
+fn rule_matches(recurrence: &Recurrence, anchor: Date, date: Date) -> bool {
+    match recurrence {
+        Recurrence::Daily => true,
+        Recurrence::Weekly => (anchor.duration_until(date).as_hours() / 24) % 7 == 0,
+        Recurrence::Weekdays => !matches!(date.weekday(), Weekday::Saturday | Weekday::Sunday),
+        Recurrence::Custom { days } => days.contains(&Day::from(date.weekday())),
+        Recurrence::Monthly => date.day() == anchor.day().min(date.days_in_month()),
+        Recurrence::None | Recurrence::Hourly { .. } => unreachable!(),
+    }
+}
+
+/// A deliberately naive reference: it walks every civil date from the
+/// anchor and applies the definition directly (no jumping, no slack).
+fn reference(s: &Schedule, from: Timestamp, count: usize) -> Vec<Timestamp> {
+    let mut out: Vec<Timestamp> = Vec::new();
+    let push = |t: Timestamp, out: &mut Vec<Timestamp>| {
+        if t >= from && t >= s.send_at && out.last().is_none_or(|&last| t > last) {
+            out.push(t);
+        }
+    };
+    match &s.recurrence {
+        Recurrence::None => push(s.send_at, &mut out),
+        Recurrence::Hourly { interval_hours } => {
+            let step = SignedDuration::from_hours(i64::from(*interval_hours));
+            let mut t = s.send_at;
+            while out.len() < count {
+                push(t, &mut out);
+                t += step;
+            }
+        }
+        calendar => {
+            let anchor = s.send_at.to_zoned(s.tz.clone()).datetime();
+            let mut date = anchor.date();
+            while out.len() < count {
+                if rule_matches(calendar, anchor.date(), date) {
+                    let t = if date == anchor.date() {
+                        s.send_at
+                    } else {
+                        s.tz.to_ambiguous_timestamp(date.to_datetime(anchor.time())).compatible().unwrap()
+                    };
+                    push(t, &mut out);
+                }
+                date = date.tomorrow().unwrap();
+            }
+        }
+    }
+    out
+}
+
+/// The invariants that every calendar occurrence must satisfy. `o` must
+/// be `send_at` (on a matching date), or else come from an "intended"
+/// civil date-time (a matching date after the anchor's, at the anchor's
+/// time of day). The intended date-time is the occurrence's own local
+/// time, or, if it fell in a gap, the local time less the gap's length.
+/// A fold always takes the earlier instant.
+fn check_calendar_occurrence(s: &Schedule, o: Timestamp) -> Result<(), TestCaseError> {
+    let anchor = s.send_at.to_zoned(s.tz.clone()).datetime();
+    let local = o.to_zoned(s.tz.clone()).datetime();
+    if o == s.send_at {
+        prop_assert!(rule_matches(&s.recurrence, anchor.date(), anchor.date()));
+        return Ok(());
+    }
+    // A gap shift is at most 24 h, so the intended date is the local date
+    // or the day before. Both can map to `o` (Apia's skipped day), so
+    // take the one that matches the rule.
+    let intended =
+        [Some(local.date()), local.date().yesterday().ok()].into_iter().flatten().map(|d| d.to_datetime(anchor.time())).find(|&c| {
+            c.date() > anchor.date()
+                && rule_matches(&s.recurrence, anchor.date(), c.date())
+                && s.tz.to_ambiguous_timestamp(c).compatible().ok() == Some(o)
+        });
+    let Some(intended) = intended else {
+        return Err(TestCaseError::fail(format!(
+            "{local} is not the anchor time {} on a matching date, shifted by a gap or not",
+            anchor.time()
+        )));
+    };
+    let ambiguity = s.tz.to_ambiguous_timestamp(intended);
+    match ambiguity.offset() {
+        AmbiguousOffset::Unambiguous { .. } => prop_assert_eq!(local, intended),
+        AmbiguousOffset::Fold { .. } => {
+            prop_assert_eq!(local, intended);
+            prop_assert_eq!(Some(o), ambiguity.earlier().ok());
+        }
+        AmbiguousOffset::Gap { before, after } => {
+            let gap = before.duration_until(after);
+            let shift = intended.duration_until(local);
+            prop_assert!(shift > SignedDuration::ZERO);
+            prop_assert_eq!(shift, gap);
+        }
+    }
+    // The spelled-out form of the rule checks, when not gap-shifted.
+    if local == intended {
+        prop_assert_eq!(local.time(), anchor.time());
+        match &s.recurrence {
+            Recurrence::Weekdays => prop_assert!(!matches!(local.weekday(), Weekday::Saturday | Weekday::Sunday)),
+            Recurrence::Custom { days } => {
+                prop_assert!(days.contains(&Day::from(local.weekday())))
+            }
+            Recurrence::Monthly => {
+                prop_assert_eq!(local.day(), anchor.day().min(local.date().days_in_month()))
+            }
+            Recurrence::Weekly => prop_assert_eq!(local.weekday(), anchor.weekday()),
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
+fn check_invariants(s: &Schedule, from: Timestamp, occ: &[Timestamp]) -> Result<(), TestCaseError> {
+    for pair in occ.windows(2) {
+        prop_assert!(pair[0] < pair[1], "not increasing: {pair:?}");
+    }
+    prop_assert_eq!(s.next_at_or_after(from), occ.first().copied());
+    for (i, &o) in occ.iter().enumerate() {
+        prop_assert!(o >= s.send_at && o >= from);
+        prop_assert_eq!(o.subsec_nanosecond(), 0);
+        prop_assert_eq!(s.next_at_or_after(o), Some(o));
+        if let Some(&following) = occ.get(i + 1) {
+            prop_assert_eq!(s.next_after(o), Some(following));
+        }
+    }
+    match &s.recurrence {
+        Recurrence::None => {
+            let expected: Vec<Timestamp> = Some(s.send_at).filter(|&t| t >= from).into_iter().collect();
+            prop_assert_eq!(occ, &expected[..]);
+            prop_assert_eq!(s.occurrences(Timestamp::MIN, 10), vec![s.send_at]);
+        }
+        Recurrence::Hourly { interval_hours } => {
+            let step = SignedDuration::from_hours(i64::from(*interval_hours));
+            for pair in occ.windows(2) {
+                prop_assert_eq!(pair[0].duration_until(pair[1]), step);
+            }
+            if let Some(&first) = occ.first() {
+                let since = s.send_at.duration_until(first).as_secs();
+                prop_assert_eq!(since % step.as_secs(), 0);
+                if from > s.send_at {
+                    prop_assert!(from.duration_until(first) < step);
+                }
+            }
+        }
+        _ => {
+            for &o in occ {
+                check_calendar_occurrence(s, o)?;
+            }
+        }
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    /// Within a few years of send_at, the jumping iterator agrees with the naive reference.
+    #[test]
+    fn prop_matches_naive_reference(
+        (tz, send_at) in send_at_strategy(),
+        recurrence in recurrence_strategy(),
+        from_offset in prop_oneof![-10 * DAY..=0, 0..=40 * DAY, 0..=3 * 366 * DAY],
+    ) {
+        let s = Schedule::new(send_at, tz, recurrence);
+        let from = send_at + SignedDuration::from_secs(from_offset);
+        let got = s.occurrences(from, 25);
+        prop_assert_eq!(&got, &reference(&s, from, 25));
+        check_invariants(&s, from, &got)?;
+    }
+
+    /// Up to 70 years later: the invariants hold wherever we start.
+    #[test]
+    fn prop_invariants_far_from_send_at(
+        (tz, send_at) in send_at_strategy(),
+        recurrence in recurrence_strategy(),
+        from_offset in prop_oneof![-10 * DAY..=0, 0..=70 * 366 * DAY],
+    ) {
+        let s = Schedule::new(send_at, tz, recurrence);
+        let from = send_at + SignedDuration::from_secs(from_offset);
+        let got = s.occurrences(from, 20);
+        match s.recurrence {
+            Recurrence::None => {}
+            _ => prop_assert_eq!(got.len(), 20),
+        }
+        check_invariants(&s, from, &got)?;
+    }
+
+    /// Any representable input, including invalid rules: no panic, and the output is sane.
+    #[test]
+    fn prop_never_panics(
+        zone_index in 0..ZONES.len(),
+        send_at in Timestamp::MIN.as_second()..=Timestamp::MAX.as_second(),
+        from in Timestamp::MIN.as_second()..=Timestamp::MAX.as_second(),
+        near_end in any::<bool>(),
+        recurrence in prop_oneof![
+            recurrence_strategy(),
+            any::<u8>().prop_map(|interval_hours| Recurrence::Hourly { interval_hours }),
+            proptest::collection::vec(proptest::sample::select(Day::ALL.to_vec()), 0..10)
+                .prop_map(|days| Recurrence::Custom { days }),
+        ],
+    ) {
+        let tz = zone(ZONES[zone_index]);
+        let send_at = Timestamp::from_second(send_at).unwrap();
+        // Put `from` right by send_at, or at the top of the range, now and then.
+        let from = if near_end {
+            Timestamp::MAX - SignedDuration::from_secs(from.rem_euclid(40 * DAY))
+        } else {
+            Timestamp::from_second(from).unwrap()
+        };
+        let s = Schedule::new(send_at, tz, recurrence);
+        let occ = s.occurrences(from, 5);
+        for pair in occ.windows(2) {
+            prop_assert!(pair[0] < pair[1]);
+        }
+        for &o in &occ {
+            prop_assert!(o >= from && o >= send_at);
+        }
+        prop_assert_eq!(s.next_at_or_after(from), occ.first().copied());
+        if let Some(&first) = occ.first() {
+            prop_assert_eq!(s.next_after(first), occ.get(1).copied());
+        }
+    }
+}
