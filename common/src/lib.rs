@@ -16,6 +16,7 @@ pub mod recurrence;
 pub mod reminder;
 pub mod settings;
 pub mod signin;
+pub mod states;
 pub mod status;
 pub mod storage;
 pub mod time;

@@ -9,6 +9,7 @@ use futures::StreamExt;
 use futures::stream::FuturesUnordered;
 use hibiki_common::crypto::Keys;
 use hibiki_common::jobs::PushJob;
+use hibiki_common::states::{DeviceDeliveryStatus, EntryKind, EntryStatus};
 use hibiki_common::storage::{Db, DeviceResult, Outgoing, STALE_SEND, SubscriptionKeys};
 use jiff::Timestamp;
 use tokio::sync::Semaphore;
@@ -139,7 +140,7 @@ async fn prepare(ctx: &DeliveryContext, log_ids: &[String]) -> Result<Option<(Ve
         return Ok(None);
     }
     let (live, deleted): (Vec<_>, Vec<_>) = entries.into_iter().partition(|e| e.content.is_some());
-    ctx.db.close_deliveries(&deleted.into_iter().map(|e| e.log_id).collect::<Vec<_>>(), "cancelled").await?;
+    ctx.db.close_deliveries(&deleted.into_iter().map(|e| e.log_id).collect::<Vec<_>>(), EntryStatus::Cancelled).await?;
 
     let users: Vec<String> = live.iter().map(|e| e.user_id.clone()).collect::<HashSet<_>>().into_iter().collect();
     let devices = ctx.db.devices_of(&users).await?;
@@ -159,7 +160,7 @@ async fn prepare(ctx: &DeliveryContext, log_ids: &[String]) -> Result<Option<(Ve
     }
     if !no_devices.is_empty() {
         metrics::counter!("hibiki_pushes_total", "outcome" => "no_devices").increment(no_devices.len() as u64);
-        ctx.db.close_deliveries(&no_devices, "no_devices").await?;
+        ctx.db.close_deliveries(&no_devices, EntryStatus::NoDevices).await?;
         ctx.db.fallback_now(&no_devices).await?;
     }
 
@@ -177,7 +178,7 @@ async fn prepare(ctx: &DeliveryContext, log_ids: &[String]) -> Result<Option<(Ve
             reminder_id: &entry.reminder_id,
             log_id: &entry.log_id,
             action_token: &token,
-            kind: &entry.kind,
+            kind: entry.kind.as_str(),
             title: &content.title,
             description: content.description.as_deref(),
             lang: &content.language,
@@ -244,7 +245,7 @@ async fn send_at_their_second(ctx: &DeliveryContext, mut ready: Vec<Ready>) {
 /// takes the device over.
 async fn settle(ctx: &DeliveryContext, log_ids: &[String]) -> Result<(), DeliveryError> {
     for closed in ctx.db.settle_deliveries(log_ids).await? {
-        if let (Some(at), false) = (closed.sent_at, closed.kind == "send_now") {
+        if let (Some(at), false) = (closed.sent_at, closed.kind == EntryKind::SendNow) {
             let lateness = at.duration_since(closed.occurrence_at).as_secs_f64().max(0.0);
             metrics::histogram!("hibiki_delivery_lateness_seconds").record(lateness);
         }
@@ -254,12 +255,12 @@ async fn settle(ctx: &DeliveryContext, log_ids: &[String]) -> Result<(), Deliver
 
 fn result_of(log_id: &str, device: &SubscriptionKeys, outcome: &PushOutcome, at: Timestamp) -> DeviceResult {
     let (status, response) = match outcome {
-        PushOutcome::Delivered(code) => ("sent", Some(*code)),
-        PushOutcome::Gone(code) => ("gone", Some(*code)),
-        PushOutcome::TooLarge => ("failed", Some(413)),
-        PushOutcome::Retry { status, .. } | PushOutcome::Failed { status, .. } => ("failed", *status),
+        PushOutcome::Delivered(code) => (DeviceDeliveryStatus::Sent, Some(*code)),
+        PushOutcome::Gone(code) => (DeviceDeliveryStatus::Gone, Some(*code)),
+        PushOutcome::TooLarge => (DeviceDeliveryStatus::Failed, Some(413)),
+        PushOutcome::Retry { status, .. } | PushOutcome::Failed { status, .. } => (DeviceDeliveryStatus::Failed, *status),
     };
-    metrics::counter!("hibiki_pushes_total", "outcome" => status).increment(1);
+    metrics::counter!("hibiki_pushes_total", "outcome" => status.as_str()).increment(1);
     DeviceResult { log_id: log_id.to_owned(), subscription_id: device.id.clone(), status, response, at }
 }
 

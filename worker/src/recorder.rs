@@ -111,8 +111,11 @@ async fn write(db: &Db, answers: &[DeviceResult], successes: &mut SuccessThrottl
             }
         }
     }
-    let succeeded: Vec<String> =
-        answers.iter().filter(|a| a.status == "sent" && successes.due(&a.subscription_id)).map(|a| a.subscription_id.clone()).collect();
+    let succeeded: Vec<String> = answers
+        .iter()
+        .filter(|a| a.status == hibiki_common::states::DeviceDeliveryStatus::Sent && successes.due(&a.subscription_id))
+        .map(|a| a.subscription_id.clone())
+        .collect();
     if let Some(at) = answers.last().map(|a| a.at)
         && let Err(e) = db.devices_succeeded(&succeeded, at).await
     {

@@ -5,6 +5,7 @@ use axum::response::{IntoResponse, Response};
 use hibiki_common::error::FieldErrors;
 use hibiki_common::recurrence::Recurrence;
 use hibiki_common::reminder::{self, Contents, PreviewInput, Reminder, ReminderInput, ReminderPatch, StatusFilter, Timing};
+use hibiki_common::states::NotificationAction;
 use hibiki_common::storage::DeliveryLog;
 use jiff::Timestamp;
 use serde::{Deserialize, Serialize};
@@ -56,8 +57,7 @@ pub async fn list(State(state): State<AppState>, auth: AuthUser, ApiQuery(q): Ap
 pub struct HandleRequest {
     pub reminder_id: String,
     pub log_id: String,
-    /// complete or snooze
-    pub action: String,
+    pub action: NotificationAction,
     /// 5, 10, 15, 30 or 60; the user's default when absent
     pub snooze_minutes: Option<i64>,
     /// Snooze until this instant instead (within the next 7 days).
@@ -127,25 +127,24 @@ async fn handle(state: &AppState, auth: Option<AuthUser>, req: HandleRequest) ->
     }
     let user_id = entry.user_id.clone();
     let r = state.db.get_reminder(&state.keys, &user_id, &entry.reminder_id).await?;
-    let snooze_to = match req.action.as_str() {
-        "complete" => None,
-        "snooze" => {
+    let snooze_to = match req.action {
+        NotificationAction::Complete => None,
+        NotificationAction::Snooze => {
             let default = match (req.snooze_minutes, req.snooze_until) {
                 (None, None) => Some(state.db.settings(&user_id).await?.default_snooze_minutes),
                 _ => None,
             };
             Some(reminder::snooze_target(req.snooze_minutes.or(default), req.snooze_until, now)?)
         }
-        _ => return Err(ApiError::field("action", "action must be complete or snooze")),
     };
-    if state.db.record_action(&req.log_id, &req.action, now).await? {
+    if state.db.record_action(&req.log_id, req.action, now).await? {
         match snooze_to {
             None if r.recurrence == Recurrence::None => state.db.archive_reminder(&r.id, now).await?,
             // A recurring reminder stays for its next occurrence; a pending snooze is dropped.
             None => state.db.clear_snooze(&r.id).await?,
             Some(at) => state.db.set_fire(&r.id, hibiki_common::storage::FIRE_SNOOZE, at).await?,
         }
-        metrics::counter!("hibiki_notification_actions_total", "action" => req.action.clone()).increment(1);
+        metrics::counter!("hibiki_notification_actions_total", "action" => req.action.as_str()).increment(1);
     }
     state.db.touch_user(&user_id, now).await?;
     Ok((StatusCode::OK, ok(state.db.get_reminder(&state.keys, &user_id, &r.id).await?)).into_response())

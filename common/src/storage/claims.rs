@@ -10,6 +10,7 @@ use super::delivery::{Claimed, FIRE_OCCURRENCE, FIRE_SNOOZE, LATE_WINDOW};
 use super::{Db, placeholders, value_rows};
 use crate::Result;
 use crate::reminder::Timing;
+use crate::states::EntryStatus;
 use crate::time::{from_millis, to_millis};
 
 /// Fires claimed in one transaction (and rows per multi-row statement).
@@ -168,7 +169,7 @@ impl Db {
                 .bind(&e.reminder_id)
                 .bind(&reminders[&e.reminder_id].user_id)
                 .bind(to_millis(e.fire_at))
-                .bind(if e.missed { "missed" } else { "queued" })
+                .bind(if e.missed { EntryStatus::Missed } else { EntryStatus::Queued }.as_str())
                 .bind(i64::from(e.late))
                 .bind(to_millis(now))
                 .bind(e.kind);

@@ -10,6 +10,7 @@ use utoipa::ToSchema;
 
 use super::Db;
 use crate::Result;
+use crate::states::{DeviceDeliveryStatus, EntryStatus, NotificationAction};
 use crate::time::{from_millis, to_millis};
 
 pub const FIRE_OCCURRENCE: &str = "occurrence";
@@ -183,7 +184,10 @@ impl Db {
                     created_at: from_millis(r.try_get("created_at")?),
                     last_shown_at: r.try_get::<Option<i64>, _>("last_shown_at")?.map(from_millis),
                     last_success_at: r.try_get::<Option<i64>, _>("last_success_at")?.map(from_millis),
-                    status: if last_status.as_deref() == Some("failed") { DeviceStatus::Failing } else { DeviceStatus::Active },
+                    status: match last_status.as_deref().and_then(DeviceDeliveryStatus::parse) {
+                        Some(DeviceDeliveryStatus::Failed) => DeviceStatus::Failing,
+                        _ => DeviceStatus::Active,
+                    },
                     device_info,
                 })
             })
@@ -303,7 +307,8 @@ impl Db {
         now: Timestamp,
     ) -> Result<String> {
         let log_id = uuid::Uuid::new_v4().to_string();
-        let (status, fallback) = if devices == 0 { ("no_devices", fallback_minutes.map(|_| 0)) } else { ("queued", fallback_minutes) };
+        let (status, fallback) =
+            if devices == 0 { (EntryStatus::NoDevices, fallback_minutes.map(|_| 0)) } else { (EntryStatus::Queued, fallback_minutes) };
         sqlx::query(
             "INSERT INTO delivery_logs (id, reminder_id, user_id, occurrence_at, status, late, created_at, kind, fallback_minutes)
              VALUES ($1, $2, $3, $4, $5, 0, $4, 'send_now', $6)",
@@ -312,7 +317,7 @@ impl Db {
         .bind(reminder_id)
         .bind(user_id)
         .bind(to_millis(now))
-        .bind(status)
+        .bind(status.as_str())
         .bind(fallback)
         .execute(&self.pool)
         .await?;
@@ -398,11 +403,11 @@ impl Db {
 
     /// Records a notification action once: `true` the first time for this entry and action.
     /// The person has the reminder in hand, so no entry of it is emailed any more.
-    pub async fn record_action(&self, log_id: &str, action: &str, now: Timestamp) -> Result<bool> {
+    pub async fn record_action(&self, log_id: &str, action: NotificationAction, now: Timestamp) -> Result<bool> {
         let mut tx = self.pool.begin().await?;
         let first = sqlx::query("UPDATE delivery_logs SET action = $2, action_at = $3 WHERE id = $1 AND (action IS NULL OR action <> $2)")
             .bind(log_id)
-            .bind(action)
+            .bind(action.as_str())
             .bind(to_millis(now))
             .execute(&mut *tx)
             .await?

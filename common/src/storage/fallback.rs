@@ -10,6 +10,7 @@ use super::Db;
 use crate::Result;
 use crate::crypto::Keys;
 use crate::jobs::MailJob;
+use crate::states::EntryStatus;
 use crate::time::{from_millis, to_millis};
 
 /// At most this many fallback emails per user in 24 hours.
@@ -85,14 +86,14 @@ impl Db {
             return Ok(FallbackClaim::Gone);
         };
         let user_id: String = row.try_get("user_id")?;
-        let status: String = row.try_get("status")?;
+        let status = EntryStatus::parse(&row.try_get::<String, _>("status")?);
         let action: Option<String> = row.try_get("action")?;
         let shown: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM deliveries WHERE log_id = $1 AND shown_at IS NOT NULL")
             .bind(log_id)
             .fetch_one(&mut *tx)
             .await?;
         let user = sqlx::query("SELECT email, language FROM users WHERE id = $1").bind(&user_id).fetch_optional(&mut *tx).await?;
-        let (Some(user), None, 0, false) = (user, action, shown, matches!(status.as_str(), "cancelled" | "missed")) else {
+        let (Some(user), None, 0, false) = (user, action, shown, status.is_none_or(EntryStatus::never_delivered)) else {
             tx.commit().await?;
             return Ok(FallbackClaim::Gone);
         };

@@ -11,6 +11,7 @@ use super::{Db, flag};
 use crate::crypto::Keys;
 use crate::recurrence::Recurrence;
 use crate::reminder::{Contents, FireState, MAX_ACTIVE_REMINDERS, Reminder, ReminderStatus, StatusFilter, Timing};
+use crate::states::{DeviceDeliveryStatus, EntryKind, EntryStatus};
 use crate::time::{from_millis, to_millis};
 use crate::{Error, Result};
 
@@ -18,14 +19,13 @@ use crate::{Error, Result};
 #[derive(Debug, Clone, Serialize, ToSchema)]
 pub struct DeliveryLog {
     pub id: String,
-    /// occurrence, alert, repeat, snooze or send_now
-    pub kind: String,
+    pub kind: EntryKind,
     #[schema(value_type = String, format = DateTime)]
     pub occurrence_at: Timestamp,
     #[schema(value_type = Option<String>, format = DateTime)]
     pub sent_at: Option<Timestamp>,
-    /// queued, sent, shown (a device acknowledged it), failed, no_devices, missed or cancelled
-    pub status: String,
+    /// `shown` once a device acknowledged it.
+    pub status: EntryStatus,
     /// When a device first showed it.
     #[schema(value_type = Option<String>, format = DateTime)]
     pub shown_at: Option<Timestamp>,
@@ -45,8 +45,7 @@ pub struct DeviceDelivery {
     pub subscription_id: String,
     /// The device's label; null once the device was removed.
     pub label: Option<String>,
-    /// sending, sent, failed or gone
-    pub status: String,
+    pub status: DeviceDeliveryStatus,
     #[schema(value_type = Option<String>, format = DateTime)]
     pub shown_at: Option<Timestamp>,
 }
@@ -323,7 +322,7 @@ impl Db {
             devices.entry(r.try_get("log_id")?).or_default().push(DeviceDelivery {
                 subscription_id: r.try_get("subscription_id")?,
                 label: info.map(|i| crate::device::label(&serde_json::from_str(&i).unwrap_or_default())),
-                status: r.try_get("status")?,
+                status: DeviceDeliveryStatus::parse(&r.try_get::<String, _>("status")?).unwrap_or(DeviceDeliveryStatus::Failed),
                 shown_at: r.try_get::<Option<i64>, _>("shown_at")?.map(from_millis),
             });
         }
@@ -332,12 +331,11 @@ impl Db {
                 let id: String = r.try_get("id")?;
                 let devices = devices.remove(&id).unwrap_or_default();
                 let shown_at = devices.iter().filter_map(|d| d.shown_at).min();
-                let stored: String = r.try_get("status")?;
+                let stored = EntryStatus::parse(&r.try_get::<String, _>("status")?).unwrap_or(EntryStatus::Failed);
                 // An acknowledgement may come before the entry is settled: shown wins.
-                let status =
-                    if shown_at.is_some() && matches!(stored.as_str(), "queued" | "sent" | "failed") { "shown".to_owned() } else { stored };
+                let status = stored.as_seen(shown_at.is_some());
                 Ok(DeliveryLog {
-                    kind: r.try_get("kind")?,
+                    kind: EntryKind::parse(&r.try_get::<String, _>("kind")?).unwrap_or(EntryKind::Occurrence),
                     occurrence_at: from_millis(r.try_get("occurrence_at")?),
                     sent_at: r.try_get::<Option<i64>, _>("sent_at")?.map(from_millis),
                     status,

@@ -16,6 +16,7 @@ use super::reminders::open_json;
 use super::{Db, placeholders, value_rows};
 use crate::Result;
 use crate::crypto::Keys;
+use crate::states::{DeviceDeliveryStatus, EntryKind, EntryStatus};
 use crate::time::{from_millis, to_millis};
 
 /// A send "in flight" longer than this belongs to a dead worker and may be taken over.
@@ -29,8 +30,7 @@ const ROWS: usize = 500;
 pub struct Outgoing {
     pub log_id: String,
     pub reminder_id: String,
-    /// occurrence, snooze, send_now
-    pub kind: String,
+    pub kind: EntryKind,
     pub user_id: String,
     pub occurrence_at: Timestamp,
     pub late: bool,
@@ -53,7 +53,7 @@ pub struct OutgoingContent {
 pub struct DeviceResult {
     pub log_id: String,
     pub subscription_id: String,
-    pub status: &'static str,
+    pub status: DeviceDeliveryStatus,
     pub response: Option<u16>,
     pub at: Timestamp,
 }
@@ -62,8 +62,8 @@ pub struct DeviceResult {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Settled {
     pub log_id: String,
-    pub status: String,
-    pub kind: String,
+    pub status: EntryStatus,
+    pub kind: EntryKind,
     pub occurrence_at: Timestamp,
     pub sent_at: Option<Timestamp>,
 }
@@ -105,7 +105,7 @@ impl Db {
                 };
                 out.push(Outgoing {
                     log_id: row.try_get("id")?,
-                    kind: row.try_get("kind")?,
+                    kind: EntryKind::parse(&row.try_get::<String, _>("kind")?).unwrap_or(EntryKind::Occurrence),
                     user_id: row.try_get("user_id")?,
                     occurrence_at: from_millis(row.try_get("occurrence_at")?),
                     late: row.try_get::<i64, _>("late")? != 0,
@@ -214,7 +214,12 @@ impl Db {
             );
             let mut query = sqlx::query(AssertSqlSafe(sql));
             for r in chunk {
-                query = query.bind(&r.log_id).bind(&r.subscription_id).bind(r.status).bind(r.response.map(i64::from)).bind(to_millis(r.at));
+                query = query
+                    .bind(&r.log_id)
+                    .bind(&r.subscription_id)
+                    .bind(r.status.as_str())
+                    .bind(r.response.map(i64::from))
+                    .bind(to_millis(r.at));
             }
             query.execute(&self.pool).await?;
         }
@@ -243,8 +248,8 @@ impl Db {
             for row in query.fetch_all(&self.pool).await? {
                 settled.push(Settled {
                     log_id: row.try_get("id")?,
-                    status: row.try_get("status")?,
-                    kind: row.try_get("kind")?,
+                    status: EntryStatus::parse(&row.try_get::<String, _>("status")?).unwrap_or(EntryStatus::Failed),
+                    kind: EntryKind::parse(&row.try_get::<String, _>("kind")?).unwrap_or(EntryKind::Occurrence),
                     occurrence_at: from_millis(row.try_get("occurrence_at")?),
                     sent_at: row.try_get::<Option<i64>, _>("sent_at")?.map(from_millis),
                 });
@@ -255,13 +260,13 @@ impl Db {
 
     /// Closes entries still `queued` that have nothing to send: `cancelled` (the reminder is
     /// gone) or `no_devices`.
-    pub async fn close_deliveries(&self, log_ids: &[String], status: &str) -> Result<()> {
+    pub async fn close_deliveries(&self, log_ids: &[String], status: EntryStatus) -> Result<()> {
         for chunk in log_ids.chunks(ROWS) {
             let sql = format!(
                 "UPDATE delivery_logs SET status = $1 WHERE COALESCE(status, '') = 'queued' AND id IN ({})",
                 placeholders(2, chunk.len())
             );
-            let mut query = sqlx::query(AssertSqlSafe(sql)).bind(status);
+            let mut query = sqlx::query(AssertSqlSafe(sql)).bind(status.as_str());
             for id in chunk {
                 query = query.bind(id);
             }
