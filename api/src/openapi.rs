@@ -153,3 +153,25 @@ fn error_envelope() -> RefOr<Schema> {
             .build(),
     ))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The web app's API types are generated from this document (`web/src/lib/openapi.json`,
+    /// then `npm run api-types`): the committed copy must be the server's, so the types cannot
+    /// drift from the server. `HIBIKI_UPDATE_OPENAPI=1 cargo test -p hibiki-api openapi` writes it.
+    #[test]
+    fn the_web_apps_copy_of_the_document_is_current() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../web/src/lib/openapi.json");
+        let current = format!("{}\n", serde_json::to_string_pretty(&ApiDoc::openapi()).unwrap());
+        if std::env::var("HIBIKI_UPDATE_OPENAPI").is_ok_and(|v| v == "1") {
+            std::fs::write(path, &current).unwrap();
+        }
+        let committed = std::fs::read_to_string(path).unwrap_or_default();
+        assert!(
+            committed == current,
+            "web/src/lib/openapi.json is stale: run HIBIKI_UPDATE_OPENAPI=1 cargo test -p hibiki-api openapi, then npm run api-types in web/"
+        );
+    }
+}

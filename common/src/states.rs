@@ -9,9 +9,12 @@ use utoipa::ToSchema;
 macro_rules! word_enum {
     ($(#[$meta:meta])* $name:ident { $($(#[$vmeta:meta])* $variant:ident = $word:literal),+ $(,)? }) => {
         $(#[$meta])*
+        // snake_case gives each variant its word (the test below holds them equal); utoipa
+        // reads `rename_all` where it would not read a macro's per-variant `rename`.
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, ToSchema)]
+        #[serde(rename_all = "snake_case")]
         pub enum $name {
-            $($(#[$vmeta])* #[serde(rename = $word)] $variant),+
+            $($(#[$vmeta])* $variant),+
         }
 
         impl $name {
@@ -122,6 +125,10 @@ mod tests {
         }
         for k in EntryKind::ALL {
             assert_eq!(EntryKind::parse(&k.to_string()), Some(*k));
+            assert_eq!(serde_json::to_value(k).unwrap(), serde_json::json!(k.as_str()));
+        }
+        for d in DeviceDeliveryStatus::ALL {
+            assert_eq!(serde_json::to_value(d).unwrap(), serde_json::json!(d.as_str()));
         }
         assert_eq!(DeviceDeliveryStatus::parse("gone"), Some(DeviceDeliveryStatus::Gone));
         assert_eq!(EntryStatus::parse("manual"), None);

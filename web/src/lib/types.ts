@@ -1,4 +1,11 @@
-/** Shapes from docs/spec/api.md (fields are the documented minimum). */
+/**
+ * Shapes from docs/spec/api.md. Where the server's OpenAPI document describes a shape fully, the
+ * type is generated from it (`api-schema.ts`, by `npm run api-types` from `openapi.json`, which a
+ * Rust test keeps equal to the server's document; `npm run api-types:check` fails on drift).
+ */
+import type { components } from './api-schema';
+
+type Schemas = components['schemas'];
 export interface User {
   id: string;
   email: string;
@@ -7,12 +14,8 @@ export interface User {
   updated_at: string;
 }
 
-export interface OtpRequestAnswer {
-  expires_in: number;
-  resend_after: number;
-  /** false while code sign-in is paused for the address: the email carries only the link */
-  code_sign_in?: boolean;
-}
+/** POST /api/auth/otp; `code_sign_in` false while code sign-in is paused (the email has only the link). */
+export type OtpRequestAnswer = Schemas['OtpSent'];
 
 export interface VerifyAnswer {
   access_token?: string;
@@ -74,50 +77,15 @@ export interface Occurrences {
   occurrences: string[];
 }
 
-export type DeliveryKind = 'occurrence' | 'alert' | 'repeat' | 'snooze' | 'send_now';
-export type DeliveryStatus = 'queued' | 'sent' | 'shown' | 'failed' | 'no_devices' | 'missed' | 'cancelled';
-
-export interface DeviceDelivery {
-  subscription_id: string;
-  /** null once the device was removed */
-  label: string | null;
-  /** sending, sent, failed or gone */
-  status: string;
-  shown_at: string | null;
-}
-
-export interface DeliveryLog {
-  id: string;
-  kind?: DeliveryKind | string;
-  occurrence_at: string;
-  sent_at: string | null;
-  status: DeliveryStatus | string;
-  shown_at?: string | null;
-  emailed_at?: string | null;
-  late?: boolean;
-  action: string | null;
-  action_at: string | null;
-  devices?: DeviceDelivery[];
-}
-
-/** POST /api/reminders/{id}/send */
-export interface SendNowAnswer {
-  log_id: string;
-  devices: number;
-  /** with no device: it went by email instead */
-  email: boolean;
-}
-
+export type DeliveryKind = Schemas['EntryKind'];
+export type DeliveryStatus = Schemas['EntryStatus'];
+export type DeviceDelivery = Schemas['DeviceDelivery'];
+/** GET /api/reminders/{id}/logs entries */
+export type DeliveryLog = Schemas['DeliveryLog'];
+/** POST /api/reminders/{id}/send: to how many devices, or by email instead */
+export type SendNowAnswer = Schemas['SendNowAnswer'];
 /** A device in GET /api/notifications/subscriptions. */
-export interface Device {
-  id: string;
-  label: string;
-  platform: string;
-  endpoint: string;
-  created_at: string;
-  last_shown_at: string | null;
-  status: 'active' | 'failing';
-}
+export type Device = Schemas['Subscription'];
 
 export const EMAIL_FALLBACK_CHOICES = [1, 5, 15, 30] as const;
 
