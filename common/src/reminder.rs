@@ -377,6 +377,39 @@ pub fn snooze_target(minutes: Option<i64>, until: Option<Timestamp>, now: Timest
     }
 }
 
+/// What acting on a delivered occurrence does to its reminder ("where is snooze": here).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ActionEffect {
+    /// Complete on a one-time reminder: it is archived (completed).
+    Archive,
+    /// Complete on a recurring one: it stays for its next occurrence; a pending snooze is
+    /// dropped.
+    ClearSnooze,
+    /// Snooze: the occurrence rings again at this instant; the recurrence does not move.
+    SnoozeUntil(Timestamp),
+}
+
+/// Decides what a notification action does. A snooze names minutes (a preset), an instant, or
+/// neither (then the user's default).
+pub fn action_effect(
+    action: crate::states::NotificationAction,
+    one_time: bool,
+    snooze_minutes: Option<i64>,
+    snooze_until: Option<Timestamp>,
+    default_snooze_minutes: i64,
+    now: Timestamp,
+) -> Result<ActionEffect, Error> {
+    use crate::states::NotificationAction;
+    Ok(match action {
+        NotificationAction::Complete if one_time => ActionEffect::Archive,
+        NotificationAction::Complete => ActionEffect::ClearSnooze,
+        NotificationAction::Snooze => {
+            let minutes = if snooze_minutes.is_none() && snooze_until.is_none() { Some(default_snooze_minutes) } else { snooze_minutes };
+            ActionEffect::SnoozeUntil(snooze_target(minutes, snooze_until, now)?)
+        }
+    })
+}
+
 /// Clamps the preview count to the contract's range.
 pub fn preview_count(count: Option<usize>) -> Result<usize, Error> {
     match count {
@@ -610,6 +643,27 @@ mod tests {
         check_timezone(&mut name, &mut errors);
         assert!(errors.is_empty());
         assert_eq!(name, "Europe/London");
+    }
+
+    #[test]
+    fn action_effects() {
+        use crate::states::NotificationAction::{Complete, Snooze};
+        let now = ts("2026-03-10T12:00:00Z");
+        assert_eq!(action_effect(Complete, true, None, None, 10, now).unwrap(), ActionEffect::Archive);
+        assert_eq!(
+            action_effect(Complete, false, Some(7), None, 10, now).unwrap(),
+            ActionEffect::ClearSnooze,
+            "complete ignores snooze fields"
+        );
+        assert_eq!(
+            action_effect(Snooze, true, None, None, 15, now).unwrap(),
+            ActionEffect::SnoozeUntil(ts("2026-03-10T12:15:00Z")),
+            "the default"
+        );
+        assert_eq!(action_effect(Snooze, false, Some(5), None, 15, now).unwrap(), ActionEffect::SnoozeUntil(ts("2026-03-10T12:05:00Z")));
+        let until = ts("2026-03-11T08:00:00Z");
+        assert_eq!(action_effect(Snooze, false, None, Some(until), 15, now).unwrap(), ActionEffect::SnoozeUntil(until));
+        assert!(action_effect(Snooze, false, Some(7), None, 15, now).is_err());
     }
 
     #[test]

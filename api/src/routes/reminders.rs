@@ -127,23 +127,10 @@ async fn handle(state: &AppState, auth: Option<AuthUser>, req: HandleRequest) ->
     }
     let user_id = entry.user_id.clone();
     let r = state.db.get_reminder(&state.keys, &user_id, &entry.reminder_id).await?;
-    let snooze_to = match req.action {
-        NotificationAction::Complete => None,
-        NotificationAction::Snooze => {
-            let default = match (req.snooze_minutes, req.snooze_until) {
-                (None, None) => Some(state.db.settings(&user_id).await?.default_snooze_minutes),
-                _ => None,
-            };
-            Some(reminder::snooze_target(req.snooze_minutes.or(default), req.snooze_until, now)?)
-        }
-    };
-    if state.db.record_action(&req.log_id, req.action, now).await? {
-        match snooze_to {
-            None if r.recurrence == Recurrence::None => state.db.archive_reminder(&r.id, now).await?,
-            // A recurring reminder stays for its next occurrence; a pending snooze is dropped.
-            None => state.db.clear_snooze(&r.id).await?,
-            Some(at) => state.db.set_fire(&r.id, hibiki_common::storage::FIRE_SNOOZE, at).await?,
-        }
+    let default_snooze = state.db.settings(&user_id).await?.default_snooze_minutes;
+    let effect =
+        reminder::action_effect(req.action, r.recurrence == Recurrence::None, req.snooze_minutes, req.snooze_until, default_snooze, now)?;
+    if state.db.apply_action(&req.log_id, &r.id, req.action, effect, now).await? {
         metrics::counter!("hibiki_notification_actions_total", "action" => req.action.as_str()).increment(1);
     }
     state.db.touch_user(&user_id, now).await?;

@@ -10,6 +10,7 @@ use utoipa::ToSchema;
 
 use super::Db;
 use crate::Result;
+use crate::reminder::ActionEffect;
 use crate::states::{DeviceDeliveryStatus, EntryStatus, NotificationAction};
 use crate::time::{from_millis, to_millis};
 
@@ -419,6 +420,27 @@ impl Db {
             .await?;
         tx.commit().await?;
         Ok(first)
+    }
+
+    /// Records the action on the entry and applies its effect to the reminder, once: `false`
+    /// when the same (entry, action) was already recorded and nothing changed.
+    pub async fn apply_action(
+        &self,
+        log_id: &str,
+        reminder_id: &str,
+        action: NotificationAction,
+        effect: ActionEffect,
+        now: Timestamp,
+    ) -> Result<bool> {
+        if !self.record_action(log_id, action, now).await? {
+            return Ok(false);
+        }
+        match effect {
+            ActionEffect::Archive => self.archive_reminder(reminder_id, now).await?,
+            ActionEffect::ClearSnooze => self.clear_snooze(reminder_id).await?,
+            ActionEffect::SnoozeUntil(at) => self.set_fire(reminder_id, FIRE_SNOOZE, at).await?,
+        }
+        Ok(true)
     }
 
     pub async fn clear_snooze(&self, reminder_id: &str) -> Result<()> {
