@@ -1,12 +1,12 @@
 import { useEffect, useId, useMemo, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Dialog } from '../../components/Dialog';
+import { TimeZoneSelect } from '../../components/TimeZoneSelect';
 import { api, isApiError } from '../../lib/api';
 import { formatDateTime } from '../../lib/format';
 import { preventImeSubmit } from '../../lib/ime';
 import { WEEKDAYS, type Reminder, type ReminderInput, type Weekday } from '../../lib/types';
 import { useLang } from '../../lib/useLang';
-import { timeZones } from '../../lib/zonedTime';
 import { DeviceSetupNotice } from '../notifications/DeviceSetupNotice';
 import {
   DESCRIPTION_MAX,
@@ -77,7 +77,6 @@ export function ReminderDialog({
   const [errors, setErrors] = useState<FormErrors>({});
   const [serverError, setServerError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  const zones = useMemo(() => timeZones(), []);
   const preview = usePreview(form, open);
 
   useEffect(() => {
@@ -195,14 +194,7 @@ export function ReminderDialog({
         </div>
 
         <label htmlFor={`${ids}-tz`}>{t('fields.timezone')}</label>
-        <select id={`${ids}-tz`} value={form.timezone} onChange={(e) => set('timezone', e.target.value)} {...described('timezone')}>
-          {!zones.includes(form.timezone) && <option value={form.timezone}>{form.timezone}</option>}
-          {zones.map((z) => (
-            <option key={z} value={z}>
-              {z}
-            </option>
-          ))}
-        </select>
+        <TimeZoneSelect id={`${ids}-tz`} value={form.timezone} onChange={(z) => set('timezone', z)} {...described('timezone')} />
         {err('timezone')}
 
         <label htmlFor={`${ids}-rec`}>{t('fields.recurrence')}</label>

@@ -1,7 +1,8 @@
-import { useEffect, useMemo, useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import useSWR from 'swr';
 import { LangLink } from '../../components/LangLink';
+import { TimeZoneSelect } from '../../components/TimeZoneSelect';
 import { Spinner } from '../../components/Spinner';
 import { toast } from '../../components/toast';
 import { api, isApiError } from '../../lib/api';
@@ -9,14 +10,12 @@ import { preventImeSubmit } from '../../lib/ime';
 import { swrKeys } from '../../lib/swrKeys';
 import { EMAIL_FALLBACK_CHOICES, SNOOZE_PRESETS, type Settings } from '../../lib/types';
 import { DevicesSection } from '../notifications/DevicesSection';
-import { timeZones } from '../../lib/zonedTime';
 
 export default function SettingsPage() {
   const { t } = useTranslation('settings');
   const { data, error, isLoading, mutate } = useSWR(swrKeys.settings(), () => api.settings.get());
   const [form, setForm] = useState<Settings | null>(null);
   const [busy, setBusy] = useState(false);
-  const zones = useMemo(() => timeZones(), []);
 
   useEffect(() => {
     if (data) setForm(data);
@@ -51,14 +50,7 @@ export default function SettingsPage() {
       ) : form ? (
         <form className="card" onSubmit={submit} onKeyDown={preventImeSubmit}>
           <label htmlFor="settings-tz">{t('timezone')}</label>
-          <select id="settings-tz" value={form.timezone} onChange={(e) => set('timezone', e.target.value)}>
-            {!zones.includes(form.timezone) && <option value={form.timezone}>{form.timezone}</option>}
-            {zones.map((z) => (
-              <option key={z} value={z}>
-                {z}
-              </option>
-            ))}
-          </select>
+          <TimeZoneSelect id="settings-tz" value={form.timezone} onChange={(z) => set('timezone', z)} />
           <p className="hint">{t('timezoneHint')}</p>
 
           <label htmlFor="settings-lang">{t('language')}</label>
