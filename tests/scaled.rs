@@ -412,6 +412,36 @@ async fn scaled_out_processes_deliver_survive_kills_and_export_the_dashboards_me
     );
 }
 
+/// The embedded all-in-one (SQLite, queues in SQLite) in a fresh directory, not started yet,
+/// with the developer sign-in and loopback push endpoints allowed, plus `extra` settings.
+fn embedded_cluster(tag: &str, extra: &[(&str, &str)]) -> Cluster {
+    let dir = std::env::temp_dir().join(format!("hibiki-{tag}-{}", uuid::Uuid::new_v4().simple()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let port = free_port();
+    let mut env: Vec<(String, String)> = vec![
+        ("HIBIKI_DATA_DIR".into(), dir.join("data").display().to_string()),
+        ("HIBIKI_ALLOW_PRIVATE_PUSH".into(), "1".into()),
+        ("HIBIKI_DEV_LOGIN".into(), "1".into()),
+        ("HIBIKI_LISTEN".into(), format!("127.0.0.1:{port}")),
+        ("HIBIKI_PUBLIC_URL".into(), format!("http://127.0.0.1:{port}")),
+    ];
+    env.extend(extra.iter().map(|(k, v)| (k.to_string(), v.to_string())));
+    Cluster {
+        dir,
+        env,
+        processes: Vec::new(),
+        base: format!("http://127.0.0.1:{port}"),
+        client: reqwest::Client::builder().timeout(Duration::from_secs(10)).build().unwrap(),
+        database: None,
+    }
+}
+
+/// Waits (30 s at most) until the cluster's API answers its health check.
+async fn api_up(cluster: &Cluster) -> bool {
+    let (client, health) = (cluster.client.clone(), format!("{}/api/health", cluster.base));
+    wait_until(Duration::from_secs(30), || async { client.head(&health).send().await.is_ok_and(|r| r.status() == 200) }).await
+}
+
 /// The embedded all-in-one (SQLite, queues in SQLite) killed with `kill -9` in the middle of a
 /// batch and started again: every reminder reaches every device, and no push the push service
 /// accepted is sent twice.
@@ -422,31 +452,9 @@ async fn the_embedded_process_killed_mid_batch_delivers_everything_once_after_a_
         return;
     };
     let sink = &sink;
-    let dir = std::env::temp_dir().join(format!("hibiki-embedded-{}", uuid::Uuid::new_v4().simple()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let port = free_port();
-    let mut cluster = Cluster {
-        dir: dir.clone(),
-        env: vec![
-            ("HIBIKI_DATA_DIR".into(), dir.join("data").display().to_string()),
-            ("HIBIKI_ALLOW_PRIVATE_PUSH".into(), "1".into()),
-            ("HIBIKI_DEV_LOGIN".into(), "1".into()),
-            ("HIBIKI_LISTEN".into(), format!("127.0.0.1:{port}")),
-            ("HIBIKI_PUBLIC_URL".into(), format!("http://127.0.0.1:{port}")),
-            ("HIBIKI_LOG_FORMAT".into(), "json".into()),
-        ],
-        processes: Vec::new(),
-        base: format!("http://127.0.0.1:{port}"),
-        client: reqwest::Client::builder().timeout(Duration::from_secs(10)).build().unwrap(),
-        database: None,
-    };
-    let health = format!("{}/api/health", cluster.base);
-    let up = |cluster: &Cluster| {
-        let (client, health) = (cluster.client.clone(), health.clone());
-        async move { wait_until(Duration::from_secs(30), || async { client.head(&health).send().await.is_ok_and(|r| r.status() == 200) }).await }
-    };
+    let mut cluster = embedded_cluster("embedded", &[("HIBIKI_LOG_FORMAT", "json")]);
     cluster.start("all", "first", &[]);
-    assert!(up(&cluster).await, "hibiki did not start");
+    assert!(api_up(&cluster).await, "hibiki did not start");
     let (tokens, subs) = users_with_devices(&cluster, sink, &["dev@example.com"]).await;
     for sub in &subs {
         sink.behave(sub, json!({ "delay_ms": 400 })).await;
@@ -461,7 +469,7 @@ async fn the_embedded_process_killed_mid_batch_delivers_everything_once_after_a_
         sink.behave(sub, json!({ "times": 0 })).await;
     }
     cluster.start("all", "second", &[]);
-    assert!(up(&cluster).await, "hibiki did not start again");
+    assert!(api_up(&cluster).await, "hibiki did not start again");
     let expected = 20 * subs.len();
     let recovered = wait_until(Duration::from_secs(240), || async move { tally(&all_received(sink).await).0.len() >= expected }).await;
     let records = all_received(sink).await;
@@ -481,32 +489,11 @@ async fn a_pending_email_fallback_survives_kill_9_and_is_sent_once() {
         unavailable("the push sink (pip install -r tests/pushsink/requirements.txt, or set HIBIKI_TEST_PYTHON)");
         return;
     };
-    let dir = std::env::temp_dir().join(format!("hibiki-fallback-{}", uuid::Uuid::new_v4().simple()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let port = free_port();
-    let mut cluster = Cluster {
-        dir: dir.clone(),
-        env: vec![
-            ("HIBIKI_DATA_DIR".into(), dir.join("data").display().to_string()),
-            ("HIBIKI_ALLOW_PRIVATE_PUSH".into(), "1".into()),
-            ("HIBIKI_DEV_LOGIN".into(), "1".into()),
-            ("HIBIKI_LISTEN".into(), format!("127.0.0.1:{port}")),
-            ("HIBIKI_PUBLIC_URL".into(), format!("http://127.0.0.1:{port}")),
-            // One fallback "minute" lasts 8 s here: the kill and the restart fall inside it.
-            ("HIBIKI_FALLBACK_MINUTE_MS".into(), "8000".into()),
-        ],
-        processes: Vec::new(),
-        base: format!("http://127.0.0.1:{port}"),
-        client: reqwest::Client::builder().timeout(Duration::from_secs(10)).build().unwrap(),
-        database: None,
-    };
-    let health = format!("{}/api/health", cluster.base);
-    let up = |cluster: &Cluster| {
-        let (client, health) = (cluster.client.clone(), health.clone());
-        async move { wait_until(Duration::from_secs(30), || async { client.head(&health).send().await.is_ok_and(|r| r.status() == 200) }).await }
-    };
+    // One fallback "minute" lasts 8 s here: the kill and the restart fall inside it.
+    let mut cluster = embedded_cluster("fallback", &[("HIBIKI_FALLBACK_MINUTE_MS", "8000")]);
+    let dir = cluster.dir.clone();
     cluster.start("all", "first", &[]);
-    assert!(up(&cluster).await, "hibiki did not start");
+    assert!(api_up(&cluster).await, "hibiki did not start");
     let (tokens, subs) = users_with_devices(&cluster, &sink, &["dev@example.com"]).await;
     let r = cluster
         .client
@@ -538,7 +525,7 @@ async fn a_pending_email_fallback_survives_kill_9_and_is_sent_once() {
     };
     assert_eq!(fallbacks(), 0, "nothing emailed before the delay");
     cluster.start("all", "second", &[]);
-    assert!(up(&cluster).await, "hibiki did not start again");
+    assert!(api_up(&cluster).await, "hibiki did not start again");
     let fallbacks = &fallbacks;
     assert!(
         wait_until(Duration::from_secs(60), || async move { fallbacks() >= 1 }).await,

@@ -5,8 +5,8 @@ import { enableNotifications, PushError, sendTestNotification } from './pushClie
 import { waitForShownTest } from './shownSignal';
 import { pushStateChanged, usePushState } from './usePushState';
 
-/** The one-step enable button of the device notice (asks permission, subscribes). */
-export function EnableNotificationsButton({ onEnabled }: { onEnabled?: () => void }) {
+/** Asks permission and subscribes, saying how it went; `busy` while it runs. */
+function useEnable(onEnabled?: () => void): { enable: () => Promise<void>; busy: boolean } {
   const { t } = useTranslation('notifications');
   const [busy, setBusy] = useState(false);
   async function enable() {
@@ -23,6 +23,13 @@ export function EnableNotificationsButton({ onEnabled }: { onEnabled?: () => voi
       pushStateChanged();
     }
   }
+  return { enable, busy };
+}
+
+/** The one-step enable button of the device notice (asks permission, subscribes). */
+export function EnableNotificationsButton({ onEnabled }: { onEnabled?: () => void }) {
+  const { t } = useTranslation('notifications');
+  const { enable, busy } = useEnable(onEnabled);
   return (
     <button type="button" className="button small primary" onClick={() => void enable()} disabled={busy}>
       {t('enable')}
@@ -34,7 +41,7 @@ export function EnableNotificationsButton({ onEnabled }: { onEnabled?: () => voi
 export function NotificationToggle() {
   const { t } = useTranslation('notifications');
   const push = usePushState();
-  const [busy, setBusy] = useState(false);
+  const { enable, busy } = useEnable();
 
   if (!push.supported) {
     return (
@@ -46,25 +53,11 @@ export function NotificationToggle() {
   const denied = push.permission === 'denied';
   const on = push.permission === 'granted' && push.subscribed === true;
 
-  async function enable() {
-    setBusy(true);
-    try {
-      await enableNotifications();
-      toast.success(t('enabled'));
-    } catch (e) {
-      const code = e instanceof PushError ? e.code : 'failed';
-      toast.error(code === 'failed' ? t('enableFailed') : t(`errors.${code}`));
-    } finally {
-      setBusy(false);
-      pushStateChanged();
-    }
-  }
-
   return (
     <button
       type="button"
       className={`button small ${on ? 'secondary' : 'primary'}`}
-      onClick={enable}
+      onClick={() => void enable()}
       disabled={denied || busy || on}
       title={denied ? t('blocked') : undefined}
       aria-pressed={on}
