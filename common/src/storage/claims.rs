@@ -6,7 +6,8 @@ use std::collections::{HashMap, HashSet};
 use jiff::{SignedDuration, Timestamp};
 use sqlx::{AssertSqlSafe, Row};
 
-use super::delivery::{Claimed, FIRE_OCCURRENCE, FIRE_SNOOZE, LATE_WINDOW};
+use super::delivery::{Claimed, LATE_WINDOW};
+use super::fires::{FIRE_OCCURRENCE, FIRE_SNOOZE};
 use super::{Db, placeholders, value_rows};
 use crate::Result;
 use crate::reminder::Timing;

@@ -1,5 +1,5 @@
-//! Delivery state: push subscriptions, the fires the scheduler owes, delivery log entries (one
-//! per fired occurrence) and deliveries (one per entry and device). Every step that must happen
+//! Delivery log entries (one per fired occurrence, send-now included) and what the person and
+//! their devices did with them (deliveries: one per entry and device). Every step that must happen
 //! once is guarded by a key or a conditional statement in the database, so duplicate jobs,
 //! restarted workers and two schedulers cannot double it.
 
@@ -9,61 +9,14 @@ use sqlx::{AssertSqlSafe, Row};
 use utoipa::ToSchema;
 
 use super::Db;
+use super::fires::FIRE_SNOOZE;
 use crate::Result;
 use crate::reminder::ActionEffect;
-use crate::states::{DeviceDeliveryStatus, EntryStatus, NotificationAction};
+use crate::states::{DeviceDeliveryStatus, EntryKind, EntryStatus, NotificationAction};
 use crate::time::{from_millis, to_millis};
 
-pub const FIRE_OCCURRENCE: &str = "occurrence";
-pub const FIRE_SNOOZE: &str = "snooze";
 /// An occurrence missed by downtime is still delivered (marked late) within this window.
 pub const LATE_WINDOW: SignedDuration = SignedDuration::from_mins(15);
-
-/// A device as `GET /api/notifications/subscriptions` answers it.
-#[derive(Debug, Clone, Serialize, ToSchema)]
-pub struct Subscription {
-    pub id: String,
-    /// "iPhone · Safari", "Windows · Chrome"; empty when the device said nothing readable.
-    pub label: String,
-    /// The operating system family ("iPhone", "Android", "Windows", ...), or empty.
-    pub platform: String,
-    /// The push endpoint: the app finds its own device by it.
-    pub endpoint: String,
-    #[schema(value_type = Object)]
-    pub device_info: serde_json::Value,
-    #[schema(value_type = String, format = DateTime)]
-    pub created_at: Timestamp,
-    /// When a notification was last shown on it (its service worker acknowledged one).
-    #[schema(value_type = Option<String>, format = DateTime)]
-    pub last_shown_at: Option<Timestamp>,
-    #[schema(value_type = Option<String>, format = DateTime)]
-    pub last_success_at: Option<Timestamp>,
-    pub status: DeviceStatus,
-}
-
-/// `failing` when the last push to the device failed.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ToSchema)]
-#[serde(rename_all = "lowercase")]
-pub enum DeviceStatus {
-    Active,
-    Failing,
-}
-
-/// What the push worker needs to encrypt for and reach a device.
-#[derive(Debug, Clone)]
-pub struct SubscriptionKeys {
-    pub id: String,
-    pub endpoint: String,
-    pub p256dh: String,
-    pub auth: String,
-}
-
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Fire {
-    pub reminder_id: String,
-    pub kind: String,
-    pub fire_at: Timestamp,
-}
 
 /// The outcome of claiming a due fire.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -89,213 +42,6 @@ pub struct PendingDelivery {
 }
 
 impl Db {
-    // Subscriptions
-
-    /// Stores a subscription; re-subscribing the same endpoint updates it. An endpoint stored
-    /// for another account moves to this one only with the same keys (the same browser signed
-    /// in to another account); other keys are someone taking the device over:
-    /// `EndpointInUse`, and the first account keeps it.
-    pub async fn upsert_subscription(
-        &self,
-        user_id: &str,
-        endpoint: &str,
-        p256dh: &str,
-        auth: &str,
-        device_info: &serde_json::Value,
-        now: Timestamp,
-    ) -> Result<String> {
-        let id = uuid::Uuid::new_v4().to_string();
-        let now_ms = to_millis(now);
-        let id: Option<String> = sqlx::query_scalar(
-            "INSERT INTO push_subscriptions (id, user_id, endpoint, p256dh, auth, device_info, created_at, updated_at)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $7)
-             ON CONFLICT (endpoint) DO UPDATE SET user_id = excluded.user_id, p256dh = excluded.p256dh, auth = excluded.auth,
-                 device_info = excluded.device_info, updated_at = excluded.updated_at
-             WHERE push_subscriptions.user_id = excluded.user_id
-                OR (push_subscriptions.p256dh = excluded.p256dh AND push_subscriptions.auth = excluded.auth)
-             RETURNING id",
-        )
-        .bind(&id)
-        .bind(user_id)
-        .bind(endpoint)
-        .bind(p256dh)
-        .bind(auth)
-        .bind(device_info.to_string())
-        .bind(now_ms)
-        .fetch_optional(&self.pool)
-        .await?;
-        id.ok_or(crate::Error::EndpointInUse)
-    }
-
-    pub async fn delete_subscription_of_user(&self, user_id: &str, endpoint: &str) -> Result<bool> {
-        if endpoint.contains('\0') {
-            return Ok(false);
-        }
-        Ok(sqlx::query("DELETE FROM push_subscriptions WHERE user_id = $1 AND endpoint = $2")
-            .bind(user_id)
-            .bind(endpoint)
-            .execute(&self.pool)
-            .await?
-            .rows_affected()
-            > 0)
-    }
-
-    /// A push service said the subscription is gone (404/410).
-    pub async fn delete_subscription(&self, id: &str) -> Result<()> {
-        sqlx::query("DELETE FROM push_subscriptions WHERE id = $1").bind(id).execute(&self.pool).await?;
-        Ok(())
-    }
-
-    /// Removes one of the user's devices by id (`NotFound` for anyone else's).
-    pub async fn delete_subscription_by_id(&self, user_id: &str, id: &str) -> Result<()> {
-        super::reminders::plausible_id(id)?;
-        let removed = sqlx::query("DELETE FROM push_subscriptions WHERE id = $1 AND user_id = $2")
-            .bind(id)
-            .bind(user_id)
-            .execute(&self.pool)
-            .await?
-            .rows_affected();
-        if removed == 0 {
-            return Err(crate::Error::NotFound);
-        }
-        Ok(())
-    }
-
-    pub async fn subscriptions(&self, user_id: &str) -> Result<Vec<Subscription>> {
-        let rows = sqlx::query(
-            "SELECT s.id, s.endpoint, s.device_info, s.created_at, s.last_success_at, s.last_shown_at,
-                 (SELECT d.status FROM deliveries d WHERE d.subscription_id = s.id AND d.status <> 'sending' ORDER BY d.updated_at DESC LIMIT 1) AS last_status
-             FROM push_subscriptions s WHERE s.user_id = $1 ORDER BY s.created_at",
-        )
-        .bind(user_id)
-        .fetch_all(&self.pool)
-        .await?;
-        rows.iter()
-            .map(|r| {
-                let info: String = r.try_get("device_info")?;
-                let device_info: serde_json::Value = serde_json::from_str(&info).unwrap_or(serde_json::Value::Null);
-                let ua = device_info.get("user_agent").and_then(|v| v.as_str()).unwrap_or("");
-                let hint = device_info.get("platform").and_then(|v| v.as_str()).unwrap_or("");
-                let last_status: Option<String> = r.try_get("last_status")?;
-                Ok(Subscription {
-                    id: r.try_get("id")?,
-                    label: crate::device::label(&device_info),
-                    platform: crate::device::platform(ua, hint).to_owned(),
-                    endpoint: r.try_get("endpoint")?,
-                    created_at: from_millis(r.try_get("created_at")?),
-                    last_shown_at: r.try_get::<Option<i64>, _>("last_shown_at")?.map(from_millis),
-                    last_success_at: r.try_get::<Option<i64>, _>("last_success_at")?.map(from_millis),
-                    status: match last_status.as_deref().and_then(DeviceDeliveryStatus::parse) {
-                        Some(DeviceDeliveryStatus::Failed) => DeviceStatus::Failing,
-                        _ => DeviceStatus::Active,
-                    },
-                    device_info,
-                })
-            })
-            .collect()
-    }
-
-    pub async fn subscription_keys(&self, user_id: &str) -> Result<Vec<SubscriptionKeys>> {
-        let rows = sqlx::query("SELECT id, endpoint, p256dh, auth FROM push_subscriptions WHERE user_id = $1 ORDER BY created_at")
-            .bind(user_id)
-            .fetch_all(&self.pool)
-            .await?;
-        rows.iter()
-            .map(|r| {
-                Ok(SubscriptionKeys {
-                    id: r.try_get("id")?,
-                    endpoint: r.try_get("endpoint")?,
-                    p256dh: r.try_get("p256dh")?,
-                    auth: r.try_get("auth")?,
-                })
-            })
-            .collect()
-    }
-
-    /// Claims the user's test-push slot: true at most once per `every`.
-    pub async fn claim_test_push(&self, user_id: &str, now: Timestamp, every: SignedDuration) -> Result<Option<i64>> {
-        let now_ms = to_millis(now);
-        let claimed = sqlx::query("UPDATE users SET last_test_push_at = $2 WHERE id = $1 AND last_test_push_at <= $3")
-            .bind(user_id)
-            .bind(now_ms)
-            .bind(now_ms - every.as_millis() as i64)
-            .execute(&self.pool)
-            .await?
-            .rows_affected()
-            > 0;
-        if claimed {
-            return Ok(None);
-        }
-        let last: i64 = sqlx::query_scalar("SELECT last_test_push_at FROM users WHERE id = $1").bind(user_id).fetch_one(&self.pool).await?;
-        Ok(Some(((last + every.as_millis() as i64 - now_ms) as f64 / 1000.0).ceil().max(1.0) as i64))
-    }
-
-    // Fires
-
-    /// Sets (or replaces) one of the reminder's pending fires.
-    pub async fn set_fire(&self, reminder_id: &str, kind: &str, fire_at: Timestamp) -> Result<()> {
-        sqlx::query(
-            "INSERT INTO fires (reminder_id, kind, fire_at, occurrence_at) VALUES ($1, $2, $3, $3)
-             ON CONFLICT (reminder_id, kind) DO UPDATE SET fire_at = excluded.fire_at, occurrence_at = excluded.occurrence_at",
-        )
-        .bind(reminder_id)
-        .bind(kind)
-        .bind(to_millis(fire_at))
-        .execute(&self.pool)
-        .await?;
-        self.reminder_changed(reminder_id).await;
-        Ok(())
-    }
-
-    pub async fn clear_fires(&self, reminder_id: &str) -> Result<()> {
-        sqlx::query("DELETE FROM fires WHERE reminder_id = $1").bind(reminder_id).execute(&self.pool).await?;
-        self.reminder_changed(reminder_id).await;
-        Ok(())
-    }
-
-    /// The reminder's pending fires (after a change notice).
-    pub async fn fires_of(&self, reminder_id: &str) -> Result<Vec<Fire>> {
-        let rows = sqlx::query("SELECT reminder_id, kind, fire_at FROM fires WHERE reminder_id = $1")
-            .bind(reminder_id)
-            .fetch_all(&self.pool)
-            .await?;
-        rows.iter().map(fire_from_row).collect()
-    }
-
-    /// Every fire due before `until` (the scheduler's horizon), earliest first.
-    pub async fn fires_before(&self, until: Timestamp) -> Result<Vec<Fire>> {
-        let rows = sqlx::query("SELECT reminder_id, kind, fire_at FROM fires WHERE fire_at < $1 ORDER BY fire_at")
-            .bind(to_millis(until))
-            .fetch_all(&self.pool)
-            .await?;
-        rows.iter().map(fire_from_row).collect()
-    }
-
-    /// Takes or keeps the named lease for `ttl`: true while `holder` leads.
-    pub async fn try_lease(&self, name: &str, holder: &str, now: Timestamp, ttl: SignedDuration) -> Result<bool> {
-        let now_ms = to_millis(now);
-        Ok(sqlx::query(
-            "INSERT INTO leases (name, holder, expires_at) VALUES ($1, $2, $3)
-             ON CONFLICT (name) DO UPDATE SET holder = excluded.holder, expires_at = excluded.expires_at
-             WHERE leases.holder = excluded.holder OR leases.expires_at < $4
-             RETURNING holder",
-        )
-        .bind(name)
-        .bind(holder)
-        .bind(now_ms + ttl.as_millis() as i64)
-        .bind(now_ms)
-        .fetch_optional(&self.pool)
-        .await?
-        .is_some())
-    }
-
-    pub async fn release_lease(&self, name: &str, holder: &str) -> Result<()> {
-        sqlx::query("DELETE FROM leases WHERE name = $1 AND holder = $2").bind(name).bind(holder).execute(&self.pool).await?;
-        Ok(())
-    }
-
-    // Delivery log entries and deliveries
-
     /// A send-now delivery log entry: `queued` for `devices` devices, or `no_devices`. With
     /// the email fallback on it carries the user's delay (0 when there is no device: the
     /// email is due at once).
@@ -323,15 +69,6 @@ impl Db {
         .execute(&self.pool)
         .await?;
         Ok(log_id)
-    }
-
-    /// How many devices a reminder goes to: the user's, or those of them `send_to` names.
-    pub async fn target_device_count(&self, user_id: &str, send_to: Option<&[String]>) -> Result<usize> {
-        let devices = self.subscription_keys(user_id).await?;
-        Ok(match send_to.filter(|t| !t.is_empty()) {
-            Some(named) => devices.iter().filter(|d| named.contains(&d.id)).count(),
-            None => devices.len(),
-        })
     }
 
     pub async fn delivery(&self, log_id: &str) -> Result<Option<PendingDelivery>> {
@@ -442,24 +179,96 @@ impl Db {
         }
         Ok(true)
     }
-
-    pub async fn clear_snooze(&self, reminder_id: &str) -> Result<()> {
-        sqlx::query("DELETE FROM fires WHERE reminder_id = $1 AND kind = 'snooze'").bind(reminder_id).execute(&self.pool).await?;
-        self.reminder_changed(reminder_id).await;
-        Ok(())
-    }
-
-    /// Archives a reminder (completed) and drops its fires.
-    pub async fn archive_reminder(&self, reminder_id: &str, now: Timestamp) -> Result<()> {
-        sqlx::query("UPDATE reminders SET is_active = 0, is_archived = 1, archived_at = $2, updated_at = $2 WHERE id = $1")
-            .bind(reminder_id)
-            .bind(to_millis(now))
-            .execute(&self.pool)
-            .await?;
-        self.clear_fires(reminder_id).await
-    }
 }
 
-fn fire_from_row(r: &sqlx::any::AnyRow) -> Result<Fire> {
-    Ok(Fire { reminder_id: r.try_get("reminder_id")?, kind: r.try_get("kind")?, fire_at: from_millis(r.try_get("fire_at")?) })
+/// A delivery log entry as `GET /api/reminders/{id}/logs` answers it.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct DeliveryLog {
+    pub id: String,
+    pub kind: EntryKind,
+    #[schema(value_type = String, format = DateTime)]
+    pub occurrence_at: Timestamp,
+    #[schema(value_type = Option<String>, format = DateTime)]
+    pub sent_at: Option<Timestamp>,
+    /// `shown` once a device acknowledged it.
+    pub status: EntryStatus,
+    /// When a device first showed it.
+    #[schema(value_type = Option<String>, format = DateTime)]
+    pub shown_at: Option<Timestamp>,
+    /// When it went out by email instead (the email fallback).
+    #[schema(value_type = Option<String>, format = DateTime)]
+    pub emailed_at: Option<Timestamp>,
+    pub late: bool,
+    pub action: Option<String>,
+    #[schema(value_type = Option<String>, format = DateTime)]
+    pub action_at: Option<Timestamp>,
+    pub devices: Vec<DeviceDelivery>,
+}
+
+/// What one device did with an entry.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct DeviceDelivery {
+    pub subscription_id: String,
+    /// The device's label; null once the device was removed.
+    pub label: Option<String>,
+    pub status: DeviceDeliveryStatus,
+    #[schema(value_type = Option<String>, format = DateTime)]
+    pub shown_at: Option<Timestamp>,
+}
+
+impl Db {
+    pub async fn delivery_logs(&self, user_id: &str, reminder_id: &str) -> Result<Vec<DeliveryLog>> {
+        super::reminders::plausible_id(reminder_id)?;
+        let rows = sqlx::query(
+            "SELECT id, kind, occurrence_at, sent_at, status, emailed_at, late, action, action_at FROM delivery_logs
+             WHERE reminder_id = $1 AND user_id = $2 ORDER BY occurrence_at DESC, created_at DESC LIMIT 200",
+        )
+        .bind(reminder_id)
+        .bind(user_id)
+        .fetch_all(&self.pool)
+        .await?;
+        let device_rows = sqlx::query(
+            "SELECT d.log_id, d.subscription_id, d.status, d.shown_at, s.device_info FROM deliveries d
+             JOIN delivery_logs l ON l.id = d.log_id
+             LEFT JOIN push_subscriptions s ON s.id = d.subscription_id
+             WHERE l.reminder_id = $1 AND l.user_id = $2 ORDER BY d.subscription_id",
+        )
+        .bind(reminder_id)
+        .bind(user_id)
+        .fetch_all(&self.pool)
+        .await?;
+        let mut devices: std::collections::HashMap<String, Vec<DeviceDelivery>> = std::collections::HashMap::new();
+        for r in &device_rows {
+            let info: Option<String> = r.try_get("device_info")?;
+            devices.entry(r.try_get("log_id")?).or_default().push(DeviceDelivery {
+                subscription_id: r.try_get("subscription_id")?,
+                label: info.map(|i| crate::device::label(&serde_json::from_str(&i).unwrap_or_default())),
+                status: DeviceDeliveryStatus::parse(&r.try_get::<String, _>("status")?).unwrap_or(DeviceDeliveryStatus::Failed),
+                shown_at: r.try_get::<Option<i64>, _>("shown_at")?.map(from_millis),
+            });
+        }
+        rows.iter()
+            .map(|r| {
+                let id: String = r.try_get("id")?;
+                let devices = devices.remove(&id).unwrap_or_default();
+                let shown_at = devices.iter().filter_map(|d| d.shown_at).min();
+                let stored = EntryStatus::parse(&r.try_get::<String, _>("status")?).unwrap_or(EntryStatus::Failed);
+                // An acknowledgement may come before the entry is settled: shown wins.
+                let status = stored.as_seen(shown_at.is_some());
+                Ok(DeliveryLog {
+                    kind: EntryKind::parse(&r.try_get::<String, _>("kind")?).unwrap_or(EntryKind::Occurrence),
+                    occurrence_at: from_millis(r.try_get("occurrence_at")?),
+                    sent_at: r.try_get::<Option<i64>, _>("sent_at")?.map(from_millis),
+                    status,
+                    shown_at,
+                    emailed_at: r.try_get::<Option<i64>, _>("emailed_at")?.map(from_millis),
+                    late: r.try_get::<i64, _>("late")? != 0,
+                    action: r.try_get("action")?,
+                    action_at: r.try_get::<Option<i64>, _>("action_at")?.map(from_millis),
+                    devices,
+                    id,
+                })
+            })
+            .collect()
+    }
 }

@@ -7,8 +7,11 @@ mod auth;
 mod claims;
 mod delivery;
 mod fallback;
+mod fires;
+mod leases;
 mod reminders;
 mod sends;
+mod subscriptions;
 mod users;
 
 use std::str::FromStr;
@@ -20,12 +23,11 @@ use sqlx::{AnyPool, Executor};
 pub use admin::{AdminStats, AdminUser, DeliveryCounts, TimelineBucket};
 pub use auth::{OtpRow, StoreOtp};
 pub use claims::CLAIM_CHUNK;
-pub use delivery::{
-    Claimed, DeviceStatus, FIRE_OCCURRENCE, FIRE_SNOOZE, Fire, LATE_WINDOW, PendingDelivery, Subscription, SubscriptionKeys,
-};
+pub use delivery::{Claimed, DeliveryLog, DeviceDelivery, LATE_WINDOW, PendingDelivery};
 pub use fallback::{FALLBACK_NOTICE, FALLBACKS_PER_DAY, FallbackClaim, FallbackMail, MAIL_KIND_FALLBACK};
-pub use reminders::{DeliveryLog, DeviceDelivery};
+pub use fires::{FIRE_OCCURRENCE, FIRE_SNOOZE, Fire};
 pub use sends::{DeviceResult, Outgoing, OutgoingContent, STALE_SEND, Settled};
+pub use subscriptions::{DeviceStatus, Subscription, SubscriptionKeys};
 pub use users::User;
 
 use crate::Result;

@@ -2,53 +2,15 @@
 //! other layer handles ciphertext.
 
 use jiff::Timestamp;
-use serde::Serialize;
 use sqlx::any::AnyRow;
 use sqlx::{AssertSqlSafe, Row};
-use utoipa::ToSchema;
 
 use super::{Db, flag};
 use crate::crypto::Keys;
 use crate::recurrence::Recurrence;
 use crate::reminder::{Contents, FireState, MAX_ACTIVE_REMINDERS, Reminder, ReminderStatus, StatusFilter, Timing};
-use crate::states::{DeviceDeliveryStatus, EntryKind, EntryStatus};
 use crate::time::{from_millis, to_millis};
 use crate::{Error, Result};
-
-/// A delivery log entry as `GET /api/reminders/{id}/logs` answers it.
-#[derive(Debug, Clone, Serialize, ToSchema)]
-pub struct DeliveryLog {
-    pub id: String,
-    pub kind: EntryKind,
-    #[schema(value_type = String, format = DateTime)]
-    pub occurrence_at: Timestamp,
-    #[schema(value_type = Option<String>, format = DateTime)]
-    pub sent_at: Option<Timestamp>,
-    /// `shown` once a device acknowledged it.
-    pub status: EntryStatus,
-    /// When a device first showed it.
-    #[schema(value_type = Option<String>, format = DateTime)]
-    pub shown_at: Option<Timestamp>,
-    /// When it went out by email instead (the email fallback).
-    #[schema(value_type = Option<String>, format = DateTime)]
-    pub emailed_at: Option<Timestamp>,
-    pub late: bool,
-    pub action: Option<String>,
-    #[schema(value_type = Option<String>, format = DateTime)]
-    pub action_at: Option<Timestamp>,
-    pub devices: Vec<DeviceDelivery>,
-}
-
-/// What one device did with an entry.
-#[derive(Debug, Clone, Serialize, ToSchema)]
-pub struct DeviceDelivery {
-    pub subscription_id: String,
-    /// The device's label; null once the device was removed.
-    pub label: Option<String>,
-    pub status: DeviceDeliveryStatus,
-    #[schema(value_type = Option<String>, format = DateTime)]
-    pub shown_at: Option<Timestamp>,
-}
 
 fn seal_contents(keys: &Keys, id: &str, c: &Contents) -> Result<[Option<Vec<u8>>; 4]> {
     let json = |v: &serde_json::Value| serde_json::to_string(v).map_err(Error::from);
@@ -295,59 +257,16 @@ impl Db {
         self.reminder_changed(id).await;
         Ok(())
     }
+}
 
-    pub async fn delivery_logs(&self, user_id: &str, reminder_id: &str) -> Result<Vec<DeliveryLog>> {
-        plausible_id(reminder_id)?;
-        let rows = sqlx::query(
-            "SELECT id, kind, occurrence_at, sent_at, status, emailed_at, late, action, action_at FROM delivery_logs
-             WHERE reminder_id = $1 AND user_id = $2 ORDER BY occurrence_at DESC, created_at DESC LIMIT 200",
-        )
-        .bind(reminder_id)
-        .bind(user_id)
-        .fetch_all(&self.pool)
-        .await?;
-        let device_rows = sqlx::query(
-            "SELECT d.log_id, d.subscription_id, d.status, d.shown_at, s.device_info FROM deliveries d
-             JOIN delivery_logs l ON l.id = d.log_id
-             LEFT JOIN push_subscriptions s ON s.id = d.subscription_id
-             WHERE l.reminder_id = $1 AND l.user_id = $2 ORDER BY d.subscription_id",
-        )
-        .bind(reminder_id)
-        .bind(user_id)
-        .fetch_all(&self.pool)
-        .await?;
-        let mut devices: std::collections::HashMap<String, Vec<DeviceDelivery>> = std::collections::HashMap::new();
-        for r in &device_rows {
-            let info: Option<String> = r.try_get("device_info")?;
-            devices.entry(r.try_get("log_id")?).or_default().push(DeviceDelivery {
-                subscription_id: r.try_get("subscription_id")?,
-                label: info.map(|i| crate::device::label(&serde_json::from_str(&i).unwrap_or_default())),
-                status: DeviceDeliveryStatus::parse(&r.try_get::<String, _>("status")?).unwrap_or(DeviceDeliveryStatus::Failed),
-                shown_at: r.try_get::<Option<i64>, _>("shown_at")?.map(from_millis),
-            });
-        }
-        rows.iter()
-            .map(|r| {
-                let id: String = r.try_get("id")?;
-                let devices = devices.remove(&id).unwrap_or_default();
-                let shown_at = devices.iter().filter_map(|d| d.shown_at).min();
-                let stored = EntryStatus::parse(&r.try_get::<String, _>("status")?).unwrap_or(EntryStatus::Failed);
-                // An acknowledgement may come before the entry is settled: shown wins.
-                let status = stored.as_seen(shown_at.is_some());
-                Ok(DeliveryLog {
-                    kind: EntryKind::parse(&r.try_get::<String, _>("kind")?).unwrap_or(EntryKind::Occurrence),
-                    occurrence_at: from_millis(r.try_get("occurrence_at")?),
-                    sent_at: r.try_get::<Option<i64>, _>("sent_at")?.map(from_millis),
-                    status,
-                    shown_at,
-                    emailed_at: r.try_get::<Option<i64>, _>("emailed_at")?.map(from_millis),
-                    late: r.try_get::<i64, _>("late")? != 0,
-                    action: r.try_get("action")?,
-                    action_at: r.try_get::<Option<i64>, _>("action_at")?.map(from_millis),
-                    devices,
-                    id,
-                })
-            })
-            .collect()
+impl Db {
+    /// Archives a reminder (completed) and drops its fires.
+    pub async fn archive_reminder(&self, reminder_id: &str, now: Timestamp) -> Result<()> {
+        sqlx::query("UPDATE reminders SET is_active = 0, is_archived = 1, archived_at = $2, updated_at = $2 WHERE id = $1")
+            .bind(reminder_id)
+            .bind(to_millis(now))
+            .execute(&self.pool)
+            .await?;
+        self.clear_fires(reminder_id).await
     }
 }

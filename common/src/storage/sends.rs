@@ -11,8 +11,8 @@ use std::collections::{HashMap, HashSet};
 use jiff::{SignedDuration, Timestamp};
 use sqlx::{AssertSqlSafe, Row};
 
-use super::delivery::SubscriptionKeys;
 use super::reminders::open_json;
+use super::subscriptions::SubscriptionKeys;
 use super::{Db, placeholders, value_rows};
 use crate::Result;
 use crate::crypto::Keys;
