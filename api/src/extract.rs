@@ -74,6 +74,37 @@ fn nul_at(value: &serde_json::Value, path: &str) -> Option<String> {
     }
 }
 
+/// A request whose `?action=` chose what it is (`POST /api/reminders`, `POST
+/// /api/notifications`): each action reads the session it needs (required, optional or none)
+/// and its JSON body from it.
+pub struct ActionRequest {
+    parts: Parts,
+    body: axum::body::Body,
+}
+
+impl ActionRequest {
+    pub fn new(req: Request) -> ActionRequest {
+        let (parts, body) = req.into_parts();
+        ActionRequest { parts, body }
+    }
+
+    /// The signed-in user; 401 without one.
+    pub async fn user(&mut self, state: &crate::state::AppState) -> Result<crate::auth::AuthUser, ApiError> {
+        crate::auth::AuthUser::from_request_parts(&mut self.parts, state).await
+    }
+
+    /// The signed-in user, if any (the push's action token can stand in for a session).
+    pub async fn optional_user(&mut self, state: &crate::state::AppState) -> Option<crate::auth::AuthUser> {
+        self.user(state).await.ok()
+    }
+
+    /// The JSON body, with the same answers to bad bodies as [`ApiJson`].
+    pub async fn json<T: DeserializeOwned>(self, state: &crate::state::AppState) -> Result<T, ApiError> {
+        let ApiJson(value) = ApiJson::<T>::from_request(Request::from_parts(self.parts, self.body), state).await?;
+        Ok(value)
+    }
+}
+
 /// Query parameters, with a 400 `VALIDATION_FAILED` for values of the wrong type.
 pub struct ApiQuery<T>(pub T);
 

@@ -1,5 +1,5 @@
 use axum::Json;
-use axum::extract::{FromRequestParts, Request, State};
+use axum::extract::{Request, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use base64::Engine;
@@ -13,7 +13,7 @@ use utoipa::{IntoParams, ToSchema};
 
 use crate::auth::AuthUser;
 use crate::error::{ApiError, ApiResult};
-use crate::extract::{ApiJson, ApiQuery};
+use crate::extract::{ActionRequest, ApiQuery};
 use crate::routes::ok;
 use crate::state::AppState;
 
@@ -93,26 +93,22 @@ pub async fn delete_subscription(
     responses((status = 201, description = "subscribed"), (status = 202, description = "test queued"), (status = 204),
         (status = 400, description = "ENDPOINT_REJECTED"), (status = 404, description = "SUBSCRIPTION_NOT_FOUND"), (status = 429, description = "RATE_LIMITED")))]
 pub async fn action(State(state): State<AppState>, ApiQuery(q): ApiQuery<ActionQuery>, req: Request) -> ApiResult<Response> {
-    let (mut parts, body) = req.into_parts();
-    let req = Request::from_parts(parts.clone(), body);
+    let mut req = ActionRequest::new(req);
     match q.action.as_deref() {
-        Some("ack") => {
-            let ApiJson(ack) = <ApiJson<AckRequest> as axum::extract::FromRequest<AppState>>::from_request(req, &state).await?;
-            acknowledge(&state, ack).await
-        }
+        // No session: the push's action token authorizes it.
+        Some("ack") => acknowledge(&state, req.json(&state).await?).await,
         Some("subscribe") => {
-            let auth = AuthUser::from_request_parts(&mut parts, &state).await?;
-            let ApiJson(sub) = <ApiJson<SubscribeRequest> as axum::extract::FromRequest<AppState>>::from_request(req, &state).await?;
-            subscribe(&state, &auth, sub).await
+            let auth = req.user(&state).await?;
+            subscribe(&state, &auth, req.json(&state).await?).await
         }
         Some("unsubscribe") => {
-            let auth = AuthUser::from_request_parts(&mut parts, &state).await?;
-            let ApiJson(un) = <ApiJson<UnsubscribeRequest> as axum::extract::FromRequest<AppState>>::from_request(req, &state).await?;
+            let auth = req.user(&state).await?;
+            let un: UnsubscribeRequest = req.json(&state).await?;
             state.db.delete_subscription_of_user(&auth.user.id, &un.endpoint).await?;
             Ok(StatusCode::NO_CONTENT.into_response())
         }
         Some("test") => {
-            let auth = AuthUser::from_request_parts(&mut parts, &state).await?;
+            let auth = req.user(&state).await?;
             test(&state, &auth).await
         }
         _ => Err(ApiError::field("action", "action must be subscribe, unsubscribe, ack or test")),

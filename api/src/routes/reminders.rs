@@ -1,5 +1,5 @@
 use axum::Json;
-use axum::extract::{FromRequest, FromRequestParts, Path, State};
+use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use hibiki_common::error::FieldErrors;
@@ -13,7 +13,7 @@ use utoipa::{IntoParams, ToSchema};
 
 use crate::auth::AuthUser;
 use crate::error::{ApiError, ApiResult};
-use crate::extract::{ApiJson, ApiQuery};
+use crate::extract::{ActionRequest, ApiJson, ApiQuery};
 use crate::routes::ok;
 use crate::state::AppState;
 
@@ -76,18 +76,16 @@ pub async fn create_or_act(
     ApiQuery(q): ApiQuery<ActionQuery>,
     req: axum::extract::Request,
 ) -> ApiResult<Response> {
-    let (mut parts, body) = req.into_parts();
+    let mut req = ActionRequest::new(req);
     match q.action.as_deref() {
         None => {
-            let auth = AuthUser::from_request_parts(&mut parts, &state).await?;
-            let ApiJson(input) = ApiJson::<ReminderInput>::from_request(axum::extract::Request::from_parts(parts, body), &state).await?;
-            create(&state, &auth, input).await
+            let auth = req.user(&state).await?;
+            create(&state, &auth, req.json(&state).await?).await
         }
         Some("handle") => {
             // A session is optional here: the push's action token can stand in for it.
-            let auth = AuthUser::from_request_parts(&mut parts, &state).await.ok();
-            let ApiJson(input) = ApiJson::<HandleRequest>::from_request(axum::extract::Request::from_parts(parts, body), &state).await?;
-            handle(&state, auth, input).await
+            let auth = req.optional_user(&state).await;
+            handle(&state, auth, req.json(&state).await?).await
         }
         Some(other) => Err(ApiError::field("action", format!("unknown action {other:?}"))),
     }
