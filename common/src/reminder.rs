@@ -33,7 +33,6 @@ pub struct ReminderInput {
     #[serde(default)]
     pub timezone: Option<String>,
     #[serde(default)]
-    #[schema(value_type = Option<Object>)]
     pub recurrence: Option<Recurrence>,
     /// Ids of the user's push subscriptions to deliver to; all of them when absent.
     #[serde(default)]
@@ -57,7 +56,6 @@ pub struct ReminderPatch {
     #[serde(default)]
     pub timezone: Option<String>,
     #[serde(default)]
-    #[schema(value_type = Option<Object>)]
     pub recurrence: Option<Recurrence>,
     #[serde(default, deserialize_with = "present")]
     #[schema(value_type = Option<Vec<String>>)]
@@ -75,7 +73,6 @@ pub struct PreviewInput {
     #[serde(default)]
     pub timezone: Option<String>,
     #[serde(default)]
-    #[schema(value_type = Option<Object>)]
     pub recurrence: Option<Recurrence>,
 }
 
@@ -123,7 +120,6 @@ pub struct Reminder {
     #[schema(value_type = String, format = DateTime)]
     pub send_at: Timestamp,
     pub timezone: String,
-    #[schema(value_type = Object)]
     pub recurrence: Recurrence,
     pub send_to: Option<Vec<String>>,
     #[schema(value_type = Option<Object>)]

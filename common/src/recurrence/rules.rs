@@ -4,9 +4,10 @@ use std::fmt;
 
 use jiff::civil::{Date, Weekday};
 use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
 
 /// A day of the week. In serde it is a lowercase three-letter name (`"mon"`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum Day {
     Mon,
@@ -76,7 +77,7 @@ impl From<Day> for Weekday {
 }
 
 /// How a reminder repeats. The module docs describe what each kind means.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[serde(tag = "kind", rename_all = "lowercase")]
 pub enum Recurrence {
     /// Fires once, at `send_at`.

@@ -457,6 +457,11 @@ export interface components {
             /** Format: date-time */
             last_active_at: string;
         };
+        /**
+         * @description A day of the week. In serde it is a lowercase three-letter name (`"mon"`).
+         * @enum {string}
+         */
+        Day: "mon" | "tue" | "wed" | "thu" | "fri" | "sat" | "sun";
         DeleteAccount: {
             /** @description The user's own email address, typed again. */
             confirm: string;
@@ -575,10 +580,36 @@ export interface components {
         };
         /** @description `POST /api/reminders/preview` body: only the scheduling fields matter. */
         PreviewInput: {
-            recurrence?: Record<string, never> | null;
+            recurrence?: null | components["schemas"]["Recurrence"];
             /** Format: date-time */
             send_at: string;
             timezone?: string | null;
+        };
+        /** @description How a reminder repeats. The module docs describe what each kind means. */
+        Recurrence: {
+            /** @enum {string} */
+            kind: "none";
+        } | {
+            /** Format: int32 */
+            interval_hours: number;
+            /** @enum {string} */
+            kind: "hourly";
+        } | {
+            /** @enum {string} */
+            kind: "daily";
+        } | {
+            /** @enum {string} */
+            kind: "weekly";
+        } | {
+            /** @enum {string} */
+            kind: "weekdays";
+        } | {
+            days: components["schemas"]["Day"][];
+            /** @enum {string} */
+            kind: "custom";
+        } | {
+            /** @enum {string} */
+            kind: "monthly";
         };
         /** @description A reminder as the API answers it. */
         Reminder: {
@@ -591,7 +622,7 @@ export interface components {
             metadata?: Record<string, never> | null;
             /** @description A one-time reminder that fired and got no action (completed, snoozed) yet. */
             overdue: boolean;
-            recurrence: Record<string, never>;
+            recurrence: components["schemas"]["Recurrence"];
             /**
              * Format: date-time
              * @description The next instant it rings: the snooze while snoozed; for an overdue one-time reminder
@@ -617,7 +648,7 @@ export interface components {
         ReminderInput: {
             description?: string | null;
             metadata?: unknown;
-            recurrence?: Record<string, never> | null;
+            recurrence?: null | components["schemas"]["Recurrence"];
             /**
              * Format: date-time
              * @description RFC 3339 with offset; a fraction of a second is rounded up to the next second.
@@ -636,7 +667,7 @@ export interface components {
         ReminderPatch: {
             description?: string | null;
             metadata?: Record<string, never> | null;
-            recurrence?: Record<string, never> | null;
+            recurrence?: null | components["schemas"]["Recurrence"];
             /** Format: date-time */
             send_at?: string | null;
             send_to?: string[] | null;
