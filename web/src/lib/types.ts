@@ -30,17 +30,11 @@ export interface SessionAnswer {
   is_admin: boolean;
 }
 
-export type Weekday = 'mon' | 'tue' | 'wed' | 'thu' | 'fri' | 'sat' | 'sun';
+export type Weekday = Schemas['Day'];
 export const WEEKDAYS: readonly Weekday[] = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'];
 
-export type Recurrence =
-  | { kind: 'none' }
-  | { kind: 'hourly'; interval_hours: number }
-  | { kind: 'daily' }
-  | { kind: 'weekly' }
-  | { kind: 'weekdays' }
-  | { kind: 'custom'; days: Weekday[] }
-  | { kind: 'monthly' };
+/** How a reminder repeats: `{kind: 'none' | 'hourly' (interval_hours) | 'daily' | 'weekly' | 'weekdays' | 'custom' (days) | 'monthly'}`. */
+export type Recurrence = Schemas['Recurrence'];
 
 export type RecurrenceKind = Recurrence['kind'];
 
