@@ -2,7 +2,7 @@
 // browser language on the next visit to a root path; without one, the browser language decides.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { DESKTOP, PHONE, apiSignIn, newContext, pathOf, startStack, tr, uniqueEmail, watchPage } from './harness.mjs';
+import { DESKTOP, PHONE, apiCall, apiSignIn, newContext, pathOf, startStack, tr, uniqueEmail, watchPage } from './harness.mjs';
 
 let stack;
 before(async () => {
@@ -104,6 +104,9 @@ describe('language', () => {
       await page.getByRole('heading', { level: 1, name: tr('ja', 'reminders:title') }).waitFor();
       assert.equal(pathOf(page), '/reminders');
       await page.getByText(tr('ja', 'reminders:emptyActive')).waitFor();
+      // The account's language follows, so email and push come in the language read here.
+      for (let i = 0; i < 50 && (await apiCall(ctx, stack.server, 'GET', '/api/settings')).language !== 'ja'; i++) await page.waitForTimeout(100);
+      assert.equal((await apiCall(ctx, stack.server, 'GET', '/api/settings')).language, 'ja');
 
       await page.goto('/settings');
       await page.getByRole('heading', { level: 1, name: tr('ja', 'settings:title') }).waitFor();
@@ -111,6 +114,8 @@ describe('language', () => {
       await page.getByRole('heading', { level: 1, name: tr('en', 'settings:title') }).waitFor();
       assert.equal(pathOf(page), '/en/settings');
       await page.getByText(tr('en', 'settings:timezone'), { exact: true }).waitFor();
+      for (let i = 0; i < 50 && (await apiCall(ctx, stack.server, 'GET', '/api/settings')).language !== 'en'; i++) await page.waitForTimeout(100);
+      assert.equal((await apiCall(ctx, stack.server, 'GET', '/api/settings')).language, 'en');
       assert.deepEqual(problems, []);
       await ctx.close();
     });

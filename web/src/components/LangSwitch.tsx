@@ -1,9 +1,13 @@
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
+import { getAuthState } from '../features/auth/authStore';
 import { pathForLang, saveLang, type Lang } from '../lib/lang';
 import { useLang } from '../lib/useLang';
 
-/** EN/JA switch: saves the preference and rewrites the path (adds/removes /en). */
+/**
+ * EN/JA switch: saves the preference and rewrites the path (adds/removes /en). Signed in, it also
+ * saves the account's language, so email and push follow the language the person reads.
+ */
 export function LangSwitch() {
   const { t } = useTranslation();
   const lang = useLang();
@@ -13,6 +17,10 @@ export function LangSwitch() {
   function choose(next: Lang) {
     saveLang(globalThis.localStorage, next);
     if (next === lang) return;
+    if (getAuthState().user) {
+      // Loaded on use: the API client stays out of the first paint's bundle.
+      void import('../lib/accountLanguage').then((m) => m.saveAccountLanguage(next)).catch(() => {});
+    }
     navigate(pathForLang(location.pathname + location.search + location.hash, next), { state: location.state });
   }
 
