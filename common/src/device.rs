@@ -46,11 +46,22 @@ pub fn browser(user_agent: &str) -> &'static str {
     }
 }
 
+/// The user agent and platform hint of a subscription's `device_info` (empty when absent).
+fn agent_and_hint(device_info: &serde_json::Value) -> (&str, &str) {
+    let text = |key| device_info.get(key).and_then(|v: &serde_json::Value| v.as_str()).unwrap_or("");
+    (text("user_agent"), text("platform"))
+}
+
+/// The operating system family of a subscription's `device_info`.
+pub fn platform_of(device_info: &serde_json::Value) -> &'static str {
+    let (ua, hint) = agent_and_hint(device_info);
+    platform(ua, hint)
+}
+
 /// "iPhone · Safari"; whichever part is known; empty when neither is.
 pub fn label(device_info: &serde_json::Value) -> String {
-    let ua = device_info.get("user_agent").and_then(|v| v.as_str()).unwrap_or("");
-    let hint = device_info.get("platform").and_then(|v| v.as_str()).unwrap_or("");
-    [platform(ua, hint), browser(ua)].into_iter().filter(|s| !s.is_empty()).collect::<Vec<_>>().join(" · ")
+    let (ua, _) = agent_and_hint(device_info);
+    [platform_of(device_info), browser(ua)].into_iter().filter(|s| !s.is_empty()).collect::<Vec<_>>().join(" · ")
 }
 
 #[cfg(test)]

@@ -133,13 +133,11 @@ impl Db {
             .map(|r| {
                 let info: String = r.try_get("device_info")?;
                 let device_info: serde_json::Value = serde_json::from_str(&info).unwrap_or(serde_json::Value::Null);
-                let ua = device_info.get("user_agent").and_then(|v| v.as_str()).unwrap_or("");
-                let hint = device_info.get("platform").and_then(|v| v.as_str()).unwrap_or("");
                 let last_status: Option<String> = r.try_get("last_status")?;
                 Ok(Subscription {
                     id: r.try_get("id")?,
                     label: crate::device::label(&device_info),
-                    platform: crate::device::platform(ua, hint).to_owned(),
+                    platform: crate::device::platform_of(&device_info).to_owned(),
                     endpoint: r.try_get("endpoint")?,
                     created_at: from_millis(r.try_get("created_at")?),
                     last_shown_at: r.try_get::<Option<i64>, _>("last_shown_at")?.map(from_millis),
