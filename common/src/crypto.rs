@@ -112,13 +112,13 @@ impl Keys {
 
     /// The token a push carries so the service worker can act on that one delivery (complete,
     /// snooze, acknowledge) without the app's session. Stateless: a keyed hash of the entry's id.
-    pub fn action_token(&self, log_id: &str) -> String {
-        URL_SAFE_NO_PAD.encode(self.otp_hash("action", "", log_id))
+    pub fn action_token(&self, log_id: &crate::ids::LogId) -> String {
+        URL_SAFE_NO_PAD.encode(self.otp_hash("action", "", log_id.as_str()))
     }
 
-    pub fn verify_action_token(&self, log_id: &str, token: &str) -> bool {
+    pub fn verify_action_token(&self, log_id: &crate::ids::LogId, token: &str) -> bool {
         let Ok(given) = URL_SAFE_NO_PAD.decode(token.trim()) else { return false };
-        hashes_equal(&given, &self.otp_hash("action", "", log_id))
+        hashes_equal(&given, &self.otp_hash("action", "", log_id.as_str()))
     }
 
     /// A 256-bit random token, URL-safe base64.

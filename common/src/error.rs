@@ -16,6 +16,8 @@ pub enum Error {
     Database(#[from] sqlx::Error),
     #[error("migration error: {0}")]
     Migrate(#[from] sqlx::migrate::MigrateError),
+    #[error("stored data is not what this version writes: {0}")]
+    Corrupt(String),
     #[error("stored data could not be decrypted")]
     Crypto,
     #[error("JSON could not be read or written: {0}")]

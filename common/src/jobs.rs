@@ -3,16 +3,19 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::ids::{LogId, UserId};
+use crate::states::Language;
+
 /// A push to send.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum PushJob {
     /// A delivery log entry: the reminder goes to every device of its user (or `send_to`).
-    Deliver { log_id: String },
+    Deliver { log_id: LogId },
     /// Many entries, usually of one second: a burst travels as a few jobs, not one per push.
-    DeliverBatch { log_ids: Vec<String> },
+    DeliverBatch { log_ids: Vec<LogId> },
     /// `POST /api/notifications?action=test`.
-    Test { user_id: String },
+    Test { user_id: UserId },
 }
 
 /// Entries per `DeliverBatch` job: big enough that a burst is a few queue round trips, small
@@ -21,7 +24,7 @@ pub const DELIVER_BATCH: usize = 250;
 
 impl PushJob {
     /// The jobs that deliver `log_ids`, [`DELIVER_BATCH`] entries each.
-    pub fn deliver_all(log_ids: Vec<String>) -> Vec<PushJob> {
+    pub fn deliver_all(log_ids: Vec<LogId>) -> Vec<PushJob> {
         log_ids
             .chunks(DELIVER_BATCH)
             .map(|c| if c.len() == 1 { PushJob::Deliver { log_id: c[0].clone() } } else { PushJob::DeliverBatch { log_ids: c.to_vec() } })
@@ -35,12 +38,12 @@ impl PushJob {
 pub enum MailJob {
     /// A sign-in email carrying the 6-digit code and the link token; only the link while
     /// code sign-in is blocked for the address (`code` is None).
-    SignIn { email: String, code: Option<String>, link_token: String, lang: String },
+    SignIn { email: String, code: Option<String>, link_token: String, lang: Language },
     /// `POST /api/test-email`.
-    Test { email: String, lang: String },
+    Test { email: String, lang: Language },
     /// A reminder no device showed (the email fallback). The contents are read from the
     /// database when it is sent, so the queue never holds them.
-    Fallback { email: String, log_id: String, lang: String },
+    Fallback { email: String, log_id: LogId, lang: Language },
 }
 
 impl MailJob {

@@ -7,6 +7,7 @@ use serde::{Deserialize, Deserializer, Serialize};
 use utoipa::ToSchema;
 
 use crate::error::{Error, FieldErrors};
+use crate::ids::{ReminderId, UserId};
 use crate::recurrence::{Recurrence, Schedule};
 
 pub const MAX_ACTIVE_REMINDERS: usize = 100;
@@ -113,8 +114,10 @@ impl Timing {
 /// A reminder as the API answers it.
 #[derive(Debug, Clone, Serialize, ToSchema)]
 pub struct Reminder {
-    pub id: String,
-    pub user_id: String,
+    #[schema(value_type = String)]
+    pub id: ReminderId,
+    #[schema(value_type = String)]
+    pub user_id: UserId,
     pub title: String,
     pub description: Option<String>,
     #[schema(value_type = String, format = DateTime)]

@@ -4,9 +4,9 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use crate::error::FieldErrors;
+use crate::states::Language;
 
 pub const SNOOZE_PRESETS: [i64; 5] = [5, 10, 15, 30, 60];
-pub const LANGUAGES: [&str; 2] = ["ja", "en"];
 /// `email_fallback_minutes` choices (null = off).
 pub const EMAIL_FALLBACK_CHOICES: [i64; 4] = [1, 5, 15, 30];
 pub const DEFAULT_EMAIL_FALLBACK_MINUTES: i64 = 5;
@@ -14,7 +14,7 @@ pub const DEFAULT_EMAIL_FALLBACK_MINUTES: i64 = 5;
 #[derive(Debug, Clone, PartialEq, Serialize, ToSchema)]
 pub struct Settings {
     pub timezone: String,
-    pub language: String,
+    pub language: Language,
     pub default_snooze_minutes: i64,
     pub speak_titles: bool,
     pub hide_notification_content: bool,
@@ -43,7 +43,7 @@ impl SettingsPatch {
             crate::reminder::check_timezone(tz, &mut errors);
         }
         if let Some(lang) = &self.language
-            && !LANGUAGES.contains(&lang.as_str())
+            && Language::parse(lang).is_none()
         {
             errors.add("language", "language must be ja or en");
         }
@@ -64,7 +64,7 @@ impl SettingsPatch {
         if let Some(v) = self.timezone {
             s.timezone = v;
         }
-        if let Some(v) = self.language {
+        if let Some(v) = self.language.as_deref().and_then(Language::parse) {
             s.language = v;
         }
         if let Some(v) = self.default_snooze_minutes {
@@ -79,14 +79,6 @@ impl SettingsPatch {
         if let Some(v) = self.email_fallback_minutes {
             s.email_fallback_minutes = v;
         }
-    }
-}
-
-/// `ja` or `en` from a client's hint; English otherwise (the spec's default).
-pub fn language_or_default(lang: Option<&str>) -> &'static str {
-    match lang.map(|l| l.trim().to_ascii_lowercase()) {
-        Some(l) if l == "ja" || l.starts_with("ja-") => "ja",
-        _ => "en",
     }
 }
 
@@ -110,7 +102,7 @@ mod tests {
     fn email_fallback_null_turns_it_off_and_absent_keeps_it() {
         let mut s = Settings {
             timezone: "UTC".into(),
-            language: "en".into(),
+            language: Language::En,
             default_snooze_minutes: 10,
             speak_titles: false,
             hide_notification_content: false,
@@ -122,14 +114,5 @@ mod tests {
         let off: SettingsPatch = serde_json::from_str(r#"{"email_fallback_minutes": null}"#).unwrap();
         off.apply(&mut s);
         assert_eq!(s.email_fallback_minutes, None);
-    }
-
-    #[test]
-    fn language_hint() {
-        assert_eq!(language_or_default(Some("ja")), "ja");
-        assert_eq!(language_or_default(Some("ja-JP")), "ja");
-        assert_eq!(language_or_default(Some("en")), "en");
-        assert_eq!(language_or_default(Some("de")), "en");
-        assert_eq!(language_or_default(None), "en");
     }
 }

@@ -16,6 +16,7 @@ use jiff::{SignedDuration, Timestamp};
 
 use crate::crypto::{Keys, hashes_equal, session_hash};
 use crate::jobs::MailJob;
+use crate::states::Language;
 use crate::storage::{Db, StoreOtp, User};
 
 pub const CODE_TTL_SECS: i64 = 1200;
@@ -80,7 +81,7 @@ pub struct CodeRequested {
 }
 
 /// Issues a code and link for `email` and returns the mail job to queue.
-pub async fn request_code(db: &Db, keys: &Keys, raw_email: &str, lang: &str, now: Timestamp) -> Result<CodeRequested> {
+pub async fn request_code(db: &Db, keys: &Keys, raw_email: &str, lang: Language, now: Timestamp) -> Result<CodeRequested> {
     let email = crate::email::normalize(raw_email).map_err(SignInError::EmailInvalid)?;
     let hour_ago = now - SignedDuration::from_secs(3600);
     let (sent, oldest) = db.mail_sent_since(&email, MAIL_KIND_SIGN_IN, hour_ago).await?;
@@ -101,7 +102,7 @@ pub async fn request_code(db: &Db, keys: &Keys, raw_email: &str, lang: &str, now
     db.log_mail(&email, MAIL_KIND_SIGN_IN, now).await?;
     let code_sign_in = db.code_blocked_until(&email, now).await?.is_none();
     let code = code_sign_in.then_some(code);
-    Ok(CodeRequested { mail: MailJob::SignIn { email, code, link_token, lang: lang.to_owned() }, code_sign_in })
+    Ok(CodeRequested { mail: MailJob::SignIn { email, code, link_token, lang }, code_sign_in })
 }
 
 /// Verifies a code. Of concurrent correct submissions exactly one succeeds. Only a guess
@@ -126,7 +127,7 @@ pub async fn verify_code(db: &Db, keys: &Keys, raw_email: &str, code: &str, now:
     if well_formed && hashes_equal(&candidate, &row.code_hash) {
         if let Some(lang) = db.consume_code(&email, &candidate, now, MAX_CODE_ATTEMPTS).await? {
             db.clear_code_failures(&email).await?;
-            return start_session(db, keys, &email, &lang, now).await;
+            return start_session(db, keys, &email, lang, now).await;
         }
         // Another request spent it (or burned it) between our read and our delete.
         return Err(SignInError::NoCodePending);
@@ -161,12 +162,12 @@ pub async fn verify_link(db: &Db, keys: &Keys, token: &str, now: Timestamp) -> R
     };
     // The link proves control of the mailbox, so it also lifts a code block.
     db.clear_code_failures(&email).await?;
-    start_session(db, keys, &email, &lang, now).await
+    start_session(db, keys, &email, lang, now).await
 }
 
 /// Signs in without a code (the developer shortcut; the API decides when that is allowed).
-pub async fn start_session(db: &Db, keys: &Keys, email: &str, lang: &str, now: Timestamp) -> Result<SignedIn> {
-    let (user, is_new_user) = db.find_or_create_user(email, crate::settings::language_or_default(Some(lang)), now).await?;
+pub async fn start_session(db: &Db, keys: &Keys, email: &str, lang: Language, now: Timestamp) -> Result<SignedIn> {
+    let (user, is_new_user) = db.find_or_create_user(email, lang, now).await?;
     let token = keys.token();
     db.create_session(&session_hash(&token), &user.id, now, SESSION_TTL).await?;
     db.touch_user(&user.id, now).await?;

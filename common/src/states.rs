@@ -97,6 +97,32 @@ word_enum! {
     }
 }
 
+word_enum! {
+    /// A pending fire of a reminder: its next occurrence, or the snooze of one.
+    FireKind {
+        Occurrence = "occurrence",
+        Snooze = "snooze",
+    }
+}
+
+word_enum! {
+    /// The language of the app, the mail and the push text.
+    Language {
+        Ja = "ja",
+        En = "en",
+    }
+}
+
+impl Language {
+    /// `ja` for a `ja` or `ja-*` hint; English otherwise (the spec's default).
+    pub fn from_hint(hint: Option<&str>) -> Language {
+        match hint.map(|l| l.trim().to_ascii_lowercase()) {
+            Some(l) if l == "ja" || l.starts_with("ja-") => Language::Ja,
+            _ => Language::En,
+        }
+    }
+}
+
 impl EntryStatus {
     /// The status a person sees: an entry a device acknowledged is `shown`, whatever the
     /// push service said or whether the entry is settled yet.
@@ -134,6 +160,22 @@ mod tests {
         assert_eq!(EntryStatus::parse("manual"), None);
         assert_eq!(serde_json::from_str::<NotificationAction>("\"snooze\"").unwrap(), NotificationAction::Snooze);
         assert!(serde_json::from_str::<NotificationAction>("\"delete\"").is_err());
+        for k in FireKind::ALL {
+            assert_eq!(FireKind::parse(k.as_str()), Some(*k));
+        }
+        for l in Language::ALL {
+            assert_eq!(serde_json::to_value(l).unwrap(), serde_json::json!(l.as_str()));
+        }
+    }
+
+    #[test]
+    fn language_from_a_hint() {
+        assert_eq!(Language::from_hint(Some("ja")), Language::Ja);
+        assert_eq!(Language::from_hint(Some("ja-JP")), Language::Ja);
+        assert_eq!(Language::from_hint(Some(" JA ")), Language::Ja);
+        assert_eq!(Language::from_hint(Some("en")), Language::En);
+        assert_eq!(Language::from_hint(Some("de")), Language::En);
+        assert_eq!(Language::from_hint(None), Language::En);
     }
 
     #[test]

@@ -10,12 +10,12 @@ use std::time::Duration;
 
 use futures::StreamExt;
 
+use hibiki_common::ids::{LogId, ReminderId};
 use hibiki_common::jobs::PushJob;
 use hibiki_common::queue::Queues;
+use hibiki_common::states::FireKind;
 use hibiki_common::status::RuntimeStatus;
-use hibiki_common::storage::{
-    Backend, CHANGES_CHANNEL, CLAIM_CHUNK, Claimed, Db, FALLBACK_NOTICE, FIRE_OCCURRENCE, FIRE_SNOOZE, FallbackClaim, STALE_SEND,
-};
+use hibiki_common::storage::{Backend, CHANGES_CHANNEL, CLAIM_CHUNK, Change, Claimed, Db, FallbackClaim, STALE_SEND};
 use jiff::{SignedDuration, Timestamp};
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
@@ -82,13 +82,16 @@ const REQUEUE_LIMIT: i64 = 5000;
 /// A wheel key: the reminder id's 128 bits and the fire kind.
 type Key = (u128, u8);
 
-fn key(reminder_id: &str, kind: &str) -> Option<Key> {
-    let id = uuid::Uuid::parse_str(reminder_id).ok()?.as_u128();
-    Some((id, if kind == FIRE_SNOOZE { 1 } else { 0 }))
+fn key(reminder_id: &ReminderId, kind: FireKind) -> Option<Key> {
+    let id = uuid::Uuid::parse_str(reminder_id.as_str()).ok()?.as_u128();
+    Some((id, kind as u8))
 }
 
-fn unkey((id, kind): Key) -> (String, &'static str) {
-    (uuid::Uuid::from_u128(id).to_string(), if kind == 1 { FIRE_SNOOZE } else { FIRE_OCCURRENCE })
+fn unkey((id, kind): Key) -> (ReminderId, FireKind) {
+    (
+        ReminderId::from(uuid::Uuid::from_u128(id).to_string()),
+        if kind == FireKind::Snooze as u8 { FireKind::Snooze } else { FireKind::Occurrence },
+    )
 }
 
 /// Fires are stored in ms; the wheel counts whole seconds, rounding up so nothing fires early.
@@ -112,7 +115,7 @@ impl Scheduler {
 
     /// Runs until `shutdown`: stands by until it holds the lease, then leads until it loses it.
     pub async fn run(self, shutdown: CancellationToken) {
-        let (changes_tx, mut changes) = mpsc::unbounded_channel::<String>();
+        let (changes_tx, mut changes) = mpsc::unbounded_channel::<Change>();
         spawn_change_listeners(&self.db, changes_tx, shutdown.clone());
         loop {
             self.heartbeat(false);
@@ -151,7 +154,7 @@ impl Scheduler {
     }
 
     /// Leads until the lease is lost (false when shutting down).
-    async fn lead(&self, changes: &mut mpsc::UnboundedReceiver<String>, shutdown: &CancellationToken) -> bool {
+    async fn lead(&self, changes: &mut mpsc::UnboundedReceiver<Change>, shutdown: &CancellationToken) -> bool {
         let now = Timestamp::now();
         let mut wheel: TimingWheel<Key> = TimingWheel::new(now.as_second(), self.config.horizon_secs);
         self.reload(&mut wheel).await;
@@ -173,11 +176,10 @@ impl Scheduler {
                 Some(id) = changes.recv() => {
                     // Take every notice that is waiting, so a burst costs one pass.
                     let mut next = Some(id);
-                    while let Some(id) = next {
-                        if id == FALLBACK_NOTICE {
-                            next_fallback = tokio::time::Instant::now();
-                        } else {
-                            self.refresh(&mut wheel, &id).await;
+                    while let Some(change) = next {
+                        match change {
+                            Change::Fallback => next_fallback = tokio::time::Instant::now(),
+                            Change::Reminder(id) => self.refresh(&mut wheel, &id).await,
                         }
                         next = changes.try_recv().ok();
                     }
@@ -223,7 +225,7 @@ impl Scheduler {
         match self.db.fires_before(until).await {
             Ok(fires) => {
                 for f in fires {
-                    if let Some(k) = key(&f.reminder_id, &f.kind) {
+                    if let Some(k) = key(&f.reminder_id, f.kind) {
                         wheel.insert(k, due_second(f.fire_at.as_millisecond()));
                     }
                 }
@@ -234,8 +236,8 @@ impl Scheduler {
     }
 
     /// Re-reads one reminder's fires after a change notice.
-    async fn refresh(&self, wheel: &mut TimingWheel<Key>, reminder_id: &str) {
-        for kind in [FIRE_OCCURRENCE, FIRE_SNOOZE] {
+    async fn refresh(&self, wheel: &mut TimingWheel<Key>, reminder_id: &ReminderId) {
+        for &kind in FireKind::ALL {
             if let Some(k) = key(reminder_id, kind) {
                 wheel.remove(&k);
             }
@@ -243,7 +245,7 @@ impl Scheduler {
         match self.db.fires_of(reminder_id).await {
             Ok(fires) => {
                 for f in fires {
-                    if let Some(k) = key(&f.reminder_id, &f.kind) {
+                    if let Some(k) = key(&f.reminder_id, f.kind) {
                         wheel.insert(k, due_second(f.fire_at.as_millisecond()));
                     }
                 }
@@ -275,10 +277,10 @@ impl Scheduler {
         // PostgreSQL claims several chunks side by side (each is a few round trips); SQLite has
         // one writer anyway.
         let at_once = if self.db.backend() == Backend::Postgres { 3 } else { 1 };
-        let work: Vec<(Vec<(String, String)>, Timestamp)> = due
+        let work: Vec<(Vec<(ReminderId, FireKind)>, Timestamp)> = due
             .chunks(CLAIM_CHUNK)
             .map(|chunk| {
-                let fires = chunk.iter().map(|(k, _)| unkey(*k)).map(|(id, kind)| (id, kind.to_owned())).collect();
+                let fires = chunk.iter().map(|(k, _)| unkey(*k)).collect();
                 // Everything in the chunk is due by its last (latest) second.
                 let last = chunk.iter().map(|(_, second)| *second).max().unwrap_or(0);
                 (fires, hibiki_common::time::from_millis(last * 1000).max(now))
@@ -326,7 +328,7 @@ impl Scheduler {
                         continue;
                     }
                 };
-                if let (Some(at), Some(k)) = (next, key(&reminder_id, FIRE_OCCURRENCE)) {
+                if let (Some(at), Some(k)) = (next, key(&reminder_id, FireKind::Occurrence)) {
                     wheel.insert(k, due_second(at.as_millisecond()));
                 }
             }
@@ -342,7 +344,7 @@ impl Scheduler {
 
     /// Enqueues deliveries, a few hundred entries per job, side by side. An entry whose job
     /// could not be enqueued stays queued in the database; the reconcile pass enqueues it again.
-    async fn enqueue(&self, log_ids: Vec<String>) {
+    async fn enqueue(&self, log_ids: Vec<LogId>) {
         futures::stream::iter(PushJob::deliver_all(log_ids))
             .for_each_concurrent(16, |job| async move {
                 if let Err(e) = self.queues.push(job).await {
@@ -440,7 +442,7 @@ fn claim_points(config: &SchedulerConfig, wheel: &TimingWheel<Key>) -> Vec<(i64,
 
 /// Forwards change notices into one channel: from this process (the API beside us) and, on
 /// PostgreSQL, from every process through LISTEN.
-fn spawn_change_listeners(db: &Db, tx: mpsc::UnboundedSender<String>, shutdown: CancellationToken) {
+fn spawn_change_listeners(db: &Db, tx: mpsc::UnboundedSender<Change>, shutdown: CancellationToken) {
     let mut local = db.subscribe_changes();
     let local_tx = tx.clone();
     let stop = shutdown.clone();
@@ -469,7 +471,7 @@ fn spawn_change_listeners(db: &Db, tx: mpsc::UnboundedSender<String>, shutdown: 
                     Ok(mut l) => loop {
                         tokio::select! {
                             n = l.recv() => match n {
-                                Ok(n) => { let _ = tx.send(n.payload().to_owned()); }
+                                Ok(n) => { let _ = tx.send(Change::from_payload(n.payload())); }
                                 Err(e) => { tracing::warn!(error = %e, "change listener lost its connection"); break; }
                             },
                             _ = shutdown.cancelled() => return,
@@ -513,12 +515,12 @@ mod tests {
 
     #[test]
     fn keys_round_trip_and_seconds_round_up() {
-        let id = uuid::Uuid::new_v4().to_string();
-        for kind in [FIRE_OCCURRENCE, FIRE_SNOOZE] {
+        let id = ReminderId::generate();
+        for &kind in FireKind::ALL {
             let k = key(&id, kind).unwrap();
             assert_eq!(unkey(k), (id.clone(), kind));
         }
-        assert_eq!(key("not-a-uuid", FIRE_OCCURRENCE), None);
+        assert_eq!(key(&ReminderId::from("not-a-uuid"), FireKind::Occurrence), None);
         assert_eq!(due_second(5000), 5);
         assert_eq!(due_second(5001), 6);
         assert_eq!(due_second(-1), 0);

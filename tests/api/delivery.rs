@@ -151,7 +151,7 @@ async fn snooze_and_recurring_complete(app: &TestApp, sink: &PushSink) {
         .execute(app.db.pool())
         .await
         .unwrap();
-    app.db.reminder_changed(&reminder_id).await;
+    app.db.reminder_changed(&hibiki_common::ids::ReminderId::from(reminder_id.as_str())).await;
     let got = sink.wait_for(sub_id, 2, 15).await;
     assert_eq!(got.len(), 2, "the snooze fired");
     assert_eq!(got[1]["payload"]["notification"]["data"]["reminder_id"], reminder_id.as_str());
@@ -388,9 +388,9 @@ async fn concurrent_claims_of_a_fire_yield_one_delivery(app: &TestApp, _sink: &P
         .await,
     )
     .await;
-    let id = r["data"]["id"].as_str().unwrap().to_owned();
+    let id = hibiki_common::ids::ReminderId::from(r["data"]["id"].as_str().unwrap());
     let now = Timestamp::now() + SignedDuration::from_hours(3);
-    let claims = futures::future::join_all((0..8).map(|_| app.db.claim_fire(&id, "occurrence", now))).await;
+    let claims = futures::future::join_all((0..8).map(|_| app.db.claim_fire(&id, hibiki_common::states::FireKind::Occurrence, now))).await;
     let delivered = claims
         .iter()
         .filter(|c| matches!(c, Ok(hibiki_common::storage::Claimed::Deliver { .. } | hibiki_common::storage::Claimed::Missed { .. })))

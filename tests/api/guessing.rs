@@ -32,7 +32,7 @@ async fn a_month_of_guessing_judges_at_most_100_wrong_codes(app: &TestApp) {
     let mut now = start;
     let (mut judged, mut blocks, mut codes, mut link_only) = (0, Vec::new(), 0, 0);
     while now < end {
-        let wrong = match signin::request_code(&app.db, &keys, &email, "en", now).await {
+        let wrong = match signin::request_code(&app.db, &keys, &email, hibiki_common::states::Language::En, now).await {
             Ok(requested) => {
                 codes += 1;
                 match code_of(&requested.mail) {
@@ -83,7 +83,9 @@ async fn a_month_of_guessing_judges_at_most_100_wrong_codes(app: &TestApp) {
     assert!(blocks.windows(2).all(|w| w[1] >= w[0]), "blocks do not shrink: {blocks:?}");
     assert!(link_only > 0, "codes asked for while blocked carried only the link");
     // A successful sign-in (by the link, the owner's way in) resets the growth.
-    let requested = signin::request_code(&app.db, &keys, &email, "en", now + SignedDuration::from_hours(2)).await.unwrap();
+    let requested = signin::request_code(&app.db, &keys, &email, hibiki_common::states::Language::En, now + SignedDuration::from_hours(2))
+        .await
+        .unwrap();
     let MailJob::SignIn { link_token, .. } = requested.mail else { unreachable!() };
     signin::verify_link(&app.db, &keys, &link_token, now + SignedDuration::from_hours(2)).await.unwrap();
     let row: Option<i64> =

@@ -8,6 +8,7 @@ use std::time::Duration;
 use futures::StreamExt;
 use futures::stream::FuturesUnordered;
 use hibiki_common::crypto::Keys;
+use hibiki_common::ids::{LogId, SubscriptionId, UserId};
 use hibiki_common::jobs::PushJob;
 use hibiki_common::states::{DeviceDeliveryStatus, EntryKind, EntryStatus};
 use hibiki_common::storage::{Db, DeviceResult, Outgoing, STALE_SEND, SubscriptionKeys};
@@ -98,7 +99,7 @@ pub async fn run_job(ctx: &DeliveryContext, job: PushJob) -> Result<(), Delivery
 
 /// One push to one device, encrypted and waiting for its second.
 struct Ready {
-    log_id: String,
+    log_id: LogId,
     device: SubscriptionKeys,
     at: Timestamp,
     payload: PushMessage,
@@ -109,7 +110,7 @@ struct Ready {
 /// device) pair is claimed in the database before it is sent. Everything but the sending
 /// happens before the entries' second: read, claim, encrypt; then the pushes go out at it.
 #[tracing::instrument(name = "delivery", skip_all, fields(entries = log_ids.len()))]
-pub async fn deliver(ctx: &DeliveryContext, log_ids: &[String]) -> Result<(), DeliveryError> {
+pub async fn deliver(ctx: &DeliveryContext, log_ids: &[LogId]) -> Result<(), DeliveryError> {
     let started = std::time::Instant::now();
     let Some((ready, live)) = prepare(ctx, log_ids).await? else { return Ok(()) };
     let (pushes, prepared) = (ready.len(), started.elapsed());
@@ -133,7 +134,7 @@ pub async fn deliver(ctx: &DeliveryContext, log_ids: &[String]) -> Result<(), De
 
 /// Reads the entries, claims their devices and encrypts their pushes; answers the pushes and
 /// the entries to settle afterwards (None when there is nothing left to do).
-async fn prepare(ctx: &DeliveryContext, log_ids: &[String]) -> Result<Option<(Vec<Ready>, Vec<String>)>, DeliveryError> {
+async fn prepare(ctx: &DeliveryContext, log_ids: &[LogId]) -> Result<Option<(Vec<Ready>, Vec<LogId>)>, DeliveryError> {
     let _turn = ctx.preparing.acquire().await.expect("never closed");
     let entries = ctx.db.outgoing(&ctx.keys, log_ids).await?;
     if entries.is_empty() {
@@ -142,7 +143,7 @@ async fn prepare(ctx: &DeliveryContext, log_ids: &[String]) -> Result<Option<(Ve
     let (live, deleted): (Vec<_>, Vec<_>) = entries.into_iter().partition(|e| e.content.is_some());
     ctx.db.close_deliveries(&deleted.into_iter().map(|e| e.log_id).collect::<Vec<_>>(), EntryStatus::Cancelled).await?;
 
-    let users: Vec<String> = live.iter().map(|e| e.user_id.clone()).collect::<HashSet<_>>().into_iter().collect();
+    let users: Vec<UserId> = live.iter().map(|e| e.user_id.clone()).collect::<HashSet<_>>().into_iter().collect();
     let devices = ctx.db.devices_of(&users).await?;
     let mut targets: Vec<(&Outgoing, Vec<SubscriptionKeys>)> = Vec::new();
     let mut no_devices = Vec::new();
@@ -150,7 +151,7 @@ async fn prepare(ctx: &DeliveryContext, log_ids: &[String]) -> Result<Option<(Ve
         let content = entry.content.as_ref().expect("partitioned");
         let mut to: Vec<SubscriptionKeys> = devices.get(&entry.user_id).cloned().unwrap_or_default();
         if let Some(named) = content.send_to.as_ref().filter(|t| !t.is_empty()) {
-            to.retain(|d| named.contains(&d.id));
+            to.retain(|d| named.iter().any(|n| d.id == *n.as_str()));
         }
         if to.is_empty() {
             no_devices.push(entry.log_id.clone());
@@ -166,7 +167,7 @@ async fn prepare(ctx: &DeliveryContext, log_ids: &[String]) -> Result<Option<(Ve
 
     let latest = targets.iter().map(|(e, _)| e.occurrence_at).max().unwrap_or_else(Timestamp::now);
     let badges = if targets.is_empty() { Default::default() } else { ctx.db.overdue_counts(&users, latest).await? };
-    let pairs: Vec<(String, String, Timestamp)> =
+    let pairs: Vec<(LogId, SubscriptionId, Timestamp)> =
         targets.iter().flat_map(|(e, to)| to.iter().map(|d| (e.log_id.clone(), d.id.clone(), e.occurrence_at))).collect();
     let claimed = ctx.db.claim_devices(&pairs, Timestamp::now(), STALE_SEND).await?;
     let mut ready = Vec::new();
@@ -178,10 +179,10 @@ async fn prepare(ctx: &DeliveryContext, log_ids: &[String]) -> Result<Option<(Ve
             reminder_id: &entry.reminder_id,
             log_id: &entry.log_id,
             action_token: &token,
-            kind: entry.kind.as_str(),
+            kind: entry.kind,
             title: &content.title,
             description: content.description.as_deref(),
-            lang: &content.language,
+            lang: content.language,
             hide_content: content.hide_content,
             late: entry.late,
             overdue: Some(badges.get(&entry.user_id).copied().unwrap_or(0)),
@@ -213,8 +214,8 @@ async fn prepare(ctx: &DeliveryContext, log_ids: &[String]) -> Result<Option<(Ve
 }
 
 /// The Topic lets a push service replace an undelivered duplicate instead of adding one.
-fn topic_of(log_id: &str) -> String {
-    log_id.chars().filter(|c| c.is_ascii_alphanumeric()).take(32).collect()
+fn topic_of(log_id: &LogId) -> String {
+    log_id.as_str().chars().filter(|c| c.is_ascii_alphanumeric()).take(32).collect()
 }
 
 /// Releases each push at its entry's second (never before) and sends them side by side; the
@@ -243,7 +244,7 @@ async fn send_at_their_second(ctx: &DeliveryContext, mut ready: Vec<Ready>) {
 /// entry closes it. A device still `sending` belongs to a live worker, or to a dead one whose
 /// claim goes stale: the scheduler's reconcile pass enqueues the entry again, and a later job
 /// takes the device over.
-async fn settle(ctx: &DeliveryContext, log_ids: &[String]) -> Result<(), DeliveryError> {
+async fn settle(ctx: &DeliveryContext, log_ids: &[LogId]) -> Result<(), DeliveryError> {
     for closed in ctx.db.settle_deliveries(log_ids).await? {
         if let (Some(at), false) = (closed.sent_at, closed.kind == EntryKind::SendNow) {
             let lateness = at.duration_since(closed.occurrence_at).as_secs_f64().max(0.0);
@@ -253,7 +254,7 @@ async fn settle(ctx: &DeliveryContext, log_ids: &[String]) -> Result<(), Deliver
     Ok(())
 }
 
-fn result_of(log_id: &str, device: &SubscriptionKeys, outcome: &PushOutcome, at: Timestamp) -> DeviceResult {
+fn result_of(log_id: &LogId, device: &SubscriptionKeys, outcome: &PushOutcome, at: Timestamp) -> DeviceResult {
     let (status, response) = match outcome {
         PushOutcome::Delivered(code) => (DeviceDeliveryStatus::Sent, Some(*code)),
         PushOutcome::Gone(code) => (DeviceDeliveryStatus::Gone, Some(*code)),
@@ -261,7 +262,7 @@ fn result_of(log_id: &str, device: &SubscriptionKeys, outcome: &PushOutcome, at:
         PushOutcome::Retry { status, .. } | PushOutcome::Failed { status, .. } => (DeviceDeliveryStatus::Failed, *status),
     };
     metrics::counter!("hibiki_pushes_total", "outcome" => status.as_str()).increment(1);
-    DeviceResult { log_id: log_id.to_owned(), subscription_id: device.id.clone(), status, response, at }
+    DeviceResult { log_id: log_id.clone(), subscription_id: device.id.clone(), status, response, at }
 }
 
 /// Sends one prepared push with the decided handling of each answer: retries with backoff,
@@ -310,9 +311,9 @@ async fn send_one(ctx: &DeliveryContext, item: Ready) -> DeviceResult {
     }
 }
 
-async fn test(ctx: &DeliveryContext, user_id: &str) -> Result<(), DeliveryError> {
+async fn test(ctx: &DeliveryContext, user_id: &UserId) -> Result<(), DeliveryError> {
     let lang = ctx.db.settings(user_id).await?.language;
-    let bytes = payload::to_bytes(&payload::test(&lang, &ctx.public_url));
+    let bytes = payload::to_bytes(&payload::test(lang, &ctx.public_url));
     let options = PushOptions { ttl: TEST_TTL, urgency_high: false };
     for device in ctx.db.subscription_keys(user_id).await? {
         match ctx.client.send(&device, &bytes, None, options).await {

@@ -8,6 +8,7 @@ use std::time::Duration;
 use hibiki_common::config::Config;
 use hibiki_common::crypto::Keys;
 use hibiki_common::jobs::MailJob;
+use hibiki_common::states::Language;
 use hibiki_common::storage::{Db, FallbackMail};
 use lettre::message::header::ContentType;
 use lettre::message::{Mailbox, Message};
@@ -49,11 +50,11 @@ pub struct Mailer {
     public_url: String,
 }
 
-/// Subject and plain-text body of a job, in `lang` (`ja` or `en`).
-pub fn render(job: &MailJob, lang: &str, public_url: &str) -> (String, String) {
+/// Subject and plain-text body of a job, in `lang`.
+pub fn render(job: &MailJob, lang: Language, public_url: &str) -> (String, String) {
     let base = public_url.trim_end_matches('/');
     match (job, lang) {
-        (MailJob::SignIn { code: None, link_token, .. }, "ja") => (
+        (MailJob::SignIn { code: None, link_token, .. }, Language::Ja) => (
             "Hibiki ログインリンク".to_owned(),
             format!(
                 "Hibiki へのログインリンクです。\n\n{base}/auth/callback#token={link_token}\n\n\
@@ -71,7 +72,7 @@ pub fn render(job: &MailJob, lang: &str, public_url: &str) -> (String, String) {
                  If you did not ask to sign in, ignore this email: your account is safe.\n\n— Hibiki\n"
             ),
         ),
-        (MailJob::SignIn { code: Some(code), link_token, .. }, "ja") => (
+        (MailJob::SignIn { code: Some(code), link_token, .. }, Language::Ja) => (
             format!("Hibiki ログインコード: {code}"),
             format!(
                 "Hibiki へのログインコードです。\n\n    {code}\n\nアプリの入力欄にこの6桁のコードを入力してください。コードの有効期限は20分です。\n\n\
@@ -87,7 +88,7 @@ pub fn render(job: &MailJob, lang: &str, public_url: &str) -> (String, String) {
                  The code and the link work once, and using one spends both. If you did not ask to sign in, ignore this email.\n\n— Hibiki\n"
             ),
         ),
-        (MailJob::Test { .. }, "ja") => (
+        (MailJob::Test { .. }, Language::Ja) => (
             "Hibiki テストメール".to_owned(),
             format!(
                 "Hibiki からのテストメールです。このメールが届いていれば、メール送信は正常に動作しています。\n\n{base}/\n\n— Hibiki（響き）\n"
@@ -104,10 +105,10 @@ pub fn render(job: &MailJob, lang: &str, public_url: &str) -> (String, String) {
 
 /// "11月24日(火) 9:00" / "Tue, Nov 24, 9:00 AM" in the reminder's zone, with the year and the
 /// zone's abbreviation so the mail reads right wherever it is opened.
-fn when(at: jiff::Timestamp, timezone: &str, lang: &str) -> String {
+fn when(at: jiff::Timestamp, timezone: &str, lang: Language) -> String {
     let tz = jiff::tz::TimeZone::get(timezone).unwrap_or(jiff::tz::TimeZone::UTC);
     let z = at.to_zoned(tz);
-    if lang == "ja" {
+    if lang == Language::Ja {
         const DAYS: [&str; 7] = ["月", "火", "水", "木", "金", "土", "日"];
         let day = DAYS[z.weekday().to_monday_zero_offset() as usize];
         format!("{}年{}月{}日({day}) {}:{:02}{} ({})", z.year(), z.month(), z.day(), z.hour(), z.minute(), seconds(&z), z.strftime("%Z"))
@@ -130,10 +131,10 @@ fn seconds(z: &jiff::Zoned) -> String {
 /// language; with "hide content" only that a reminder is due.
 pub fn render_fallback(m: &FallbackMail, public_url: &str) -> (String, String) {
     let base = public_url.trim_end_matches('/');
-    let ja = m.language == "ja";
+    let ja = m.language == Language::Ja;
     let link =
         if ja { format!("{base}/reminders?reminder={}", m.reminder_id) } else { format!("{base}/en/reminders?reminder={}", m.reminder_id) };
-    let at = when(m.occurrence_at, &m.timezone, &m.language);
+    let at = when(m.occurrence_at, &m.timezone, m.language);
     let description = m.description.as_deref().map(str::trim).filter(|d| !d.is_empty());
     match (ja, m.hide_content) {
         (true, true) => (
@@ -185,7 +186,7 @@ impl Mailer {
         Ok(Mailer { transport, from: config.mail_from.parse()?, public_url: config.public_url.to_string() })
     }
 
-    pub async fn send(&self, job: &MailJob, lang: &str) -> Result<(), MailError> {
+    pub async fn send(&self, job: &MailJob, lang: Language) -> Result<(), MailError> {
         let (subject, body) = render(job, lang, &self.public_url);
         self.send_text(job.recipient(), subject, body).await
     }
@@ -228,7 +229,7 @@ fn uuid_like() -> String {
 /// backoff; the error of the last try is returned.
 pub async fn send_job(mailer: &Mailer, db: &Db, keys: &Keys, job: &MailJob) -> Result<(), MailError> {
     let hint = match job {
-        MailJob::SignIn { lang, .. } | MailJob::Test { lang, .. } | MailJob::Fallback { lang, .. } => lang.clone(),
+        MailJob::SignIn { lang, .. } | MailJob::Test { lang, .. } | MailJob::Fallback { lang, .. } => *lang,
     };
     let lang = db.user_language(job.recipient()).await.ok().flatten().unwrap_or(hint);
     let (subject, body) = match job {
@@ -243,7 +244,7 @@ pub async fn send_job(mailer: &Mailer, db: &Db, keys: &Keys, job: &MailJob) -> R
                 return Err(MailError::Store(e));
             }
         },
-        _ => render(job, &lang, mailer.public_url()),
+        _ => render(job, lang, mailer.public_url()),
     };
     let mut delay = Duration::from_secs(1);
     let mut attempt = 1;
@@ -282,21 +283,22 @@ mod tests {
 
     #[test]
     fn sign_in_mail_carries_code_and_link_in_both_languages() {
-        let job = MailJob::SignIn { email: "a@b.co".into(), code: Some("123456".into()), link_token: "tok".into(), lang: "en".into() };
-        for lang in ["ja", "en"] {
+        let job = MailJob::SignIn { email: "a@b.co".into(), code: Some("123456".into()), link_token: "tok".into(), lang: Language::En };
+        for &lang in Language::ALL {
             let (subject, body) = render(&job, lang, "https://hibiki.example/");
             assert!(subject.contains("123456"));
             assert!(body.contains("123456"));
             assert!(body.contains("https://hibiki.example/") && body.contains("auth/callback#token=tok"), "{body}");
         }
-        assert!(render(&job, "ja", "x").1.contains("ログインコード"));
-        assert!(render(&job, "en", "x").1.contains("sign-in code"));
+        assert!(render(&job, Language::Ja, "x").1.contains("ログインコード"));
+        assert!(render(&job, Language::En, "x").1.contains("sign-in code"));
     }
 
     #[test]
     fn while_code_sign_in_is_blocked_the_mail_carries_only_the_link() {
-        let job = MailJob::SignIn { email: "a@b.co".into(), code: None, link_token: "tok".into(), lang: "en".into() };
-        for (lang, words) in [("ja", "コードでのログインを止めています"), ("en", "signing in with a code is paused")] {
+        let job = MailJob::SignIn { email: "a@b.co".into(), code: None, link_token: "tok".into(), lang: Language::En };
+        for (lang, words) in [(Language::Ja, "コードでのログインを止めています"), (Language::En, "signing in with a code is paused")]
+        {
             let (subject, body) = render(&job, lang, "https://hibiki.example");
             assert!(body.contains("auth/callback#token=tok") && body.contains(words), "{body}");
             assert!(
@@ -310,14 +312,14 @@ mod tests {
         }
     }
 
-    fn fallback(language: &str, hide_content: bool) -> FallbackMail {
+    fn fallback(language: Language, hide_content: bool) -> FallbackMail {
         FallbackMail {
             reminder_id: "r-1".into(),
             title: "歯医者".into(),
             description: Some("保険証を持っていく".into()),
             occurrence_at: "2026-11-24T00:00:30Z".parse().unwrap(),
             timezone: "Asia/Tokyo".into(),
-            language: language.into(),
+            language,
             hide_content,
             settled: false,
         }
@@ -325,16 +327,16 @@ mod tests {
 
     #[test]
     fn fallback_mail_in_both_languages_honours_hide_content() {
-        let (subject, body) = render_fallback(&fallback("ja", false), "https://hibiki.example/");
+        let (subject, body) = render_fallback(&fallback(Language::Ja, false), "https://hibiki.example/");
         assert_eq!(subject, "Hibiki リマインダー: 歯医者");
         assert!(body.contains("保険証を持っていく"), "{body}");
         assert!(body.contains("2026年11月24日(火) 9:00:30 (JST)"), "{body}");
         assert!(body.contains("https://hibiki.example/reminders?reminder=r-1"), "{body}");
-        let (subject, body) = render_fallback(&fallback("en", false), "https://hibiki.example");
+        let (subject, body) = render_fallback(&fallback(Language::En, false), "https://hibiki.example");
         assert_eq!(subject, "Hibiki reminder: 歯医者");
         assert!(body.contains("Tue, Nov 24, 2026, 9:00:30 AM (JST)"), "{body}");
         assert!(body.contains("https://hibiki.example/en/reminders?reminder=r-1"), "{body}");
-        for lang in ["ja", "en"] {
+        for &lang in Language::ALL {
             let (subject, body) = render_fallback(&fallback(lang, true), "https://hibiki.example");
             assert!(!subject.contains("歯医者") && !body.contains("歯医者") && !body.contains("保険証"), "{lang}: {subject} {body}");
             assert!(body.contains("reminders?reminder=r-1"));

@@ -3,6 +3,8 @@
 //! declarative support hand the same JSON to the service worker. In the user's language, and
 //! short enough to stay under push services' size limit.
 
+use hibiki_common::ids::{LogId, ReminderId};
+use hibiki_common::states::{EntryKind, Language, NotificationAction};
 use serde::Serialize;
 
 /// The payload's JSON must stay under this (the encrypted message under 4096 bytes).
@@ -29,7 +31,7 @@ pub struct Notification {
     pub navigate: String,
     /// The reminder id: a re-send or a snooze replaces the notification instead of stacking.
     pub tag: String,
-    pub lang: String,
+    pub lang: Language,
     pub silent: bool,
     pub require_interaction: bool,
     pub data: NotificationData,
@@ -43,23 +45,22 @@ pub struct NotificationData {
     #[serde(rename = "type")]
     pub kind: &'static str,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub reminder_id: Option<String>,
+    pub reminder_id: Option<ReminderId>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub log_id: Option<String>,
+    pub log_id: Option<LogId>,
     /// Authorizes complete, snooze and the acknowledgement without the app's session.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub action_token: Option<String>,
     /// The delivery log entry's kind: occurrence, snooze, send_now...
     #[serde(rename = "kind", skip_serializing_if = "Option::is_none")]
-    pub entry_kind: Option<String>,
+    pub entry_kind: Option<EntryKind>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub late: Option<bool>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Action {
-    /// `complete` or `snooze`.
-    pub action: &'static str,
+    pub action: NotificationAction,
     pub title: String,
     /// Where a declarative push (no service worker) takes the person: the app performs the
     /// action there.
@@ -69,32 +70,27 @@ pub struct Action {
 /// One delivery log entry's push, before it is put into words.
 #[derive(Debug, Clone)]
 pub struct ReminderPush<'a> {
-    pub reminder_id: &'a str,
-    pub log_id: &'a str,
+    pub reminder_id: &'a ReminderId,
+    pub log_id: &'a LogId,
     pub action_token: &'a str,
-    /// The entry's kind (occurrence, snooze, send_now).
-    pub kind: &'a str,
+    pub kind: EntryKind,
     pub title: &'a str,
     pub description: Option<&'a str>,
-    pub lang: &'a str,
+    pub lang: Language,
     pub hide_content: bool,
     pub late: bool,
     pub overdue: Option<u32>,
 }
 
-fn is_ja(lang: &str) -> bool {
-    lang == "ja"
-}
-
 /// The app's absolute URL of `path` in `lang` (Japanese at the root, English under `/en`).
-pub fn app_url(base: &str, lang: &str, path: &str) -> String {
+pub fn app_url(base: &str, lang: Language, path: &str) -> String {
     let base = base.trim_end_matches('/');
-    if is_ja(lang) { format!("{base}{path}") } else { format!("{base}/en{path}") }
+    if lang == Language::Ja { format!("{base}{path}") } else { format!("{base}/en{path}") }
 }
 
 /// A reminder's push. With `hide_content`, it says only that a reminder is due.
 pub fn reminder(p: &ReminderPush<'_>, base: &str) -> PushMessage {
-    let ja = is_ja(p.lang);
+    let ja = p.lang == Language::Ja;
     let (title, body) = if p.hide_content {
         if ja {
             ("リマインダー".to_owned(), "リマインダーの時間です。アプリで内容を確認してください。".to_owned())
@@ -116,7 +112,7 @@ pub fn reminder(p: &ReminderPush<'_>, base: &str) -> PushMessage {
         (true, false) => format!("{title} (late)"),
     };
     let page = format!("/reminders?reminder={}", p.reminder_id);
-    let action = |action: &'static str, ja_title: &str, en_title: &str| Action {
+    let action = |action: NotificationAction, ja_title: &str, en_title: &str| Action {
         action,
         title: if ja { ja_title } else { en_title }.to_owned(),
         navigate: app_url(base, p.lang, &format!("{page}&log={}&do={action}", p.log_id)),
@@ -127,19 +123,22 @@ pub fn reminder(p: &ReminderPush<'_>, base: &str) -> PushMessage {
             title,
             body,
             navigate: app_url(base, p.lang, &page),
-            tag: p.reminder_id.to_owned(),
-            lang: p.lang.to_owned(),
+            tag: p.reminder_id.to_string(),
+            lang: p.lang,
             silent: false,
             require_interaction: true,
             data: NotificationData {
                 kind: "reminder",
-                reminder_id: Some(p.reminder_id.to_owned()),
-                log_id: Some(p.log_id.to_owned()),
+                reminder_id: Some(p.reminder_id.clone()),
+                log_id: Some(p.log_id.clone()),
                 action_token: Some(p.action_token.to_owned()),
-                entry_kind: Some(p.kind.to_owned()),
+                entry_kind: Some(p.kind),
                 late: p.late.then_some(true),
             },
-            actions: vec![action("complete", "完了", "Complete"), action("snooze", "スヌーズ", "Snooze")],
+            actions: vec![
+                action(NotificationAction::Complete, "完了", "Complete"),
+                action(NotificationAction::Snooze, "スヌーズ", "Snooze"),
+            ],
         },
         app_badge: p.overdue,
         mutable: true,
@@ -148,8 +147,8 @@ pub fn reminder(p: &ReminderPush<'_>, base: &str) -> PushMessage {
 }
 
 /// The test notification: no actions, opens the app.
-pub fn test(lang: &str, base: &str) -> PushMessage {
-    let (title, body) = if is_ja(lang) {
+pub fn test(lang: Language, base: &str) -> PushMessage {
+    let (title, body) = if lang == Language::Ja {
         ("テスト通知", "Hibiki からのテスト通知です。通知は正常に届いています。")
     } else {
         ("Test notification", "This is a test notification from Hibiki. Notifications work.")
@@ -161,7 +160,7 @@ pub fn test(lang: &str, base: &str) -> PushMessage {
             body: body.to_owned(),
             navigate: app_url(base, lang, "/"),
             tag: "hibiki-test".to_owned(),
-            lang: lang.to_owned(),
+            lang,
             silent: false,
             require_interaction: true,
             data: NotificationData { kind: "test", reminder_id: None, log_id: None, action_token: None, entry_kind: None, late: None },
@@ -226,12 +225,18 @@ mod tests {
 
     const BASE: &str = "https://hibiki.example/";
 
-    fn push<'a>(title: &'a str, description: Option<&'a str>, lang: &'a str) -> ReminderPush<'a> {
+    /// Ids live as long as the test process (a push borrows them).
+    fn ids(reminder: &str, log: &str) -> (&'static ReminderId, &'static LogId) {
+        (Box::leak(Box::new(ReminderId::from(reminder))), Box::leak(Box::new(LogId::from(log))))
+    }
+
+    fn push<'a>(title: &'a str, description: Option<&'a str>, lang: Language) -> ReminderPush<'a> {
+        let (reminder_id, log_id) = ids("r1", "l1");
         ReminderPush {
-            reminder_id: "r1",
-            log_id: "l1",
+            reminder_id,
+            log_id,
             action_token: "tok",
-            kind: "occurrence",
+            kind: EntryKind::Occurrence,
             title,
             description,
             lang,
@@ -243,7 +248,7 @@ mod tests {
 
     #[test]
     fn reminder_payload_is_declarative_in_both_languages() {
-        let ja = reminder(&push("歯医者", None, "ja"), BASE);
+        let ja = reminder(&push("歯医者", None, Language::Ja), BASE);
         let json: serde_json::Value = serde_json::from_slice(&to_bytes(&ja)).unwrap();
         assert_eq!(json["web_push"], 8030);
         assert_eq!(json["mutable"], true);
@@ -261,7 +266,7 @@ mod tests {
         assert_eq!(n["actions"][0]["title"], "完了");
         assert_eq!(n["actions"][1]["navigate"], "https://hibiki.example/reminders?reminder=r1&log=l1&do=snooze");
 
-        let en = reminder(&ReminderPush { late: true, ..push("Dentist", Some("Bring the card"), "en") }, BASE);
+        let en = reminder(&ReminderPush { late: true, ..push("Dentist", Some("Bring the card"), Language::En) }, BASE);
         let json: serde_json::Value = serde_json::from_slice(&to_bytes(&en)).unwrap();
         let n = &json["notification"];
         assert_eq!(n["navigate"], "https://hibiki.example/en/reminders?reminder=r1");
@@ -269,15 +274,15 @@ mod tests {
         assert_eq!(n["body"], "Bring the card");
         assert_eq!(n["data"]["late"], true);
         assert_eq!(n["actions"][0]["navigate"], "https://hibiki.example/en/reminders?reminder=r1&log=l1&do=complete");
-        assert_eq!(reminder(&ReminderPush { late: true, ..push("歯医者", None, "ja") }, BASE).notification.title, "歯医者（遅延）");
+        assert_eq!(reminder(&ReminderPush { late: true, ..push("歯医者", None, Language::Ja) }, BASE).notification.title, "歯医者（遅延）");
     }
 
     #[test]
     fn hidden_content_says_only_that_a_reminder_is_due() {
-        let p = reminder(&ReminderPush { hide_content: true, ..push("Secret appointment", Some("details"), "en") }, BASE);
+        let p = reminder(&ReminderPush { hide_content: true, ..push("Secret appointment", Some("details"), Language::En) }, BASE);
         let text = String::from_utf8(to_bytes(&p)).unwrap();
         assert!(!text.contains("Secret") && !text.contains("details"));
-        assert_eq!(p.notification.data.reminder_id.as_deref(), Some("r1"));
+        assert_eq!(p.notification.data.reminder_id.as_ref().map(ReminderId::as_str), Some("r1"));
     }
 
     #[test]
@@ -285,15 +290,14 @@ mod tests {
         let title = "題".repeat(200);
         let description = "説明".repeat(2000);
         let token = "t".repeat(43);
-        let p = reminder(
-            &ReminderPush { reminder_id: "reminder-id", log_id: "log-id", action_token: &token, ..push(&title, Some(&description), "ja") },
-            BASE,
-        );
+        let (reminder_id, log_id) = ids("reminder-id", "log-id");
+        let p =
+            reminder(&ReminderPush { reminder_id, log_id, action_token: &token, ..push(&title, Some(&description), Language::Ja) }, BASE);
         let bytes = to_bytes(&p);
         assert!(bytes.len() <= MAX_PAYLOAD_BYTES, "{}", bytes.len());
         assert!(p.notification.body.ends_with('…'));
         assert_eq!(p.notification.title, title, "the title fits once the body is cut");
-        assert_eq!(p.notification.data.log_id.as_deref(), Some("log-id"));
+        assert_eq!(p.notification.data.log_id.as_ref().map(LogId::as_str), Some("log-id"));
         let tiny = fit(p.clone(), 900);
         assert!(to_bytes(&tiny).len() <= 900);
         assert!(tiny.notification.title.ends_with('…'));
@@ -303,10 +307,10 @@ mod tests {
 
     #[test]
     fn test_payload() {
-        let ja = test("ja", BASE);
+        let ja = test(Language::Ja, BASE);
         assert_eq!(ja.notification.title, "テスト通知");
         assert!(ja.notification.actions.is_empty());
         assert_eq!(ja.notification.data.kind, "test");
-        assert_eq!(test("en", "https://h.example").notification.navigate, "https://h.example/en/");
+        assert_eq!(test(Language::En, "https://h.example").notification.navigate, "https://h.example/en/");
     }
 }

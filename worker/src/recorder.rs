@@ -5,6 +5,7 @@
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
+use hibiki_common::ids::SubscriptionId;
 use hibiki_common::storage::{Db, DeviceResult};
 use tokio::sync::{mpsc, oneshot};
 
@@ -111,7 +112,7 @@ async fn write(db: &Db, answers: &[DeviceResult], successes: &mut SuccessThrottl
             }
         }
     }
-    let succeeded: Vec<String> = answers
+    let succeeded: Vec<SubscriptionId> = answers
         .iter()
         .filter(|a| a.status == hibiki_common::states::DeviceDeliveryStatus::Sent && successes.due(&a.subscription_id))
         .map(|a| a.subscription_id.clone())
@@ -127,19 +128,19 @@ async fn write(db: &Db, answers: &[DeviceResult], successes: &mut SuccessThrottl
 /// When this process last wrote each device's success.
 #[derive(Default)]
 struct SuccessThrottle {
-    written: HashMap<String, Instant>,
+    written: HashMap<SubscriptionId, Instant>,
 }
 
 impl SuccessThrottle {
     /// Whether a success for `device` should be written now.
-    fn due(&mut self, device: &str) -> bool {
+    fn due(&mut self, device: &SubscriptionId) -> bool {
         if self.written.get(device).is_some_and(|at| at.elapsed() < SUCCESS_WRITE_EVERY) {
             return false;
         }
         if self.written.len() > 100_000 {
             self.written.retain(|_, at| at.elapsed() < SUCCESS_WRITE_EVERY);
         }
-        self.written.insert(device.to_owned(), Instant::now());
+        self.written.insert(device.clone(), Instant::now());
         true
     }
 }
@@ -151,13 +152,14 @@ mod tests {
     #[test]
     fn a_device_success_is_written_once_per_period() {
         let mut throttle = SuccessThrottle::default();
-        assert!(throttle.due("a"));
-        assert!(!throttle.due("a"), "again at once: not written");
-        assert!(throttle.due("b"), "another device has its own period");
+        let (a, b) = (SubscriptionId::from("a"), SubscriptionId::from("b"));
+        assert!(throttle.due(&a));
+        assert!(!throttle.due(&a), "again at once: not written");
+        assert!(throttle.due(&b), "another device has its own period");
         // (Only where the monotonic clock goes back that far: it starts at boot.)
         if let Some(long_ago) = Instant::now().checked_sub(SUCCESS_WRITE_EVERY) {
-            throttle.written.insert("a".into(), long_ago);
-            assert!(throttle.due("a"), "after the period it is written again");
+            throttle.written.insert(a.clone(), long_ago);
+            assert!(throttle.due(&a), "after the period it is written again");
         }
     }
 }

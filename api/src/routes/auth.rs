@@ -68,7 +68,7 @@ pub const DEV_ADDRESSES: [&str; 4] = ["dev@example.com", "test@example.com", "de
 #[utoipa::path(post, path = "/api/auth/otp", request_body = OtpRequest, tag = "auth",
     responses((status = 202, body = OtpSent), (status = 400, description = "EMAIL_INVALID"), (status = 429, description = "RATE_LIMITED")))]
 pub async fn request_otp(State(state): State<AppState>, ApiJson(req): ApiJson<OtpRequest>) -> ApiResult<Response> {
-    let lang = hibiki_common::settings::language_or_default(req.lang.as_deref());
+    let lang = hibiki_common::states::Language::from_hint(req.lang.as_deref());
     let requested = signin::request_code(&state.db, &state.keys, &req.email, lang, jiff::Timestamp::now()).await?;
     state.queues.mail(requested.mail).await.map_err(|_| ApiError::Unavailable("mail queue"))?;
     metrics::counter!("hibiki_otp_requested_total").increment(1);
@@ -105,7 +105,8 @@ pub async fn dev_login(State(state): State<AppState>, ApiJson(req): ApiJson<DevL
     if !DEV_ADDRESSES.contains(&email.as_str()) {
         return Err(ApiError::field("email", "only the developer addresses (dev, test, demo, admin @example.com) can use dev login"));
     }
-    let signed_in = signin::start_session(&state.db, &state.keys, &email, "en", jiff::Timestamp::now()).await?;
+    let signed_in =
+        signin::start_session(&state.db, &state.keys, &email, hibiki_common::states::Language::En, jiff::Timestamp::now()).await?;
     Ok(issue(&state, signed_in))
 }
 

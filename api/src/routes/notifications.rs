@@ -4,6 +4,7 @@ use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use hibiki_common::ids::{LogId, SubscriptionId};
 use hibiki_common::jobs::PushJob;
 use hibiki_common::push_endpoint;
 use hibiki_common::storage::Subscription;
@@ -59,7 +60,8 @@ pub struct UnsubscribeRequest {
 
 #[derive(Deserialize, ToSchema)]
 pub struct AckRequest {
-    pub log_id: String,
+    #[schema(value_type = String)]
+    pub log_id: LogId,
     pub action_token: String,
     pub endpoint: Option<String>,
 }
@@ -77,11 +79,11 @@ pub async fn subscriptions(State(state): State<AppState>, auth: AuthUser) -> Api
 }
 
 /// Remove one of this user's devices: it gets no more pushes.
-#[utoipa::path(delete, path = "/api/notifications/subscriptions/{id}", tag = "notifications", responses((status = 204), (status = 404)))]
+#[utoipa::path(delete, path = "/api/notifications/subscriptions/{id}", params(("id" = String, Path, description = "the device (subscription) id")), tag = "notifications", responses((status = 204), (status = 404)))]
 pub async fn delete_subscription(
     State(state): State<AppState>,
     auth: AuthUser,
-    axum::extract::Path(id): axum::extract::Path<String>,
+    axum::extract::Path(id): axum::extract::Path<SubscriptionId>,
 ) -> ApiResult<StatusCode> {
     state.db.delete_subscription_by_id(&auth.user.id, &id).await?;
     Ok(StatusCode::NO_CONTENT)

@@ -3,6 +3,7 @@ use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use hibiki_common::error::FieldErrors;
+use hibiki_common::ids::{LogId, ReminderId};
 use hibiki_common::recurrence::Recurrence;
 use hibiki_common::reminder::{self, Contents, PreviewInput, Reminder, ReminderInput, ReminderPatch, StatusFilter, Timing};
 use hibiki_common::states::NotificationAction;
@@ -55,8 +56,10 @@ pub async fn list(State(state): State<AppState>, auth: AuthUser, ApiQuery(q): Ap
 /// `POST /api/reminders?action=handle` body.
 #[derive(Deserialize, ToSchema)]
 pub struct HandleRequest {
-    pub reminder_id: String,
-    pub log_id: String,
+    #[schema(value_type = String)]
+    pub reminder_id: ReminderId,
+    #[schema(value_type = String)]
+    pub log_id: LogId,
     pub action: NotificationAction,
     /// 5, 10, 15, 30 or 60; the user's default when absent
     pub snooze_minutes: Option<i64>,
@@ -138,7 +141,8 @@ async fn handle(state: &AppState, auth: Option<AuthUser>, req: HandleRequest) ->
 /// `POST /api/reminders/{id}/send`'s answer.
 #[derive(Serialize, ToSchema)]
 pub struct SendNowAnswer {
-    pub log_id: String,
+    #[schema(value_type = String)]
+    pub log_id: LogId,
     /// Devices it was sent to; 0 when the user has none (or none that `send_to` names).
     pub devices: usize,
     /// With no device: whether it went by email instead (the email fallback is on and the
@@ -148,8 +152,8 @@ pub struct SendNowAnswer {
 
 /// Deliver the reminder to the user's devices now (a delivery log entry is made); with no
 /// device, by email when the email fallback is on.
-#[utoipa::path(post, path = "/api/reminders/{id}/send", tag = "reminders", responses((status = 202, body = SendNowAnswer), (status = 404)))]
-pub async fn send(State(state): State<AppState>, auth: AuthUser, Path(id): Path<String>) -> ApiResult<Response> {
+#[utoipa::path(post, path = "/api/reminders/{id}/send", params(("id" = String, Path, description = "the reminder id")), tag = "reminders", responses((status = 202, body = SendNowAnswer), (status = 404)))]
+pub async fn send(State(state): State<AppState>, auth: AuthUser, Path(id): Path<ReminderId>) -> ApiResult<Response> {
     let now = Timestamp::now();
     let r = state.db.get_reminder(&state.keys, &auth.user.id, &id).await?;
     let fallback = state.db.settings(&auth.user.id).await?.email_fallback_minutes;
@@ -177,30 +181,30 @@ pub async fn send(State(state): State<AppState>, auth: AuthUser, Path(id): Path<
 }
 
 /// One reminder.
-#[utoipa::path(get, path = "/api/reminders/{id}", tag = "reminders", responses((status = 200, body = Reminder), (status = 404)))]
-pub async fn get(State(state): State<AppState>, auth: AuthUser, Path(id): Path<String>) -> ApiResult<Json<serde_json::Value>> {
+#[utoipa::path(get, path = "/api/reminders/{id}", params(("id" = String, Path, description = "the reminder id")), tag = "reminders", responses((status = 200, body = Reminder), (status = 404)))]
+pub async fn get(State(state): State<AppState>, auth: AuthUser, Path(id): Path<ReminderId>) -> ApiResult<Json<serde_json::Value>> {
     Ok(ok(state.db.get_reminder(&state.keys, &auth.user.id, &id).await?))
 }
 
 /// Edit any fields of a reminder. A new time must be in the future; giving a completed
 /// reminder a new time makes it pending again.
-#[utoipa::path(put, path = "/api/reminders/{id}", request_body = ReminderPatch, tag = "reminders",
+#[utoipa::path(put, path = "/api/reminders/{id}", params(("id" = String, Path, description = "the reminder id")), request_body = ReminderPatch, tag = "reminders",
     responses((status = 200, body = Reminder), (status = 400), (status = 404), (status = 409)))]
 pub async fn update(
     State(state): State<AppState>,
     auth: AuthUser,
-    Path(id): Path<String>,
+    Path(id): Path<ReminderId>,
     ApiJson(patch): ApiJson<ReminderPatch>,
 ) -> ApiResult<Json<serde_json::Value>> {
     let now = Timestamp::now();
     let mut r = state.db.get_reminder(&state.keys, &auth.user.id, &id).await?;
     let applied = patch.apply_to(&mut r, now)?;
-    Ok(ok(state.db.save_reminder(&state.keys, &r, applied.reactivate, applied.timing_changed, now).await?))
+    Ok(ok(state.db.save_reminder(&state.keys, &r, applied, now).await?))
 }
 
 /// Delete a reminder and its delivery log.
-#[utoipa::path(delete, path = "/api/reminders/{id}", tag = "reminders", responses((status = 204), (status = 404)))]
-pub async fn delete(State(state): State<AppState>, auth: AuthUser, Path(id): Path<String>) -> ApiResult<StatusCode> {
+#[utoipa::path(delete, path = "/api/reminders/{id}", params(("id" = String, Path, description = "the reminder id")), tag = "reminders", responses((status = 204), (status = 404)))]
+pub async fn delete(State(state): State<AppState>, auth: AuthUser, Path(id): Path<ReminderId>) -> ApiResult<StatusCode> {
     state.db.delete_reminder(&auth.user.id, &id).await?;
     Ok(StatusCode::NO_CONTENT)
 }
@@ -232,12 +236,12 @@ pub async fn preview(
 }
 
 /// The reminder's next occurrences from now.
-#[utoipa::path(get, path = "/api/reminders/{id}/occurrences", params(CountQuery), tag = "reminders",
+#[utoipa::path(get, path = "/api/reminders/{id}/occurrences", params(("id" = String, Path, description = "the reminder id"), CountQuery), tag = "reminders",
     responses((status = 200, body = Occurrences), (status = 404)))]
 pub async fn occurrences(
     State(state): State<AppState>,
     auth: AuthUser,
-    Path(id): Path<String>,
+    Path(id): Path<ReminderId>,
     ApiQuery(q): ApiQuery<CountQuery>,
 ) -> ApiResult<Json<serde_json::Value>> {
     let count = reminder::preview_count(q.count)?;
@@ -253,8 +257,8 @@ pub async fn occurrences(
 }
 
 /// The reminder's delivery log, newest first.
-#[utoipa::path(get, path = "/api/reminders/{id}/logs", tag = "reminders", responses((status = 200, body = [DeliveryLog]), (status = 404)))]
-pub async fn logs(State(state): State<AppState>, auth: AuthUser, Path(id): Path<String>) -> ApiResult<Json<serde_json::Value>> {
+#[utoipa::path(get, path = "/api/reminders/{id}/logs", params(("id" = String, Path, description = "the reminder id")), tag = "reminders", responses((status = 200, body = [DeliveryLog]), (status = 404)))]
+pub async fn logs(State(state): State<AppState>, auth: AuthUser, Path(id): Path<ReminderId>) -> ApiResult<Json<serde_json::Value>> {
     // Answer 404 for someone else's reminder rather than an empty list.
     state.db.get_reminder(&state.keys, &auth.user.id, &id).await?;
     Ok(ok(state.db.delivery_logs(&auth.user.id, &id).await?))

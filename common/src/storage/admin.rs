@@ -33,7 +33,8 @@ pub struct TimelineBucket {
 
 #[derive(Debug, Clone, Serialize, ToSchema)]
 pub struct AdminUser {
-    pub id: String,
+    #[schema(value_type = String)]
+    pub id: crate::ids::UserId,
     pub email: String,
     pub is_active: bool,
     #[schema(value_type = String, format = DateTime)]

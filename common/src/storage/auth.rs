@@ -6,6 +6,7 @@ use sqlx::Row;
 
 use super::Db;
 use crate::Result;
+use crate::states::Language;
 use crate::time::to_millis;
 
 #[derive(Debug, Clone)]
@@ -32,7 +33,7 @@ impl Db {
         email: &str,
         code_hash: &[u8],
         link_hash: &[u8],
-        lang: &str,
+        lang: Language,
         now: Timestamp,
         ttl_ms: i64,
         cooldown_ms: i64,
@@ -49,7 +50,7 @@ impl Db {
         .bind(email)
         .bind(code_hash.to_vec())
         .bind(link_hash.to_vec())
-        .bind(lang)
+        .bind(lang.as_str())
         .bind(now_ms)
         .bind(now_ms + ttl_ms)
         .bind(now_ms - cooldown_ms)
@@ -80,8 +81,8 @@ impl Db {
 
     /// Spends the code (and with it the link) if it is still the live, unexpired, unburned
     /// code. Of concurrent callers exactly one gets `Some(lang)`.
-    pub async fn consume_code(&self, email: &str, code_hash: &[u8], now: Timestamp, max_attempts: i64) -> Result<Option<String>> {
-        Ok(sqlx::query_scalar(
+    pub async fn consume_code(&self, email: &str, code_hash: &[u8], now: Timestamp, max_attempts: i64) -> Result<Option<Language>> {
+        let lang: Option<String> = sqlx::query_scalar(
             "DELETE FROM otp_codes WHERE email = $1 AND code_hash = $2 AND expires_at > $3 AND attempts < $4 RETURNING lang",
         )
         .bind(email)
@@ -89,7 +90,8 @@ impl Db {
         .bind(to_millis(now))
         .bind(max_attempts)
         .fetch_optional(&self.pool)
-        .await?)
+        .await?;
+        Ok(lang.map(|l| Language::from_hint(Some(&l))))
     }
 
     /// Counts one wrong guess against the live code; `None` when it was already burned (or
@@ -103,13 +105,13 @@ impl Db {
     }
 
     /// Spends a sign-in link: `Some((email, lang))` once, for an unexpired link.
-    pub async fn consume_link(&self, link_hash: &[u8], now: Timestamp) -> Result<Option<(String, String)>> {
+    pub async fn consume_link(&self, link_hash: &[u8], now: Timestamp) -> Result<Option<(String, Language)>> {
         let row = sqlx::query("DELETE FROM otp_codes WHERE link_hash = $1 AND expires_at > $2 RETURNING email, lang")
             .bind(link_hash.to_vec())
             .bind(to_millis(now))
             .fetch_optional(&self.pool)
             .await?;
-        row.map(|r| Ok((r.try_get("email")?, r.try_get("lang")?))).transpose()
+        row.map(|r| Ok((r.try_get("email")?, Language::from_hint(r.try_get::<Option<String>, _>("lang")?.as_deref())))).transpose()
     }
 
     /// Until when code sign-in is blocked for this address (ms), if it is.

@@ -7,11 +7,11 @@ use jiff::{SignedDuration, Timestamp};
 use sqlx::{AssertSqlSafe, Row};
 
 use super::delivery::{Claimed, LATE_WINDOW};
-use super::fires::{FIRE_OCCURRENCE, FIRE_SNOOZE};
 use super::{Db, placeholders, value_rows};
 use crate::Result;
+use crate::ids::{LogId, ReminderId, UserId};
 use crate::reminder::Timing;
-use crate::states::EntryStatus;
+use crate::states::{EntryStatus, FireKind};
 use crate::time::{from_millis, to_millis};
 
 /// Fires claimed in one transaction (and rows per multi-row statement).
@@ -21,28 +21,20 @@ const LATE_AFTER: SignedDuration = SignedDuration::from_secs(5);
 
 /// What the claim knows of a reminder.
 struct ReminderRow {
-    user_id: String,
+    user_id: UserId,
     timing: Timing,
     is_active: bool,
 }
 
 /// A claimed fire on its way to becoming a delivery log entry.
 struct Entry {
-    reminder_id: String,
-    kind: &'static str,
+    reminder_id: ReminderId,
+    kind: FireKind,
     fire_at: Timestamp,
-    log_id: String,
+    log_id: LogId,
     missed: bool,
     late: bool,
     next: Option<Timestamp>,
-}
-
-fn kind_name(kind: &str) -> Option<&'static str> {
-    match kind {
-        FIRE_OCCURRENCE => Some(FIRE_OCCURRENCE),
-        FIRE_SNOOZE => Some(FIRE_SNOOZE),
-        _ => None,
-    }
 }
 
 impl Db {
@@ -52,42 +44,40 @@ impl Db {
     /// or after `now`: the scheduler claims a moment ahead so the push is ready at its second;
     /// the worker holds it until the entry's `occurrence_at`). A fire more than
     /// [`LATE_WINDOW`] past is logged as missed instead. Answers in the order asked.
-    pub async fn claim_fires(&self, fires: &[(String, String)], now: Timestamp, until: Timestamp) -> Result<Vec<(String, Claimed)>> {
+    pub async fn claim_fires(
+        &self,
+        fires: &[(ReminderId, FireKind)],
+        now: Timestamp,
+        until: Timestamp,
+    ) -> Result<Vec<(ReminderId, Claimed)>> {
         let mut out = Vec::with_capacity(fires.len());
         for chunk in fires.chunks(CLAIM_CHUNK) {
             let claimed = self.claim_chunk(chunk, now, until).await?;
-            out.extend(
-                chunk.iter().map(|(id, kind)| (id.clone(), claimed.get(&(id.clone(), kind.clone())).cloned().unwrap_or(Claimed::Gone))),
-            );
+            out.extend(chunk.iter().map(|(id, kind)| (id.clone(), claimed.get(&(id.clone(), *kind)).cloned().unwrap_or(Claimed::Gone))));
         }
         Ok(out)
     }
 
     /// One fire: see [`Db::claim_fires`].
-    pub async fn claim_fire(&self, reminder_id: &str, kind: &str, now: Timestamp) -> Result<Claimed> {
-        let claimed = self.claim_fires(&[(reminder_id.to_owned(), kind.to_owned())], now, now).await?;
+    pub async fn claim_fire(&self, reminder_id: &ReminderId, kind: FireKind, now: Timestamp) -> Result<Claimed> {
+        let claimed = self.claim_fires(&[(reminder_id.clone(), kind)], now, now).await?;
         Ok(claimed.into_iter().next().map(|(_, c)| c).unwrap_or(Claimed::Gone))
     }
 
     async fn claim_chunk(
         &self,
-        chunk: &[(String, String)],
+        chunk: &[(ReminderId, FireKind)],
         now: Timestamp,
         until: Timestamp,
-    ) -> Result<HashMap<(String, String), Claimed>> {
+    ) -> Result<HashMap<(ReminderId, FireKind), Claimed>> {
         let mut tx = self.pool.begin().await?;
         let until_ms = to_millis(until.max(now));
 
         // 1. Take the fires that are still there and due.
-        let mut taken: Vec<(String, &'static str, Timestamp)> = Vec::new();
-        for kind in [FIRE_OCCURRENCE, FIRE_SNOOZE] {
-            let ids: Vec<&str> = chunk
-                .iter()
-                .filter(|(_, k)| kind_name(k) == Some(kind))
-                .map(|(id, _)| id.as_str())
-                .collect::<HashSet<_>>()
-                .into_iter()
-                .collect();
+        let mut taken: Vec<(ReminderId, FireKind, Timestamp)> = Vec::new();
+        for &kind in FireKind::ALL {
+            let ids: Vec<&str> =
+                chunk.iter().filter(|(_, k)| *k == kind).map(|(id, _)| id.as_str()).collect::<HashSet<_>>().into_iter().collect();
             if ids.is_empty() {
                 continue;
             }
@@ -95,7 +85,7 @@ impl Db {
                 "DELETE FROM fires WHERE kind = $1 AND fire_at <= $2 AND reminder_id IN ({}) RETURNING reminder_id, fire_at",
                 placeholders(3, ids.len())
             );
-            let mut query = sqlx::query(AssertSqlSafe(sql)).bind(kind).bind(until_ms);
+            let mut query = sqlx::query(AssertSqlSafe(sql)).bind(kind.as_str()).bind(until_ms);
             for id in &ids {
                 query = query.bind(*id);
             }
@@ -126,7 +116,7 @@ impl Db {
                 timezone: row.try_get("timezone")?,
                 recurrence: serde_json::from_str(&recurrence)?,
             };
-            let id: String = row.try_get("id")?;
+            let id: ReminderId = row.try_get("id")?;
             reminders
                 .insert(id, ReminderRow { user_id: row.try_get("user_id")?, timing, is_active: row.try_get::<i64, _>("is_active")? != 0 });
         }
@@ -137,21 +127,13 @@ impl Db {
             let Some(reminder) = reminders.get(&reminder_id).filter(|r| r.is_active) else { continue };
             let lateness = now.duration_since(fire_at);
             let missed = lateness > LATE_WINDOW;
-            let next = if kind == FIRE_OCCURRENCE {
+            let next = if kind == FireKind::Occurrence {
                 // After a long outage, skip ahead to the future rather than replaying every miss.
                 reminder.timing.schedule().next_after(if missed { now } else { fire_at })
             } else {
                 None
             };
-            entries.push(Entry {
-                reminder_id,
-                kind,
-                fire_at,
-                log_id: uuid::Uuid::new_v4().to_string(),
-                missed,
-                late: lateness >= LATE_AFTER,
-                next,
-            });
+            entries.push(Entry { reminder_id, kind, fire_at, log_id: LogId::generate(), missed, late: lateness >= LATE_AFTER, next });
         }
         if entries.is_empty() {
             tx.commit().await?;
@@ -173,9 +155,9 @@ impl Db {
                 .bind(if e.missed { EntryStatus::Missed } else { EntryStatus::Queued }.as_str())
                 .bind(i64::from(e.late))
                 .bind(to_millis(now))
-                .bind(e.kind);
+                .bind(e.kind.as_str());
         }
-        let logged: HashSet<String> =
+        let logged: HashSet<LogId> =
             query.fetch_all(&mut *tx).await?.iter().map(|r| r.try_get("id")).collect::<std::result::Result<_, _>>()?;
 
         // Each entry to deliver carries its user's email fallback delay (see storage/fallback.rs).
@@ -197,14 +179,18 @@ impl Db {
         if !nexts.is_empty() {
             let sql = format!(
                 "INSERT INTO fires (reminder_id, kind, fire_at, occurrence_at) VALUES {} ON CONFLICT (reminder_id, kind) DO NOTHING RETURNING reminder_id",
-                value_rows(1, nexts.len(), 2, |c, p| if c == 0 { format!("{p}, '{FIRE_OCCURRENCE}'") } else { format!("{p}, {p}") })
+                value_rows(1, nexts.len(), 2, |c, p| if c == 0 {
+                    format!("{p}, '{}'", FireKind::Occurrence.as_str())
+                } else {
+                    format!("{p}, {p}")
+                })
             );
             let mut query = sqlx::query(AssertSqlSafe(sql));
             for (id, at) in &nexts {
                 query = query.bind(*id).bind(*at);
             }
             for row in query.fetch_all(&mut *tx).await? {
-                scheduled.insert(row.try_get::<String, _>("reminder_id")?);
+                scheduled.insert(row.try_get::<ReminderId, _>("reminder_id")?);
             }
             let sql = format!(
                 "UPDATE reminders SET scheduled_at = CAST(v.column2 AS BIGINT) FROM (VALUES {}) AS v WHERE reminders.id = v.column1",
@@ -229,7 +215,7 @@ impl Db {
                 } else {
                     Claimed::Deliver { log_id: e.log_id, late: e.late, next }
                 };
-                ((e.reminder_id, e.kind.to_owned()), claimed)
+                ((e.reminder_id, e.kind), claimed)
             })
             .collect())
     }

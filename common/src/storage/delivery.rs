@@ -9,11 +9,12 @@ use sqlx::{AssertSqlSafe, Row};
 use utoipa::ToSchema;
 
 use super::Db;
-use super::fires::FIRE_SNOOZE;
-use crate::Result;
+use super::fires::{drop_fires, set_fire};
+use crate::ids::{LogId, ReminderId, SubscriptionId, UserId};
 use crate::reminder::ActionEffect;
-use crate::states::{DeviceDeliveryStatus, EntryKind, EntryStatus, NotificationAction};
+use crate::states::{DeviceDeliveryStatus, EntryKind, EntryStatus, FireKind, NotificationAction};
 use crate::time::{from_millis, to_millis};
+use crate::{Error, Result};
 
 /// An occurrence missed by downtime is still delivered (marked late) within this window.
 pub const LATE_WINDOW: SignedDuration = SignedDuration::from_mins(15);
@@ -24,21 +25,21 @@ pub enum Claimed {
     /// Someone else claimed it first, or it changed since it was read.
     Gone,
     /// A delivery log entry to push; `next` is the occurrence fire the claim scheduled.
-    Deliver { log_id: String, late: bool, next: Option<Timestamp> },
+    Deliver { log_id: LogId, late: bool, next: Option<Timestamp> },
     /// Too late to deliver; logged as missed.
-    Missed { log_id: String, next: Option<Timestamp> },
+    Missed { log_id: LogId, next: Option<Timestamp> },
 }
 
 /// A delivery log entry with what a push of it needs.
 #[derive(Debug, Clone)]
 pub struct PendingDelivery {
-    pub log_id: String,
-    pub reminder_id: String,
-    pub user_id: String,
+    pub log_id: LogId,
+    pub reminder_id: ReminderId,
+    pub user_id: UserId,
     pub occurrence_at: Timestamp,
-    pub kind: String,
+    pub kind: EntryKind,
     pub late: bool,
-    pub status: String,
+    pub status: EntryStatus,
 }
 
 impl Db {
@@ -47,13 +48,13 @@ impl Db {
     /// email is due at once).
     pub async fn create_send_now(
         &self,
-        reminder_id: &str,
-        user_id: &str,
+        reminder_id: &ReminderId,
+        user_id: &UserId,
         devices: usize,
         fallback_minutes: Option<i64>,
         now: Timestamp,
-    ) -> Result<String> {
-        let log_id = uuid::Uuid::new_v4().to_string();
+    ) -> Result<LogId> {
+        let log_id = LogId::generate();
         let (status, fallback) =
             if devices == 0 { (EntryStatus::NoDevices, fallback_minutes.map(|_| 0)) } else { (EntryStatus::Queued, fallback_minutes) };
         sqlx::query(
@@ -71,8 +72,8 @@ impl Db {
         Ok(log_id)
     }
 
-    pub async fn delivery(&self, log_id: &str) -> Result<Option<PendingDelivery>> {
-        if super::reminders::plausible_id(log_id).is_err() {
+    pub async fn delivery(&self, log_id: &LogId) -> Result<Option<PendingDelivery>> {
+        if super::reminders::plausible_id(log_id.as_str()).is_err() {
             return Ok(None);
         }
         let row = sqlx::query("SELECT id, reminder_id, user_id, occurrence_at, kind, late, status FROM delivery_logs WHERE id = $1")
@@ -85,9 +86,9 @@ impl Db {
                 reminder_id: r.try_get("reminder_id")?,
                 user_id: r.try_get("user_id")?,
                 occurrence_at: from_millis(r.try_get("occurrence_at")?),
-                kind: r.try_get("kind")?,
+                kind: stored_word(&r, "kind", EntryKind::parse)?,
                 late: r.try_get::<i64, _>("late")? != 0,
-                status: r.try_get("status")?,
+                status: stored_word(&r, "status", EntryStatus::parse)?,
             })
         })
         .transpose()
@@ -97,7 +98,7 @@ impl Db {
     /// data, a worker that died): still queued, claimed and due before `older_than`, with no
     /// device claimed by a worker since `in_flight_since`. The scheduler enqueues them again
     /// (only while the queue is empty, so a backlog is not enqueued twice).
-    pub async fn stale_queued_deliveries(&self, older_than: Timestamp, in_flight_since: Timestamp, limit: i64) -> Result<Vec<String>> {
+    pub async fn stale_queued_deliveries(&self, older_than: Timestamp, in_flight_since: Timestamp, limit: i64) -> Result<Vec<LogId>> {
         Ok(sqlx::query_scalar(
             "SELECT id FROM delivery_logs l WHERE status = 'queued' AND created_at < $1 AND occurrence_at < $1
                  AND NOT EXISTS (SELECT 1 FROM deliveries d WHERE d.log_id = l.id AND d.status = 'sending' AND d.updated_at >= $2)
@@ -112,7 +113,7 @@ impl Db {
 
     /// The service worker showed the notification on a device (on every device the entry
     /// went to, when the endpoint is not named). A shown entry needs no email fallback.
-    pub async fn mark_shown(&self, log_id: &str, endpoint: Option<&str>, now: Timestamp) -> Result<()> {
+    pub async fn mark_shown(&self, log_id: &LogId, endpoint: Option<&str>, now: Timestamp) -> Result<()> {
         let now_ms = to_millis(now);
         let mut tx = self.pool.begin().await?;
         // The devices that showed it: the one named, or every device the entry went to.
@@ -139,9 +140,18 @@ impl Db {
         Ok(())
     }
 
-    /// Records a notification action once: `true` the first time for this entry and action.
-    /// The person has the reminder in hand, so no entry of it is emailed any more.
-    pub async fn record_action(&self, log_id: &str, action: NotificationAction, now: Timestamp) -> Result<bool> {
+    /// Records the action on the entry and applies its effect to the reminder, once and in
+    /// one transaction: `false` when the same (entry, action) was already recorded and
+    /// nothing changed. The person has the reminder in hand, so no entry of it is emailed any
+    /// more.
+    pub async fn apply_action(
+        &self,
+        log_id: &LogId,
+        reminder_id: &ReminderId,
+        action: NotificationAction,
+        effect: ActionEffect,
+        now: Timestamp,
+    ) -> Result<bool> {
         let mut tx = self.pool.begin().await?;
         let first = sqlx::query("UPDATE delivery_logs SET action = $2, action_at = $3 WHERE id = $1 AND (action IS NULL OR action <> $2)")
             .bind(log_id)
@@ -151,32 +161,21 @@ impl Db {
             .await?
             .rows_affected()
             > 0;
-        sqlx::query("UPDATE delivery_logs SET fallback_minutes = NULL WHERE fallback_minutes IS NOT NULL AND reminder_id = (SELECT reminder_id FROM delivery_logs WHERE id = $1)")
-            .bind(log_id)
-            .execute(&mut *tx)
-            .await?;
-        tx.commit().await?;
-        Ok(first)
-    }
-
-    /// Records the action on the entry and applies its effect to the reminder, once: `false`
-    /// when the same (entry, action) was already recorded and nothing changed.
-    pub async fn apply_action(
-        &self,
-        log_id: &str,
-        reminder_id: &str,
-        action: NotificationAction,
-        effect: ActionEffect,
-        now: Timestamp,
-    ) -> Result<bool> {
-        if !self.record_action(log_id, action, now).await? {
+        if !first {
+            tx.commit().await?;
             return Ok(false);
         }
+        sqlx::query("UPDATE delivery_logs SET fallback_minutes = NULL WHERE fallback_minutes IS NOT NULL AND reminder_id = $1")
+            .bind(reminder_id)
+            .execute(&mut *tx)
+            .await?;
         match effect {
-            ActionEffect::Archive => self.archive_reminder(reminder_id, now).await?,
-            ActionEffect::ClearSnooze => self.clear_snooze(reminder_id).await?,
-            ActionEffect::SnoozeUntil(at) => self.set_fire(reminder_id, FIRE_SNOOZE, at).await?,
+            ActionEffect::Archive => super::reminders::archive(&mut tx, reminder_id, now).await?,
+            ActionEffect::ClearSnooze => drop_fires(&mut tx, reminder_id, Some(FireKind::Snooze)).await?,
+            ActionEffect::SnoozeUntil(at) => set_fire(&mut tx, reminder_id, FireKind::Snooze, at).await?,
         }
+        tx.commit().await?;
+        self.reminder_changed(reminder_id).await;
         Ok(true)
     }
 }
@@ -184,7 +183,8 @@ impl Db {
 /// A delivery log entry as `GET /api/reminders/{id}/logs` answers it.
 #[derive(Debug, Clone, Serialize, ToSchema)]
 pub struct DeliveryLog {
-    pub id: String,
+    #[schema(value_type = String)]
+    pub id: LogId,
     pub kind: EntryKind,
     #[schema(value_type = String, format = DateTime)]
     pub occurrence_at: Timestamp,
@@ -199,7 +199,7 @@ pub struct DeliveryLog {
     #[schema(value_type = Option<String>, format = DateTime)]
     pub emailed_at: Option<Timestamp>,
     pub late: bool,
-    pub action: Option<String>,
+    pub action: Option<NotificationAction>,
     #[schema(value_type = Option<String>, format = DateTime)]
     pub action_at: Option<Timestamp>,
     pub devices: Vec<DeviceDelivery>,
@@ -208,7 +208,8 @@ pub struct DeliveryLog {
 /// What one device did with an entry.
 #[derive(Debug, Clone, Serialize, ToSchema)]
 pub struct DeviceDelivery {
-    pub subscription_id: String,
+    #[schema(value_type = String)]
+    pub subscription_id: SubscriptionId,
     /// The device's label; null once the device was removed.
     pub label: Option<String>,
     pub status: DeviceDeliveryStatus,
@@ -217,8 +218,8 @@ pub struct DeviceDelivery {
 }
 
 impl Db {
-    pub async fn delivery_logs(&self, user_id: &str, reminder_id: &str) -> Result<Vec<DeliveryLog>> {
-        super::reminders::plausible_id(reminder_id)?;
+    pub async fn delivery_logs(&self, user_id: &UserId, reminder_id: &ReminderId) -> Result<Vec<DeliveryLog>> {
+        super::reminders::plausible_id(reminder_id.as_str())?;
         let rows = sqlx::query(
             "SELECT id, kind, occurrence_at, sent_at, status, emailed_at, late, action, action_at FROM delivery_logs
              WHERE reminder_id = $1 AND user_id = $2 ORDER BY occurrence_at DESC, created_at DESC LIMIT 200",
@@ -237,7 +238,7 @@ impl Db {
         .bind(user_id)
         .fetch_all(&self.pool)
         .await?;
-        let mut devices: std::collections::HashMap<String, Vec<DeviceDelivery>> = std::collections::HashMap::new();
+        let mut devices: std::collections::HashMap<LogId, Vec<DeviceDelivery>> = std::collections::HashMap::new();
         for r in &device_rows {
             let info: Option<String> = r.try_get("device_info")?;
             devices.entry(r.try_get("log_id")?).or_default().push(DeviceDelivery {
@@ -249,7 +250,7 @@ impl Db {
         }
         rows.iter()
             .map(|r| {
-                let id: String = r.try_get("id")?;
+                let id: LogId = r.try_get("id")?;
                 let devices = devices.remove(&id).unwrap_or_default();
                 let shown_at = devices.iter().filter_map(|d| d.shown_at).min();
                 let stored = EntryStatus::parse(&r.try_get::<String, _>("status")?).unwrap_or(EntryStatus::Failed);
@@ -263,7 +264,7 @@ impl Db {
                     shown_at,
                     emailed_at: r.try_get::<Option<i64>, _>("emailed_at")?.map(from_millis),
                     late: r.try_get::<i64, _>("late")? != 0,
-                    action: r.try_get("action")?,
+                    action: r.try_get::<Option<String>, _>("action")?.as_deref().and_then(NotificationAction::parse),
                     action_at: r.try_get::<Option<i64>, _>("action_at")?.map(from_millis),
                     devices,
                     id,
@@ -271,4 +272,10 @@ impl Db {
             })
             .collect()
     }
+}
+
+/// A state column read back into its enum; a word this version does not write is an error.
+fn stored_word<T>(row: &sqlx::any::AnyRow, column: &str, parse: fn(&str) -> Option<T>) -> Result<T> {
+    let word: String = row.try_get(column)?;
+    parse(&word).ok_or_else(|| Error::Corrupt(format!("{column} {word:?}")))
 }

@@ -6,28 +6,27 @@
 use jiff::{SignedDuration, Timestamp};
 use sqlx::Row;
 
-use super::Db;
+use super::{Change, Db};
 use crate::Result;
 use crate::crypto::Keys;
+use crate::ids::{LogId, ReminderId, UserId};
 use crate::jobs::MailJob;
-use crate::states::EntryStatus;
+use crate::states::{EntryStatus, Language};
 use crate::time::{from_millis, to_millis};
 
 /// At most this many fallback emails per user in 24 hours.
 pub const FALLBACKS_PER_DAY: i64 = 20;
 pub const MAIL_KIND_FALLBACK: &str = "fallback";
-/// The change notice that wakes the scheduler's fallback pass (not a reminder id).
-pub const FALLBACK_NOTICE: &str = "fallback";
 
 /// What a fallback email says, read when it is sent.
 #[derive(Debug, Clone)]
 pub struct FallbackMail {
-    pub reminder_id: String,
+    pub reminder_id: ReminderId,
     pub title: String,
     pub description: Option<String>,
     pub occurrence_at: Timestamp,
     pub timezone: String,
-    pub language: String,
+    pub language: Language,
     pub hide_content: bool,
     /// The person acted on the reminder (or deleted it) since: nothing to send.
     pub settled: bool,
@@ -46,7 +45,7 @@ pub enum FallbackClaim {
 impl Db {
     /// Entries whose fallback is due at `now`; a fallback "minute" is `minute` long (tests
     /// shorten it).
-    pub async fn due_fallbacks(&self, now: Timestamp, minute: SignedDuration, limit: i64) -> Result<Vec<String>> {
+    pub async fn due_fallbacks(&self, now: Timestamp, minute: SignedDuration, limit: i64) -> Result<Vec<LogId>> {
         Ok(sqlx::query_scalar(
             "SELECT id FROM delivery_logs WHERE fallback_minutes IS NOT NULL AND occurrence_at + fallback_minutes * $1 <= $2
              ORDER BY occurrence_at LIMIT $3",
@@ -71,7 +70,7 @@ impl Db {
     /// Takes a due fallback: at most once (the pending mark is cleared in the same
     /// transaction that counts it against the daily cap and stamps `emailed_at`). The caller
     /// enqueues the returned mail job.
-    pub async fn claim_fallback(&self, log_id: &str, now: Timestamp) -> Result<FallbackClaim> {
+    pub async fn claim_fallback(&self, log_id: &LogId, now: Timestamp) -> Result<FallbackClaim> {
         let now_ms = to_millis(now);
         let mut tx = self.pool.begin().await?;
         let Some(row) = sqlx::query(
@@ -85,7 +84,7 @@ impl Db {
             tx.commit().await?;
             return Ok(FallbackClaim::Gone);
         };
-        let user_id: String = row.try_get("user_id")?;
+        let user_id: UserId = row.try_get("user_id")?;
         let status = EntryStatus::parse(&row.try_get::<String, _>("status")?);
         let action: Option<String> = row.try_get("action")?;
         let shown: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM deliveries WHERE log_id = $1 AND shown_at IS NOT NULL")
@@ -116,23 +115,24 @@ impl Db {
             .await?;
         sqlx::query("UPDATE delivery_logs SET emailed_at = $2 WHERE id = $1").bind(log_id).bind(now_ms).execute(&mut *tx).await?;
         tx.commit().await?;
-        Ok(FallbackClaim::Send(MailJob::Fallback { email, log_id: log_id.to_owned(), lang: user.try_get("language")? }))
+        let lang = Language::parse(&user.try_get::<String, _>("language")?).unwrap_or(Language::En);
+        Ok(FallbackClaim::Send(MailJob::Fallback { email, log_id: log_id.clone(), lang }))
     }
 
     /// Entries that found no device to go to: their fallback (if on) is due at their second.
-    pub async fn fallback_now(&self, log_ids: &[String]) -> Result<()> {
+    pub async fn fallback_now(&self, log_ids: &[LogId]) -> Result<()> {
         for id in log_ids {
             sqlx::query("UPDATE delivery_logs SET fallback_minutes = 0 WHERE id = $1 AND fallback_minutes IS NOT NULL")
                 .bind(id)
                 .execute(&self.pool)
                 .await?;
         }
-        self.reminder_changed(FALLBACK_NOTICE).await;
+        self.announce(Change::Fallback).await;
         Ok(())
     }
 
     /// The contents of a fallback email (None when the entry or its reminder is gone).
-    pub async fn fallback_mail(&self, keys: &Keys, log_id: &str) -> Result<Option<FallbackMail>> {
+    pub async fn fallback_mail(&self, keys: &Keys, log_id: &LogId) -> Result<Option<FallbackMail>> {
         let row = sqlx::query(
             "SELECT l.reminder_id, l.occurrence_at, l.action, r.title, r.description, r.timezone, u.language, u.hide_notification_content
              FROM delivery_logs l JOIN reminders r ON r.id = l.reminder_id JOIN users u ON u.id = l.user_id WHERE l.id = $1",
@@ -141,7 +141,7 @@ impl Db {
         .fetch_optional(&self.pool)
         .await?;
         let Some(row) = row else { return Ok(None) };
-        let reminder_id: String = row.try_get("reminder_id")?;
+        let reminder_id: ReminderId = row.try_get("reminder_id")?;
         let title: Vec<u8> = row.try_get("title")?;
         let description: Option<Vec<u8>> = row.try_get("description")?;
         Ok(Some(FallbackMail {
@@ -149,7 +149,7 @@ impl Db {
             description: description.map(|d| keys.open_string(&format!("{reminder_id}/description"), &d)).transpose()?,
             occurrence_at: from_millis(row.try_get("occurrence_at")?),
             timezone: row.try_get("timezone")?,
-            language: row.try_get("language")?,
+            language: Language::parse(&row.try_get::<String, _>("language")?).unwrap_or(Language::En),
             hide_content: row.try_get::<i64, _>("hide_notification_content")? != 0,
             settled: row.try_get::<Option<String>, _>("action")?.is_some(),
             reminder_id,

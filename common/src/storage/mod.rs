@@ -24,13 +24,14 @@ pub use admin::{AdminStats, AdminUser, DeliveryCounts, TimelineBucket};
 pub use auth::{OtpRow, StoreOtp};
 pub use claims::CLAIM_CHUNK;
 pub use delivery::{Claimed, DeliveryLog, DeviceDelivery, LATE_WINDOW, PendingDelivery};
-pub use fallback::{FALLBACK_NOTICE, FALLBACKS_PER_DAY, FallbackClaim, FallbackMail, MAIL_KIND_FALLBACK};
-pub use fires::{FIRE_OCCURRENCE, FIRE_SNOOZE, Fire};
+pub use fallback::{FALLBACKS_PER_DAY, FallbackClaim, FallbackMail, MAIL_KIND_FALLBACK};
+pub use fires::Fire;
 pub use sends::{DeviceResult, Outgoing, OutgoingContent, STALE_SEND, Settled};
 pub use subscriptions::{DeviceStatus, Subscription, SubscriptionKeys};
 pub use users::User;
 
 use crate::Result;
+use crate::ids::ReminderId;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Backend {
@@ -42,13 +43,39 @@ pub enum Backend {
 /// processes (payload: the reminder id).
 pub const CHANGES_CHANNEL: &str = "hibiki_reminders";
 
+/// The change notice that wakes the scheduler's fallback pass (never a reminder id: those are UUIDs).
+const FALLBACK_NOTICE: &str = "fallback";
+
+/// A change notice to the schedulers.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Change {
+    /// A reminder's fires changed.
+    Reminder(ReminderId),
+    /// An email fallback became due now.
+    Fallback,
+}
+
+impl Change {
+    /// As a NOTIFY payload.
+    pub fn payload(&self) -> &str {
+        match self {
+            Change::Reminder(id) => id.as_str(),
+            Change::Fallback => FALLBACK_NOTICE,
+        }
+    }
+
+    pub fn from_payload(payload: &str) -> Change {
+        if payload == FALLBACK_NOTICE { Change::Fallback } else { Change::Reminder(ReminderId::from(payload)) }
+    }
+}
+
 #[derive(Debug, Clone)]
 pub struct Db {
     pool: AnyPool,
     backend: Backend,
     url: String,
     /// Reminder ids whose fires changed, for a scheduler in this process.
-    changes: tokio::sync::broadcast::Sender<String>,
+    changes: tokio::sync::broadcast::Sender<Change>,
 }
 
 static SQLITE_MIGRATIONS: sqlx::migrate::Migrator = sqlx::migrate!("./migrations/sqlite");
@@ -97,18 +124,23 @@ impl Db {
         &self.url
     }
 
-    /// Tells schedulers that a reminder's fires changed: in this process directly, in others
-    /// through PostgreSQL NOTIFY. Best effort: the scheduler also reconciles periodically.
-    pub async fn reminder_changed(&self, reminder_id: &str) {
-        let _ = self.changes.send(reminder_id.to_owned());
+    /// Tells schedulers that a reminder's fires changed.
+    pub async fn reminder_changed(&self, reminder_id: &ReminderId) {
+        self.announce(Change::Reminder(reminder_id.clone())).await;
+    }
+
+    /// Tells schedulers of a change: in this process directly, in others through PostgreSQL
+    /// NOTIFY. Best effort: the scheduler also reconciles periodically.
+    pub async fn announce(&self, change: Change) {
         if self.backend == Backend::Postgres
-            && let Err(e) = sqlx::query("SELECT pg_notify('hibiki_reminders', $1)").bind(reminder_id).execute(&self.pool).await
+            && let Err(e) = sqlx::query("SELECT pg_notify('hibiki_reminders', $1)").bind(change.payload()).execute(&self.pool).await
         {
             tracing::warn!(error = %e, "could not announce a reminder change");
         }
+        let _ = self.changes.send(change);
     }
 
-    pub fn subscribe_changes(&self) -> tokio::sync::broadcast::Receiver<String> {
+    pub fn subscribe_changes(&self) -> tokio::sync::broadcast::Receiver<Change> {
         self.changes.subscribe()
     }
 

@@ -3,16 +3,17 @@
 
 use jiff::Timestamp;
 use sqlx::any::AnyRow;
-use sqlx::{AssertSqlSafe, Row};
+use sqlx::{AnyConnection, AssertSqlSafe, Row};
 
 use super::{Db, flag};
 use crate::crypto::Keys;
+use crate::ids::{ReminderId, UserId};
 use crate::recurrence::Recurrence;
-use crate::reminder::{Contents, FireState, MAX_ACTIVE_REMINDERS, Reminder, ReminderStatus, StatusFilter, Timing};
+use crate::reminder::{Applied, Contents, FireState, MAX_ACTIVE_REMINDERS, Reminder, ReminderStatus, StatusFilter, Timing};
 use crate::time::{from_millis, to_millis};
 use crate::{Error, Result};
 
-fn seal_contents(keys: &Keys, id: &str, c: &Contents) -> Result<[Option<Vec<u8>>; 4]> {
+fn seal_contents(keys: &Keys, id: &ReminderId, c: &Contents) -> Result<[Option<Vec<u8>>; 4]> {
     let json = |v: &serde_json::Value| serde_json::to_string(v).map_err(Error::from);
     Ok([
         Some(keys.seal_str(&format!("{id}/title"), &c.title)),
@@ -47,7 +48,7 @@ const REMINDER_SELECT: &str = "SELECT r.id, r.user_id, r.title, r.description, r
      FROM reminders r";
 
 fn reminder_from_row(keys: &Keys, row: &AnyRow, now: Timestamp) -> Result<Reminder> {
-    let id: String = row.try_get("id")?;
+    let id: ReminderId = row.try_get("id")?;
     let title: Vec<u8> = row.try_get("title")?;
     let description: Option<Vec<u8>> = row.try_get("description")?;
     let recurrence: String = row.try_get("recurrence")?;
@@ -91,7 +92,7 @@ pub(super) fn plausible_id(id: &str) -> Result<()> {
 /// Fails with `ReminderLimit` when the user already has the maximum of active reminders. The
 /// user's row is written first: that serializes one user's concurrent creates on both backends
 /// (a row lock in PostgreSQL, the write lock in SQLite), so the count cannot be raced.
-async fn room_for_one_more(tx: &mut sqlx::Transaction<'_, sqlx::Any>, user_id: &str) -> Result<()> {
+async fn room_for_one_more(tx: &mut sqlx::Transaction<'_, sqlx::Any>, user_id: &UserId) -> Result<()> {
     sqlx::query("UPDATE users SET updated_at = updated_at WHERE id = $1").bind(user_id).execute(&mut **tx).await?;
     let active: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM reminders WHERE user_id = $1 AND is_active = 1")
         .bind(user_id)
@@ -108,13 +109,13 @@ impl Db {
     pub async fn create_reminder(
         &self,
         keys: &Keys,
-        user_id: &str,
+        user_id: &UserId,
         contents: &Contents,
         timing: &Timing,
         next: Timestamp,
         now: Timestamp,
     ) -> Result<Reminder> {
-        let id = uuid::Uuid::new_v4().to_string();
+        let id = ReminderId::generate();
         let [title, description, send_to, metadata] = seal_contents(keys, &id, contents)?;
         let recurrence = serde_json::to_string(&timing.recurrence)?;
         let now_ms = to_millis(now);
@@ -148,7 +149,7 @@ impl Db {
         self.get_reminder(keys, user_id, &id).await
     }
 
-    pub async fn list_reminders(&self, keys: &Keys, user_id: &str, filter: StatusFilter) -> Result<Vec<Reminder>> {
+    pub async fn list_reminders(&self, keys: &Keys, user_id: &UserId, filter: StatusFilter) -> Result<Vec<Reminder>> {
         // -1 matches both archived (1) and active (0) rows.
         let archived: i64 = match filter {
             StatusFilter::Active => 0,
@@ -165,24 +166,19 @@ impl Db {
     }
 
     /// The user's reminder with this id; someone else's is `NotFound` like a missing one.
-    pub async fn get_reminder(&self, keys: &Keys, user_id: &str, id: &str) -> Result<Reminder> {
-        plausible_id(id)?;
+    pub async fn get_reminder(&self, keys: &Keys, user_id: &UserId, id: &ReminderId) -> Result<Reminder> {
+        plausible_id(id.as_str())?;
         let sql = format!("{REMINDER_SELECT} WHERE r.id = $1 AND r.user_id = $2");
         let row = sqlx::query(AssertSqlSafe(sql)).bind(id).bind(user_id).fetch_optional(&self.pool).await?.ok_or(Error::NotFound)?;
         reminder_from_row(keys, &row, Timestamp::now())
     }
 
-    /// Writes an edited reminder. `reactivate` makes an archived reminder pending again (its
-    /// time was edited); that counts against the active limit like a create.
-    /// `timing_changed` replaces the pending occurrence fire with the new `scheduled_at`.
-    pub async fn save_reminder(
-        &self,
-        keys: &Keys,
-        r: &Reminder,
-        reactivate: bool,
-        timing_changed: bool,
-        now: Timestamp,
-    ) -> Result<Reminder> {
+    /// Writes a reminder edited by [`crate::reminder::ReminderPatch::apply_to`], as `applied`
+    /// says: a reactivated (completed, then given a new time) reminder counts against the
+    /// active limit like a create; changed timing replaces the pending occurrence fire with
+    /// the new `scheduled_at`.
+    pub async fn save_reminder(&self, keys: &Keys, r: &Reminder, applied: Applied, now: Timestamp) -> Result<Reminder> {
+        let Applied { reactivate, timing_changed } = applied;
         let contents = Contents {
             title: r.title.clone(),
             description: r.description.clone(),
@@ -234,8 +230,8 @@ impl Db {
         self.get_reminder(keys, &r.user_id, &r.id).await
     }
 
-    pub async fn delete_reminder(&self, user_id: &str, id: &str) -> Result<()> {
-        plausible_id(id)?;
+    pub async fn delete_reminder(&self, user_id: &UserId, id: &ReminderId) -> Result<()> {
+        plausible_id(id.as_str())?;
         let mut tx = self.pool.begin().await?;
         let deleted = sqlx::query("DELETE FROM reminders WHERE id = $1 AND user_id = $2")
             .bind(id)
@@ -259,14 +255,12 @@ impl Db {
     }
 }
 
-impl Db {
-    /// Archives a reminder (completed) and drops its fires.
-    pub async fn archive_reminder(&self, reminder_id: &str, now: Timestamp) -> Result<()> {
-        sqlx::query("UPDATE reminders SET is_active = 0, is_archived = 1, archived_at = $2, updated_at = $2 WHERE id = $1")
-            .bind(reminder_id)
-            .bind(to_millis(now))
-            .execute(&self.pool)
-            .await?;
-        self.clear_fires(reminder_id).await
-    }
+/// Archives a reminder (completed) and drops its fires.
+pub(super) async fn archive(conn: &mut AnyConnection, reminder_id: &ReminderId, now: Timestamp) -> Result<()> {
+    sqlx::query("UPDATE reminders SET is_active = 0, is_archived = 1, archived_at = $2, updated_at = $2 WHERE id = $1")
+        .bind(reminder_id)
+        .bind(to_millis(now))
+        .execute(&mut *conn)
+        .await?;
+    super::fires::drop_fires(conn, reminder_id, None).await
 }

@@ -16,7 +16,8 @@ use super::subscriptions::SubscriptionKeys;
 use super::{Db, placeholders, value_rows};
 use crate::Result;
 use crate::crypto::Keys;
-use crate::states::{DeviceDeliveryStatus, EntryKind, EntryStatus};
+use crate::ids::{LogId, ReminderId, SubscriptionId, UserId};
+use crate::states::{DeviceDeliveryStatus, EntryKind, EntryStatus, Language};
 use crate::time::{from_millis, to_millis};
 
 /// A send "in flight" longer than this belongs to a dead worker and may be taken over.
@@ -28,10 +29,10 @@ const ROWS: usize = 500;
 /// A delivery log entry still to be pushed, with what its notification says.
 #[derive(Debug, Clone)]
 pub struct Outgoing {
-    pub log_id: String,
-    pub reminder_id: String,
+    pub log_id: LogId,
+    pub reminder_id: ReminderId,
     pub kind: EntryKind,
-    pub user_id: String,
+    pub user_id: UserId,
     pub occurrence_at: Timestamp,
     pub late: bool,
     /// None when the reminder was deleted since it fell due.
@@ -44,15 +45,15 @@ pub struct OutgoingContent {
     pub description: Option<String>,
     /// The devices the reminder goes to; empty or None: all of the user's.
     pub send_to: Option<Vec<String>>,
-    pub language: String,
+    pub language: Language,
     pub hide_content: bool,
 }
 
 /// The answer for one (entry, device): `sent`, `failed` or `gone`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct DeviceResult {
-    pub log_id: String,
-    pub subscription_id: String,
+    pub log_id: LogId,
+    pub subscription_id: SubscriptionId,
     pub status: DeviceDeliveryStatus,
     pub response: Option<u16>,
     pub at: Timestamp,
@@ -61,7 +62,7 @@ pub struct DeviceResult {
 /// An entry closed by [`Db::settle_deliveries`].
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Settled {
-    pub log_id: String,
+    pub log_id: LogId,
     pub status: EntryStatus,
     pub kind: EntryKind,
     pub occurrence_at: Timestamp,
@@ -71,7 +72,7 @@ pub struct Settled {
 impl Db {
     /// The entries among `log_ids` that are still `queued`, with their reminders' contents
     /// opened and their users' notification settings.
-    pub async fn outgoing(&self, keys: &Keys, log_ids: &[String]) -> Result<Vec<Outgoing>> {
+    pub async fn outgoing(&self, keys: &Keys, log_ids: &[LogId]) -> Result<Vec<Outgoing>> {
         let mut out = Vec::with_capacity(log_ids.len());
         for chunk in log_ids.chunks(ROWS) {
             let sql = format!(
@@ -88,7 +89,7 @@ impl Db {
                 query = query.bind(id);
             }
             for row in query.fetch_all(&self.pool).await? {
-                let reminder_id: String = row.try_get("reminder_id")?;
+                let reminder_id: ReminderId = row.try_get("reminder_id")?;
                 let content = match (row.try_get::<Option<String>, _>("found")?, row.try_get::<Option<String>, _>("language")?) {
                     (Some(_), Some(language)) => {
                         let title: Vec<u8> = row.try_get("title")?;
@@ -97,7 +98,7 @@ impl Db {
                             title: keys.open_string(&format!("{reminder_id}/title"), &title)?,
                             description: description.map(|d| keys.open_string(&format!("{reminder_id}/description"), &d)).transpose()?,
                             send_to: open_json(keys, &format!("{reminder_id}/send_to"), row.try_get("send_to")?)?,
-                            language,
+                            language: Language::parse(&language).unwrap_or(Language::En),
                             hide_content: row.try_get::<Option<i64>, _>("hide_notification_content")?.unwrap_or(0) != 0,
                         })
                     }
@@ -118,7 +119,7 @@ impl Db {
     }
 
     /// Each user's overdue reminders at `at` (one-time, fired, no action yet): the app badge.
-    pub async fn overdue_counts(&self, user_ids: &[String], at: Timestamp) -> Result<HashMap<String, u32>> {
+    pub async fn overdue_counts(&self, user_ids: &[UserId], at: Timestamp) -> Result<HashMap<UserId, u32>> {
         let mut counts = HashMap::new();
         for chunk in user_ids.chunks(ROWS) {
             let sql = format!(
@@ -140,8 +141,8 @@ impl Db {
     }
 
     /// The devices of each user, oldest first.
-    pub async fn devices_of(&self, user_ids: &[String]) -> Result<HashMap<String, Vec<SubscriptionKeys>>> {
-        let mut devices: HashMap<String, Vec<SubscriptionKeys>> = HashMap::new();
+    pub async fn devices_of(&self, user_ids: &[UserId]) -> Result<HashMap<UserId, Vec<SubscriptionKeys>>> {
+        let mut devices: HashMap<UserId, Vec<SubscriptionKeys>> = HashMap::new();
         for chunk in user_ids.chunks(ROWS) {
             let sql = format!(
                 "SELECT id, user_id, endpoint, p256dh, auth FROM push_subscriptions WHERE user_id IN ({}) ORDER BY created_at, id",
@@ -171,14 +172,14 @@ impl Db {
     /// the worker holds the push until then.
     pub async fn claim_devices(
         &self,
-        pairs: &[(String, String, Timestamp)],
+        pairs: &[(LogId, SubscriptionId, Timestamp)],
         now: Timestamp,
         stale: SignedDuration,
-    ) -> Result<HashSet<(String, String)>> {
+    ) -> Result<HashSet<(LogId, SubscriptionId)>> {
         let now_ms = to_millis(now);
         // One statement may not touch a row twice (PostgreSQL refuses).
         let mut seen = HashSet::new();
-        let unique: Vec<&(String, String, Timestamp)> = pairs.iter().filter(|(l, s, _)| seen.insert((l, s))).collect();
+        let unique: Vec<&(LogId, SubscriptionId, Timestamp)> = pairs.iter().filter(|(l, s, _)| seen.insert((l, s))).collect();
         let mut taken = HashSet::new();
         for chunk in unique.chunks(ROWS) {
             let sql = format!(
@@ -229,7 +230,7 @@ impl Db {
     /// Closes each entry still `queued` whose devices are all done: `sent` when some device
     /// got it (with the first answer's time), else `failed`. An entry with a device still in
     /// flight stays open: the worker sending that device closes it. Answers the entries closed.
-    pub async fn settle_deliveries(&self, log_ids: &[String]) -> Result<Vec<Settled>> {
+    pub async fn settle_deliveries(&self, log_ids: &[LogId]) -> Result<Vec<Settled>> {
         let mut settled = Vec::new();
         for chunk in log_ids.chunks(ROWS) {
             let sql = format!(
@@ -260,7 +261,7 @@ impl Db {
 
     /// Closes entries still `queued` that have nothing to send: `cancelled` (the reminder is
     /// gone) or `no_devices`.
-    pub async fn close_deliveries(&self, log_ids: &[String], status: EntryStatus) -> Result<()> {
+    pub async fn close_deliveries(&self, log_ids: &[LogId], status: EntryStatus) -> Result<()> {
         for chunk in log_ids.chunks(ROWS) {
             let sql = format!(
                 "UPDATE delivery_logs SET status = $1 WHERE COALESCE(status, '') = 'queued' AND id IN ({})",
@@ -277,7 +278,7 @@ impl Db {
 
     /// Devices that received a push (their last success feeds the 180-day rule and the health
     /// view).
-    pub async fn devices_succeeded(&self, ids: &[String], now: Timestamp) -> Result<()> {
+    pub async fn devices_succeeded(&self, ids: &[SubscriptionId], now: Timestamp) -> Result<()> {
         for chunk in ids.chunks(ROWS) {
             let sql = format!("UPDATE push_subscriptions SET last_success_at = $1 WHERE id IN ({})", placeholders(2, chunk.len()));
             let mut query = sqlx::query(AssertSqlSafe(sql)).bind(to_millis(now));

@@ -7,13 +7,15 @@ use utoipa::ToSchema;
 
 use super::Db;
 use crate::Result;
+use crate::ids::{SubscriptionId, UserId};
 use crate::states::DeviceDeliveryStatus;
 use crate::time::{from_millis, to_millis};
 
 /// A device as `GET /api/notifications/subscriptions` answers it.
 #[derive(Debug, Clone, Serialize, ToSchema)]
 pub struct Subscription {
-    pub id: String,
+    #[schema(value_type = String)]
+    pub id: SubscriptionId,
     /// "iPhone · Safari", "Windows · Chrome"; empty when the device said nothing readable.
     pub label: String,
     /// The operating system family ("iPhone", "Android", "Windows", ...), or empty.
@@ -43,7 +45,7 @@ pub enum DeviceStatus {
 /// What the push worker needs to encrypt for and reach a device.
 #[derive(Debug, Clone)]
 pub struct SubscriptionKeys {
-    pub id: String,
+    pub id: SubscriptionId,
     pub endpoint: String,
     pub p256dh: String,
     pub auth: String,
@@ -56,14 +58,14 @@ impl Db {
     /// `EndpointInUse`, and the first account keeps it.
     pub async fn upsert_subscription(
         &self,
-        user_id: &str,
+        user_id: &UserId,
         endpoint: &str,
         p256dh: &str,
         auth: &str,
         device_info: &serde_json::Value,
         now: Timestamp,
     ) -> Result<String> {
-        let id = uuid::Uuid::new_v4().to_string();
+        let id = SubscriptionId::generate();
         let now_ms = to_millis(now);
         let id: Option<String> = sqlx::query_scalar(
             "INSERT INTO push_subscriptions (id, user_id, endpoint, p256dh, auth, device_info, created_at, updated_at)
@@ -86,7 +88,7 @@ impl Db {
         id.ok_or(crate::Error::EndpointInUse)
     }
 
-    pub async fn delete_subscription_of_user(&self, user_id: &str, endpoint: &str) -> Result<bool> {
+    pub async fn delete_subscription_of_user(&self, user_id: &UserId, endpoint: &str) -> Result<bool> {
         if endpoint.contains('\0') {
             return Ok(false);
         }
@@ -100,14 +102,14 @@ impl Db {
     }
 
     /// A push service said the subscription is gone (404/410).
-    pub async fn delete_subscription(&self, id: &str) -> Result<()> {
+    pub async fn delete_subscription(&self, id: &SubscriptionId) -> Result<()> {
         sqlx::query("DELETE FROM push_subscriptions WHERE id = $1").bind(id).execute(&self.pool).await?;
         Ok(())
     }
 
     /// Removes one of the user's devices by id (`NotFound` for anyone else's).
-    pub async fn delete_subscription_by_id(&self, user_id: &str, id: &str) -> Result<()> {
-        super::reminders::plausible_id(id)?;
+    pub async fn delete_subscription_by_id(&self, user_id: &UserId, id: &SubscriptionId) -> Result<()> {
+        super::reminders::plausible_id(id.as_str())?;
         let removed = sqlx::query("DELETE FROM push_subscriptions WHERE id = $1 AND user_id = $2")
             .bind(id)
             .bind(user_id)
@@ -120,7 +122,7 @@ impl Db {
         Ok(())
     }
 
-    pub async fn subscriptions(&self, user_id: &str) -> Result<Vec<Subscription>> {
+    pub async fn subscriptions(&self, user_id: &UserId) -> Result<Vec<Subscription>> {
         let rows = sqlx::query(
             "SELECT s.id, s.endpoint, s.device_info, s.created_at, s.last_success_at, s.last_shown_at,
                  (SELECT d.status FROM deliveries d WHERE d.subscription_id = s.id AND d.status <> 'sending' ORDER BY d.updated_at DESC LIMIT 1) AS last_status
@@ -152,7 +154,7 @@ impl Db {
             .collect()
     }
 
-    pub async fn subscription_keys(&self, user_id: &str) -> Result<Vec<SubscriptionKeys>> {
+    pub async fn subscription_keys(&self, user_id: &UserId) -> Result<Vec<SubscriptionKeys>> {
         let rows = sqlx::query("SELECT id, endpoint, p256dh, auth FROM push_subscriptions WHERE user_id = $1 ORDER BY created_at")
             .bind(user_id)
             .fetch_all(&self.pool)
@@ -170,16 +172,16 @@ impl Db {
     }
 
     /// How many devices a reminder goes to: the user's, or those of them `send_to` names.
-    pub async fn target_device_count(&self, user_id: &str, send_to: Option<&[String]>) -> Result<usize> {
+    pub async fn target_device_count(&self, user_id: &UserId, send_to: Option<&[String]>) -> Result<usize> {
         let devices = self.subscription_keys(user_id).await?;
         Ok(match send_to.filter(|t| !t.is_empty()) {
-            Some(named) => devices.iter().filter(|d| named.contains(&d.id)).count(),
+            Some(named) => devices.iter().filter(|d| named.iter().any(|n| d.id == *n.as_str())).count(),
             None => devices.len(),
         })
     }
 
     /// Claims the user's test-push slot: true at most once per `every`.
-    pub async fn claim_test_push(&self, user_id: &str, now: Timestamp, every: SignedDuration) -> Result<Option<i64>> {
+    pub async fn claim_test_push(&self, user_id: &UserId, now: Timestamp, every: SignedDuration) -> Result<Option<i64>> {
         let now_ms = to_millis(now);
         let claimed = sqlx::query("UPDATE users SET last_test_push_at = $2 WHERE id = $1 AND last_test_push_at <= $3")
             .bind(user_id)

@@ -5,13 +5,16 @@ use sqlx::any::AnyRow;
 use utoipa::ToSchema;
 
 use super::{Db, flag};
+use crate::ids::UserId;
 use crate::settings::Settings;
+use crate::states::Language;
 use crate::time::{from_millis, to_millis};
 use crate::{Error, Result};
 
 #[derive(Debug, Clone, PartialEq, Serialize, ToSchema)]
 pub struct User {
-    pub id: String,
+    #[schema(value_type = String)]
+    pub id: UserId,
     pub email: String,
     pub is_active: bool,
     #[schema(value_type = String, format = DateTime)]
@@ -35,8 +38,8 @@ impl User {
 impl Db {
     /// The user with this address, created (with the language hint) when there is none.
     /// Returns whether it was created.
-    pub async fn find_or_create_user(&self, email: &str, lang: &str, now: Timestamp) -> Result<(User, bool)> {
-        let id = uuid::Uuid::new_v4().to_string();
+    pub async fn find_or_create_user(&self, email: &str, lang: Language, now: Timestamp) -> Result<(User, bool)> {
+        let id = UserId::generate();
         let now_ms = to_millis(now);
         let inserted = sqlx::query(
             "INSERT INTO users (id, email, language, created_at, updated_at, last_active_at) VALUES ($1, $2, $3, $4, $4, $4)
@@ -44,7 +47,7 @@ impl Db {
         )
         .bind(&id)
         .bind(email)
-        .bind(lang)
+        .bind(lang.as_str())
         .bind(now_ms)
         .fetch_optional(&self.pool)
         .await?
@@ -56,7 +59,7 @@ impl Db {
         Ok((User::from_row(&row)?, inserted))
     }
 
-    pub async fn user_by_id(&self, id: &str) -> Result<Option<User>> {
+    pub async fn user_by_id(&self, id: &UserId) -> Result<Option<User>> {
         let row = sqlx::query("SELECT id, email, is_active, created_at, updated_at FROM users WHERE id = $1")
             .bind(id)
             .fetch_optional(&self.pool)
@@ -64,17 +67,19 @@ impl Db {
         row.as_ref().map(User::from_row).transpose()
     }
 
-    pub async fn user_language(&self, email: &str) -> Result<Option<String>> {
-        Ok(sqlx::query_scalar("SELECT language FROM users WHERE email = $1").bind(email).fetch_optional(&self.pool).await?)
+    pub async fn user_language(&self, email: &str) -> Result<Option<Language>> {
+        let word: Option<String> =
+            sqlx::query_scalar("SELECT language FROM users WHERE email = $1").bind(email).fetch_optional(&self.pool).await?;
+        Ok(word.as_deref().and_then(Language::parse))
     }
 
     /// Sign-ins and notification actions count as use (the 180-day non-use rule).
-    pub async fn touch_user(&self, user_id: &str, now: Timestamp) -> Result<()> {
+    pub async fn touch_user(&self, user_id: &UserId, now: Timestamp) -> Result<()> {
         sqlx::query("UPDATE users SET last_active_at = $2 WHERE id = $1").bind(user_id).bind(to_millis(now)).execute(&self.pool).await?;
         Ok(())
     }
 
-    pub async fn settings(&self, user_id: &str) -> Result<Settings> {
+    pub async fn settings(&self, user_id: &UserId) -> Result<Settings> {
         let row = sqlx::query(
             "SELECT timezone, language, default_snooze_minutes, speak_titles, hide_notification_content, email_fallback_minutes FROM users WHERE id = $1",
         )
@@ -84,7 +89,7 @@ impl Db {
         .ok_or(Error::NotFound)?;
         Ok(Settings {
             timezone: row.try_get("timezone")?,
-            language: row.try_get("language")?,
+            language: Language::parse(&row.try_get::<String, _>("language")?).unwrap_or(Language::En),
             default_snooze_minutes: row.try_get("default_snooze_minutes")?,
             speak_titles: row.try_get::<i64, _>("speak_titles")? != 0,
             hide_notification_content: row.try_get::<i64, _>("hide_notification_content")? != 0,
@@ -92,14 +97,14 @@ impl Db {
         })
     }
 
-    pub async fn save_settings(&self, user_id: &str, s: &Settings, now: Timestamp) -> Result<()> {
+    pub async fn save_settings(&self, user_id: &UserId, s: &Settings, now: Timestamp) -> Result<()> {
         sqlx::query(
             "UPDATE users SET timezone = $2, language = $3, default_snooze_minutes = $4, speak_titles = $5,
              hide_notification_content = $6, updated_at = $7, email_fallback_minutes = $8 WHERE id = $1",
         )
         .bind(user_id)
         .bind(&s.timezone)
-        .bind(&s.language)
+        .bind(s.language.as_str())
         .bind(s.default_snooze_minutes)
         .bind(flag(s.speak_titles))
         .bind(flag(s.hide_notification_content))
@@ -138,7 +143,7 @@ impl Db {
 
     // Sessions: only a hash of the token is stored.
 
-    pub async fn create_session(&self, token_hash: &[u8], user_id: &str, now: Timestamp, ttl: jiff::SignedDuration) -> Result<()> {
+    pub async fn create_session(&self, token_hash: &[u8], user_id: &UserId, now: Timestamp, ttl: jiff::SignedDuration) -> Result<()> {
         let now_ms = to_millis(now);
         sqlx::query("INSERT INTO sessions (token_hash, user_id, created_at, last_used_at, expires_at) VALUES ($1, $2, $3, $3, $4)")
             .bind(token_hash.to_vec())

@@ -480,7 +480,7 @@ export interface components {
         };
         /** @description A delivery log entry as `GET /api/reminders/{id}/logs` answers it. */
         DeliveryLog: {
-            action?: string | null;
+            action?: null | components["schemas"]["NotificationAction"];
             /** Format: date-time */
             action_at?: string | null;
             devices: components["schemas"]["DeviceDelivery"][];
@@ -549,6 +549,11 @@ export interface components {
             /** @enum {boolean} */
             success: false;
         };
+        /**
+         * @description The language of the app, the mail and the push text.
+         * @enum {string}
+         */
+        Language: "ja" | "en";
         Lateness: {
             /** Format: int64 */
             max_ms?: number | null;
@@ -559,6 +564,11 @@ export interface components {
             /** Format: int64 */
             p99_ms?: number | null;
         };
+        /**
+         * @description A notification's actions, from the app or the service worker.
+         * @enum {string}
+         */
+        NotificationAction: "complete" | "snooze";
         Occurrences: {
             occurrences: string[];
         };
@@ -708,7 +718,7 @@ export interface components {
              */
             email_fallback_minutes?: number | null;
             hide_notification_content: boolean;
-            language: string;
+            language: components["schemas"]["Language"];
             speak_titles: boolean;
             timezone: string;
         };
@@ -1757,6 +1767,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description the device (subscription) id */
                 id: string;
             };
             cookie?: never;
@@ -2249,6 +2260,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description the reminder id */
                 id: string;
             };
             cookie?: never;
@@ -2318,6 +2330,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description the reminder id */
                 id: string;
             };
             cookie?: never;
@@ -2423,6 +2436,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description the reminder id */
                 id: string;
             };
             cookie?: never;
@@ -2513,6 +2527,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description the reminder id */
                 id: string;
             };
             cookie?: never;
@@ -2585,6 +2600,7 @@ export interface operations {
             };
             header?: never;
             path: {
+                /** @description the reminder id */
                 id: string;
             };
             cookie?: never;
@@ -2654,6 +2670,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description the reminder id */
                 id: string;
             };
             cookie?: never;
