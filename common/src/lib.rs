@@ -8,6 +8,7 @@ pub mod crypto;
 pub mod device;
 pub mod email;
 pub mod error;
+pub mod holidays;
 pub mod ids;
 pub mod jobs;
 pub mod keys;

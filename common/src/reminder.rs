@@ -484,7 +484,7 @@ mod tests {
     #[test]
     fn timing_rules() {
         let now = ts("2026-03-01T00:00:00Z");
-        let mut t = Timing { send_at: ts("2026-03-01T00:00:00.2Z"), timezone: "Asia/Tokyo".into(), recurrence: Recurrence::None };
+        let mut t = Timing { send_at: ts("2026-03-01T00:00:00.2Z"), timezone: "Asia/Tokyo".into(), recurrence: Recurrence::once() };
         let mut errors = FieldErrors::default();
         // Rounded up to 00:00:01, which is in the future.
         assert_eq!(check_timing(&mut t, true, now, &mut errors), Some(ts("2026-03-01T00:00:01Z")));
@@ -498,14 +498,14 @@ mod tests {
         let mut t = Timing {
             send_at: ts("2026-03-02T00:00:00Z"),
             timezone: "Mars/Olympus".into(),
-            recurrence: Recurrence::Hourly { interval_hours: 25 },
+            recurrence: Recurrence::of(crate::recurrence::Pattern::Hourly { interval_hours: 25 }),
         };
         let mut errors = FieldErrors::default();
         check_timing(&mut t, true, now, &mut errors);
         let Err(Error::Validation(fields)) = errors.into_result() else { panic!() };
         assert!(fields.contains_key("timezone") && fields.contains_key("recurrence"));
 
-        let mut far = Timing { send_at: ts("2040-01-01T00:00:00Z"), timezone: "UTC".into(), recurrence: Recurrence::None };
+        let mut far = Timing { send_at: ts("2040-01-01T00:00:00Z"), timezone: "UTC".into(), recurrence: Recurrence::once() };
         let mut errors = FieldErrors::default();
         assert_eq!(check_timing(&mut far, true, now, &mut errors), None);
     }
@@ -513,11 +513,11 @@ mod tests {
     #[test]
     fn editing_a_recurring_reminder_keeps_its_past_anchor() {
         let now = ts("2026-03-10T12:00:00Z");
-        let mut t = Timing { send_at: ts("2026-03-01T09:00:00Z"), timezone: "UTC".into(), recurrence: Recurrence::Daily };
+        let mut t = Timing { send_at: ts("2026-03-01T09:00:00Z"), timezone: "UTC".into(), recurrence: Recurrence::daily() };
         let mut errors = FieldErrors::default();
         assert_eq!(check_timing(&mut t, false, now, &mut errors), Some(ts("2026-03-11T09:00:00Z")));
         // A one-time reminder in the past has no next occurrence.
-        t.recurrence = Recurrence::None;
+        t.recurrence = Recurrence::once();
         let mut errors = FieldErrors::default();
         assert_eq!(check_timing(&mut t, false, now, &mut errors), None);
         assert!(!errors.is_empty());
@@ -581,7 +581,7 @@ mod tests {
     #[test]
     fn a_title_edit_of_a_fired_reminder_never_fails_on_time() {
         let now = ts("2026-03-10T12:00:00Z");
-        for recurrence in [Recurrence::Daily, Recurrence::None] {
+        for recurrence in [Recurrence::daily(), Recurrence::once()] {
             let mut r = reminder("2026-03-01T00:00:00Z", recurrence.clone());
             // The app sends every field back, the old past send_at included.
             let patch: ReminderPatch = serde_json::from_value(serde_json::json!({
@@ -598,7 +598,7 @@ mod tests {
     #[test]
     fn a_changed_send_at_must_be_in_the_future() {
         let now = ts("2026-03-10T12:00:00Z");
-        let mut r = reminder("2026-03-01T00:00:00Z", Recurrence::None);
+        let mut r = reminder("2026-03-01T00:00:00Z", Recurrence::once());
         let past = ReminderPatch { send_at: Some(ts("2026-03-09T00:00:00Z")), ..Default::default() };
         let Err(Error::Validation(fields)) = past.apply_to(&mut r, now) else { panic!("a moved past time is refused") };
         assert!(fields.contains_key("send_at"));
@@ -609,8 +609,8 @@ mod tests {
         assert_eq!(r.scheduled_at, Some(ts("2026-03-11T00:00:00Z")));
         // A recurring reminder whose first occurrence is past changes its recurrence from its
         // old anchor: the next occurrence is computed from now.
-        let mut daily = reminder("2026-03-01T00:00:00Z", Recurrence::Daily);
-        let weekdays = ReminderPatch { recurrence: Some(Recurrence::Weekdays), ..Default::default() };
+        let mut daily = reminder("2026-03-01T00:00:00Z", Recurrence::daily());
+        let weekdays = ReminderPatch { recurrence: Some(Recurrence::weekdays()), ..Default::default() };
         assert!(weekdays.apply_to(&mut daily, now).unwrap().timing_changed);
         assert_eq!(daily.scheduled_at, Some(ts("2026-03-11T00:00:00Z")));
     }

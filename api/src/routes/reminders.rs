@@ -101,7 +101,7 @@ async fn create(state: &AppState, auth: &AuthUser, input: ReminderInput) -> ApiR
         None => state.db.settings(&auth.user.id).await?.timezone,
     };
     let mut contents = Contents { title: input.title, description: input.description, send_to: input.send_to, metadata: input.metadata };
-    let mut timing = Timing { send_at: input.send_at, timezone, recurrence: input.recurrence.unwrap_or(Recurrence::None) };
+    let mut timing = Timing { send_at: input.send_at, timezone, recurrence: input.recurrence.unwrap_or(Recurrence::once()) };
     let mut errors = FieldErrors::default();
     reminder::check_contents(&mut contents, &mut errors);
     let next = reminder::check_timing(&mut timing, true, now, &mut errors);
@@ -130,7 +130,7 @@ async fn handle(state: &AppState, auth: Option<AuthUser>, req: HandleRequest) ->
     let r = state.db.get_reminder(&state.keys, &user_id, &entry.reminder_id).await?;
     let default_snooze = state.db.settings(&user_id).await?.default_snooze_minutes;
     let effect =
-        reminder::action_effect(req.action, r.recurrence == Recurrence::None, req.snooze_minutes, req.snooze_until, default_snooze, now)?;
+        reminder::action_effect(req.action, r.recurrence.is_one_time(), req.snooze_minutes, req.snooze_until, default_snooze, now)?;
     if state.db.apply_action(&req.log_id, &r.id, req.action, effect, now).await? {
         metrics::counter!("hibiki_notification_actions_total", "action" => req.action.as_str()).increment(1);
     }
@@ -225,7 +225,7 @@ pub async fn preview(
     };
     let mut errors = FieldErrors::default();
     reminder::check_timezone(&mut timezone, &mut errors);
-    let recurrence = input.recurrence.unwrap_or(Recurrence::None);
+    let recurrence = input.recurrence.unwrap_or(Recurrence::once());
     if let Err(e) = recurrence.validate() {
         errors.add("recurrence", e.to_string());
     }

@@ -27,5 +27,5 @@ mod schedule;
 #[cfg(test)]
 mod tests;
 
-pub use rules::{Day, Recurrence, RecurrenceError};
+pub use rules::{Day, HolidayRule, MAX_SKIPS, Pattern, Recurrence, RecurrenceError, Shape};
 pub use schedule::{Occurrences, Schedule};

@@ -2,11 +2,12 @@
 
 use std::iter::FusedIterator;
 
-use jiff::civil::{Date, DateTime};
+use jiff::civil::{Date, DateTime, Weekday};
 use jiff::tz::TimeZone;
 use jiff::{SignedDuration, Span, Timestamp};
 
-use super::rules::{DaySet, Recurrence};
+use super::rules::{DaySet, HolidayRule, Pattern, Recurrence};
+use crate::holidays;
 
 /// A reminder's first instant, its time zone and how it repeats.
 ///
@@ -52,26 +53,133 @@ impl Schedule {
     ///
     /// Creating the iterator takes the same time however far `from` is
     /// from `send_at`: it jumps close to `from` instead of walking from
-    /// `send_at`.
+    /// `send_at` (except that a `count` is found by walking that many dates).
     pub fn iter_from(&self, from: Timestamp) -> Occurrences {
         let send_at = floor_to_second(self.send_at);
-        let source = match &self.recurrence {
-            Recurrence::None => Source::Once(send_at),
-            Recurrence::Hourly { interval_hours } => Source::hourly(send_at, *interval_hours, from),
-            Recurrence::Daily => Source::civil(send_at, &self.tz, from, Rule::EveryDays(1)),
-            Recurrence::Weekly => Source::civil(send_at, &self.tz, from, Rule::EveryDays(7)),
-            Recurrence::Weekdays => Source::civil(send_at, &self.tz, from, Rule::OnDays(DaySet::WEEKDAYS)),
-            Recurrence::Custom { days } => Source::civil(send_at, &self.tz, from, Rule::OnDays(DaySet::from_days(days))),
-            Recurrence::Monthly => Source::civil(send_at, &self.tz, from, Rule::Monthly),
+        let shape = &self.recurrence.shape;
+        // A date moved to the next business day may come from before `from`: look that far back.
+        let scan_from = if shape.holidays == HolidayRule::NextBusinessDay && !self.is_hourly() {
+            from.checked_sub(SignedDuration::from_hours(24 * MAX_MOVE_DAYS)).unwrap_or(Timestamp::MIN)
+        } else {
+            from
         };
+        let end = shape.count.and_then(|count| {
+            let mut rule = Occurrences::unshaped(self.source(send_at, send_at), send_at);
+            rule.nth(usize::from(count).saturating_sub(1))
+        });
+        let mut skip = shape.skip.clone();
+        skip.sort_unstable();
         Occurrences {
-            source,
+            source: self.source(send_at, scan_from),
             floor: from.max(send_at),
             last: None,
+            shape: Shaping {
+                tz: self.tz.clone(),
+                until: shape.until,
+                end,
+                skip,
+                holidays: if self.is_hourly() && shape.holidays != HolidayRule::Ignore { HolidayRule::Skip } else { shape.holidays },
+            },
             #[cfg(test)]
             examined: 0,
         }
     }
+
+    fn is_hourly(&self) -> bool {
+        matches!(self.recurrence.pattern, Pattern::Hourly { .. })
+    }
+
+    /// The pattern's candidate instants from about `from` on (unshaped).
+    fn source(&self, send_at: Timestamp, from: Timestamp) -> Source {
+        let civil = |rule| Source::civil(send_at, &self.tz, from, rule);
+        match &self.recurrence.pattern {
+            Pattern::None => Source::Once(send_at),
+            Pattern::Hourly { interval_hours } => Source::hourly(send_at, *interval_hours, from),
+            Pattern::Daily { interval } => civil(Rule::EveryDays(i32::from(*interval))),
+            Pattern::Weekly { interval } => civil(Rule::EveryDays(7 * i32::from(*interval))),
+            Pattern::Weekdays => civil(Rule::OnDays { days: DaySet::WEEKDAYS, every_weeks: 1 }),
+            Pattern::Custom { days, interval } => civil(Rule::OnDays { days: DaySet::from_days(days), every_weeks: i32::from(*interval) }),
+            Pattern::Monthly { interval, day, week, weekday } => {
+                let on = match (day, week, weekday) {
+                    (Some(day), _, _) => MonthDay::Day(*day),
+                    (None, Some(week), Some(weekday)) => MonthDay::Nth { week: *week, weekday: Weekday::from(*weekday) },
+                    _ => MonthDay::Anchor,
+                };
+                civil(Rule::Monthly { every: i32::from(*interval), on })
+            }
+            Pattern::Yearly { interval } => civil(Rule::Monthly { every: 12 * i32::from(*interval), on: MonthDay::Anchor }),
+        }
+    }
+}
+
+/// The longest run of days without a business day that a move looks past (Golden Week with
+/// its weekends is at most 10 days).
+const MAX_MOVE_DAYS: i64 = 16;
+
+/// What shapes the pattern's candidates (see [`super::Shape`]).
+#[derive(Debug, Clone)]
+struct Shaping {
+    tz: TimeZone,
+    until: Option<Date>,
+    /// The instant of the `count`th date: none after it.
+    end: Option<Timestamp>,
+    /// Sorted.
+    skip: Vec<Date>,
+    holidays: HolidayRule,
+}
+
+impl Shaping {
+    fn is_plain(&self) -> bool {
+        self.until.is_none() && self.end.is_none() && self.skip.is_empty() && self.holidays == HolidayRule::Ignore
+    }
+
+    /// The candidate as shaped: `Err(())` when the sequence has ended, `Ok(None)` when this
+    /// one is dropped.
+    fn apply(&self, candidate: Candidate) -> Result<Option<Timestamp>, ()> {
+        if self.end.is_some_and(|end| candidate.at > end) {
+            return Err(());
+        }
+        if self.is_plain() {
+            return Ok(Some(candidate.at));
+        }
+        let date = candidate.date.unwrap_or_else(|| candidate.at.to_zoned(self.tz.clone()).date());
+        if self.until.is_some_and(|until| date > until) {
+            return Err(());
+        }
+        if self.skip.binary_search(&date).is_ok() {
+            return Ok(None);
+        }
+        let table = holidays::table();
+        let moved = match self.holidays {
+            HolidayRule::Ignore => return Ok(Some(candidate.at)),
+            HolidayRule::Skip if table.is_holiday(date) => return Ok(None),
+            HolidayRule::Skip => return Ok(Some(candidate.at)),
+            HolidayRule::NextBusinessDay => business_day(date, 1),
+            HolidayRule::PreviousBusinessDay => business_day(date, -1),
+        };
+        let Some(moved) = moved else { return Ok(None) };
+        if moved == date {
+            return Ok(Some(candidate.at));
+        }
+        if self.skip.binary_search(&moved).is_ok() {
+            return Ok(None);
+        }
+        let time = candidate.at.to_zoned(self.tz.clone()).time();
+        Ok(self.tz.to_ambiguous_timestamp(moved.to_datetime(time)).compatible().ok())
+    }
+}
+
+/// The first business day from `date` on, stepping `step` days (1 forward, -1 back).
+fn business_day(date: Date, step: i64) -> Option<Date> {
+    let table = holidays::table();
+    let mut day = date;
+    for _ in 0..=MAX_MOVE_DAYS {
+        if table.is_business_day(day) {
+            return Some(day);
+        }
+        day = day.checked_add(Span::new().days(step)).ok()?;
+    }
+    None
 }
 
 /// The iterator that [`Schedule::iter_from`] returns.
@@ -82,11 +190,26 @@ pub struct Occurrences {
     floor: Timestamp,
     /// The last instant yielded. Candidates at or before it are dropped, so the
     /// output is strictly increasing even if two civil dates give the same
-    /// instant (e.g. Pacific/Apia skipped 2011-12-30 entirely).
+    /// instant (e.g. Pacific/Apia skipped 2011-12-30 entirely, or a holiday moved
+    /// an occurrence onto the next one's).
     last: Option<Timestamp>,
+    shape: Shaping,
     /// Number of candidates produced, so that tests can check we jump rather than walk.
     #[cfg(test)]
     pub(super) examined: u32,
+}
+
+impl Occurrences {
+    fn unshaped(source: Source, floor: Timestamp) -> Occurrences {
+        Occurrences {
+            source,
+            floor,
+            last: None,
+            shape: Shaping { tz: TimeZone::UTC, until: None, end: None, skip: Vec::new(), holidays: HolidayRule::Ignore },
+            #[cfg(test)]
+            examined: 0,
+        }
+    }
 }
 
 impl Iterator for Occurrences {
@@ -99,16 +222,28 @@ impl Iterator for Occurrences {
             {
                 self.examined += 1;
             }
-            if candidate < self.floor || self.last.is_some_and(|last| candidate <= last) {
+            let Ok(shaped) = self.shape.apply(candidate) else {
+                self.source = Source::Done;
+                return None;
+            };
+            let Some(at) = shaped else { continue };
+            if at < self.floor || self.last.is_some_and(|last| at <= last) {
                 continue;
             }
-            self.last = Some(candidate);
-            return Some(candidate);
+            self.last = Some(at);
+            return Some(at);
         }
     }
 }
 
 impl FusedIterator for Occurrences {}
+
+/// A candidate instant and the pattern's date it is for (None: the instant's local date).
+#[derive(Debug, Clone, Copy)]
+struct Candidate {
+    at: Timestamp,
+    date: Option<Date>,
+}
 
 /// Produces candidate instants in non-decreasing order. This holds because
 /// no gap in the tz database is longer than 24 hours. `Occurrences` filters them.
@@ -125,10 +260,22 @@ enum Source {
 enum Rule {
     /// Every `n` days from the anchor's date (1 = daily, 7 = weekly).
     EveryDays(i32),
-    /// Every date on or after the anchor's date whose weekday is in the set.
-    OnDays(DaySet),
-    /// The anchor's day of the month, clamped to the month's length.
-    Monthly,
+    /// Every date on or after the anchor's date whose weekday is in the set, in every
+    /// `every_weeks`th week (Monday to Sunday) from the anchor's.
+    OnDays { days: DaySet, every_weeks: i32 },
+    /// Every `every`th month from the anchor's, on `on`.
+    Monthly { every: i32, on: MonthDay },
+}
+
+/// The day of a month a monthly rule picks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum MonthDay {
+    /// The anchor's day, clamped to the month's length.
+    Anchor,
+    /// This day (clamped), or the last day for -1.
+    Day(i8),
+    /// The `week`th (1..=5, -1 the last) `weekday`; a month without a fifth has none.
+    Nth { week: i8, weekday: Weekday },
 }
 
 /// How many days before `from`'s local date calendar rules start looking.
@@ -167,6 +314,7 @@ impl Source {
         let from_date = from.to_zoned(tz.clone()).date();
         let start = from_date.checked_sub(Span::new().days(SLACK_DAYS)).unwrap_or(Date::MIN).max(anchor.date());
         let dates = match rule {
+            Rule::EveryDays(n) if n <= 0 => return Source::Done,
             Rule::EveryDays(n) => {
                 // Whole civil days between two dates: the difference is an exact
                 // multiple of 24 hours.
@@ -178,26 +326,40 @@ impl Source {
                     Err(_) => return Source::Done,
                 }
             }
-            Rule::OnDays(days) if days == DaySet::EMPTY => return Source::Done,
-            Rule::OnDays(days) => DateStepper::OnDays { next: Some(start), days },
-            Rule::Monthly => DateStepper::Monthly { next_month: Some(month_index(start)), day: anchor.day() },
+            Rule::OnDays { days, .. } if days == DaySet::EMPTY => return Source::Done,
+            Rule::OnDays { every_weeks, .. } if every_weeks <= 0 => return Source::Done,
+            Rule::OnDays { days, every_weeks } => {
+                DateStepper::OnDays { next: Some(start), days, every_weeks, anchor_monday: monday_of(anchor.date()) }
+            }
+            Rule::Monthly { every, .. } if every <= 0 => return Source::Done,
+            Rule::Monthly { every, on } => {
+                // The first month at or after `start`'s that is a whole number of steps from the anchor's.
+                let anchor_month = month_index(anchor.date());
+                let behind = month_index(start) - anchor_month;
+                let first = anchor_month + behind.div_euclid(every) * every + if behind.rem_euclid(every) == 0 { 0 } else { every };
+                let on = match on {
+                    MonthDay::Anchor => MonthDay::Day(anchor.day()),
+                    other => other,
+                };
+                DateStepper::Monthly { next_month: Some(first), every, on }
+            }
         };
         Source::Civil(Civil { tz: tz.clone(), send_at, anchor, dates })
     }
 
-    fn next_candidate(&mut self) -> Option<Timestamp> {
+    fn next_candidate(&mut self) -> Option<Candidate> {
         let (candidate, more) = match self {
             Source::Done => (None, false),
-            Source::Once(t) => (Some(*t), false),
+            Source::Once(t) => (Some(Candidate { at: *t, date: None }), false),
             Source::Hourly { next, step } => {
                 let current = *next;
                 match current.checked_add(*step) {
                     Ok(following) => {
                         *next = following;
-                        (Some(current), true)
+                        (Some(Candidate { at: current, date: None }), true)
                     }
                     // The next step is out of range. Yield this one, then stop.
-                    Err(_) => (Some(current), false),
+                    Err(_) => (Some(Candidate { at: current, date: None }), false),
                 }
             }
             Source::Civil(civil) => {
@@ -222,17 +384,18 @@ struct Civil {
 }
 
 impl Civil {
-    fn next_candidate(&mut self) -> Option<Timestamp> {
+    fn next_candidate(&mut self) -> Option<Candidate> {
         let date = self.dates.next_date()?;
         if date == self.anchor.date() {
             // The anchor's own date is `send_at` itself. Recomputing it could
             // pick the other instant when `send_at` is in a fold.
-            return Some(self.send_at);
+            return Some(Candidate { at: self.send_at, date: Some(date) });
         }
         let local = date.to_datetime(self.anchor.time());
         // Compatible: a gap moves forward by its length, a fold takes the earlier instant.
         // An error here means we ran off the end of jiff's range.
-        self.tz.to_ambiguous_timestamp(local).compatible().ok()
+        let at = self.tz.to_ambiguous_timestamp(local).compatible().ok()?;
+        Some(Candidate { at, date: Some(date) })
     }
 }
 
@@ -241,8 +404,8 @@ impl Civil {
 #[derive(Debug, Clone)]
 enum DateStepper {
     Every { next: Option<Date>, days: i32 },
-    OnDays { next: Option<Date>, days: DaySet },
-    Monthly { next_month: Option<i32>, day: i8 },
+    OnDays { next: Option<Date>, days: DaySet, every_weeks: i32, anchor_monday: Date },
+    Monthly { next_month: Option<i32>, every: i32, on: MonthDay },
 }
 
 impl DateStepper {
@@ -253,20 +416,33 @@ impl DateStepper {
                 *next = date.checked_add(Span::new().days(i64::from(*days))).ok();
                 Some(date)
             }
-            // The set is never empty here, so this loop runs at most 7 times.
-            DateStepper::OnDays { next, days } => loop {
+            // The set is never empty here, so this loop looks at most at 7 dates of a
+            // matching week (and jumps over the weeks between).
+            DateStepper::OnDays { next, days, every_weeks, anchor_monday } => loop {
                 let date = (*next)?;
+                let monday = monday_of(date);
+                let weeks = anchor_monday.duration_until(monday).as_hours() / (24 * 7);
+                let off = weeks.rem_euclid(i64::from(*every_weeks));
+                if off != 0 {
+                    *next = monday.checked_add(Span::new().try_days((i64::from(*every_weeks) - off) * 7).ok()?).ok();
+                    continue;
+                }
                 *next = date.tomorrow().ok();
                 if days.matches(date) {
                     return Some(date);
                 }
             },
-            DateStepper::Monthly { next_month, day } => {
+            // A month without the `week`th weekday is passed over; every month has a first to
+            // fourth and a last of each weekday, so this loop ends.
+            DateStepper::Monthly { next_month, every, on } => loop {
                 let index = (*next_month)?;
-                *next_month = index.checked_add(1);
+                *next_month = index.checked_add(*every);
                 // Past jiff's last year this is None, which ends the sequence.
-                month_date(index, *day)
-            }
+                let first = month_date(index, 1)?;
+                if let Some(date) = day_in_month(first, *on) {
+                    return Some(date);
+                }
+            },
         }
     }
 }
@@ -284,6 +460,24 @@ fn month_date(index: i32, day: i8) -> Option<Date> {
     let month = (index.rem_euclid(12) + 1) as i8;
     let first = Date::new(year, month, 1).ok()?;
     Date::new(year, month, day.min(first.days_in_month())).ok()
+}
+
+/// The date `on` picks in the month that starts on `first`.
+fn day_in_month(first: Date, on: MonthDay) -> Option<Date> {
+    let last = first.last_of_month();
+    match on {
+        MonthDay::Anchor => None,
+        MonthDay::Day(-1) => Some(last),
+        MonthDay::Day(day) => first.with().day(day.clamp(1, last.day())).build().ok(),
+        MonthDay::Nth { week: -1, weekday } => last.nth_weekday_of_month(-1, weekday).ok(),
+        MonthDay::Nth { week, weekday } => first.nth_weekday_of_month(week, weekday).ok(),
+    }
+}
+
+/// The Monday on or before `date` (weeks start on Monday, as RFC 5545's default WKST).
+fn monday_of(date: Date) -> Date {
+    let back = i64::from(date.weekday().to_monday_zero_offset());
+    date.checked_sub(Span::new().days(back)).unwrap_or(date)
 }
 
 /// Rounds toward the past to a whole second (jiff's `as_second` rounds toward zero).

@@ -23,7 +23,11 @@ fn schedule(tz: &str, send_at: &str, recurrence: Recurrence) -> Schedule {
 }
 
 fn custom(days: &[Day]) -> Recurrence {
-    Recurrence::Custom { days: days.to_vec() }
+    Recurrence::custom(days)
+}
+
+fn hourly(interval_hours: u8) -> Recurrence {
+    Recurrence::of(Pattern::Hourly { interval_hours })
 }
 
 /// RFC 3339 with the zone's offset, so that a mismatch shows the wall clock.
@@ -543,6 +547,186 @@ const CASES: &[Case] = &[
         from: "2026-03-07T09:00:00+09:00",
         expect: &["2026-03-09T09:00:00+09:00", "2026-03-11T09:00:00+09:00", "2026-03-16T09:00:00+09:00"],
     },
+    Case {
+        what: "yearly on 29 February: the 28th in other years",
+        tz: "Asia/Tokyo",
+        send_at: "2028-02-29T09:00:00+09:00",
+        rule: r#"{"kind":"yearly"}"#,
+        from: "2028-02-29T09:00:00+09:00",
+        expect: &[
+            "2028-02-29T09:00:00+09:00",
+            "2029-02-28T09:00:00+09:00",
+            "2030-02-28T09:00:00+09:00",
+            "2031-02-28T09:00:00+09:00",
+            "2032-02-29T09:00:00+09:00",
+        ],
+    },
+    Case {
+        what: "every 2 years; send_at in the 2026 gap is 03:30 EDT, so the anchor is 03:30",
+        tz: "America/New_York",
+        send_at: "2026-03-08T02:30:00-05:00",
+        rule: r#"{"kind":"yearly","interval":2}"#,
+        from: "2026-01-01T00:00:00-05:00",
+        expect: &["2026-03-08T03:30:00-04:00", "2028-03-08T03:30:00-05:00", "2030-03-08T03:30:00-05:00"],
+    },
+    Case {
+        what: "monthly on the last day (day -1)",
+        tz: "Asia/Tokyo",
+        send_at: "2026-01-31T09:00:00+09:00",
+        rule: r#"{"kind":"monthly","day":-1}"#,
+        from: "2026-01-31T09:00:00+09:00",
+        expect: &["2026-01-31T09:00:00+09:00", "2026-02-28T09:00:00+09:00", "2026-03-31T09:00:00+09:00", "2026-04-30T09:00:00+09:00"],
+    },
+    Case {
+        what: "monthly on day 30, clamped in February, every 2 months",
+        tz: "Europe/London",
+        send_at: "2026-01-10T08:00:00+00:00",
+        rule: r#"{"kind":"monthly","interval":2,"day":30}"#,
+        from: "2026-01-10T08:00:00+00:00",
+        expect: &["2026-01-30T08:00:00+00:00", "2026-03-30T08:00:00+01:00", "2026-05-30T08:00:00+01:00"],
+    },
+    Case {
+        what: "第2火曜日 (2nd Tuesday); send_at itself is not one",
+        tz: "Asia/Tokyo",
+        send_at: "2026-01-01T09:00:00+09:00",
+        rule: r#"{"kind":"monthly","week":2,"weekday":"tue"}"#,
+        from: "2026-01-01T09:00:00+09:00",
+        expect: &["2026-01-13T09:00:00+09:00", "2026-02-10T09:00:00+09:00", "2026-03-10T09:00:00+09:00", "2026-04-14T09:00:00+09:00"],
+    },
+    Case {
+        what: "5th Friday: 4-week months have none",
+        tz: "Asia/Tokyo",
+        send_at: "2026-01-01T09:00:00+09:00",
+        rule: r#"{"kind":"monthly","week":5,"weekday":"fri"}"#,
+        from: "2026-01-01T09:00:00+09:00",
+        expect: &["2026-01-30T09:00:00+09:00", "2026-05-29T09:00:00+09:00", "2026-07-31T09:00:00+09:00", "2026-10-30T09:00:00+09:00"],
+    },
+    Case {
+        what: "last Friday (week -1) in 4- and 5-week months",
+        tz: "America/New_York",
+        send_at: "2026-01-01T17:00:00-05:00",
+        rule: r#"{"kind":"monthly","week":-1,"weekday":"fri"}"#,
+        from: "2026-01-01T17:00:00-05:00",
+        expect: &[
+            "2026-01-30T17:00:00-05:00",
+            "2026-02-27T17:00:00-05:00",
+            "2026-03-27T17:00:00-04:00",
+            "2026-04-24T17:00:00-04:00",
+            "2026-05-29T17:00:00-04:00",
+        ],
+    },
+    Case {
+        what: "every other Tuesday and Thursday (weeks start Monday)",
+        tz: "Australia/Sydney",
+        send_at: "2026-09-28T07:00:00+10:00",
+        rule: r#"{"kind":"custom","days":["tue","thu"],"interval":2}"#,
+        from: "2026-09-28T07:00:00+10:00",
+        expect: &["2026-09-29T07:00:00+10:00", "2026-10-01T07:00:00+10:00", "2026-10-13T07:00:00+11:00", "2026-10-15T07:00:00+11:00"],
+    },
+    Case {
+        what: "every 3 days",
+        tz: "Australia/Lord_Howe",
+        send_at: "2026-10-01T02:15:00+10:30",
+        rule: r#"{"kind":"daily","interval":3}"#,
+        from: "2026-10-01T02:15:00+10:30",
+        expect: &["2026-10-01T02:15:00+10:30", "2026-10-04T02:45:00+11:00", "2026-10-07T02:15:00+11:00"],
+    },
+    Case {
+        what: "count 3 ends it",
+        tz: "Asia/Tokyo",
+        send_at: "2026-03-01T09:00:00+09:00",
+        rule: r#"{"kind":"daily","count":3}"#,
+        from: "2026-03-01T09:00:00+09:00",
+        expect: &["2026-03-01T09:00:00+09:00", "2026-03-02T09:00:00+09:00", "2026-03-03T09:00:00+09:00"],
+    },
+    Case {
+        what: "until is a local date, inclusive",
+        tz: "Pacific/Apia",
+        send_at: "2026-03-01T23:30:00+13:00",
+        rule: r#"{"kind":"weekly","until":"2026-03-15"}"#,
+        from: "2026-03-01T23:30:00+13:00",
+        expect: &["2026-03-01T23:30:00+13:00", "2026-03-08T23:30:00+13:00", "2026-03-15T23:30:00+13:00"],
+    },
+    Case {
+        what: "a skipped date still counts toward count",
+        tz: "Asia/Tokyo",
+        send_at: "2026-03-01T09:00:00+09:00",
+        rule: r#"{"kind":"daily","count":3,"skip":["2026-03-02"]}"#,
+        from: "2026-03-01T09:00:00+09:00",
+        expect: &["2026-03-01T09:00:00+09:00", "2026-03-03T09:00:00+09:00"],
+    },
+    Case {
+        what: "平日 skipping holidays: 振替休日 2026-05-06",
+        tz: "Asia/Tokyo",
+        send_at: "2026-05-01T07:30:00+09:00",
+        rule: r#"{"kind":"weekdays","holidays":"skip"}"#,
+        from: "2026-05-01T07:30:00+09:00",
+        expect: &["2026-05-01T07:30:00+09:00", "2026-05-07T07:30:00+09:00", "2026-05-08T07:30:00+09:00"],
+    },
+    Case {
+        what: "平日 skipping holidays: 敬老の日, 国民の休日 and 秋分の日 2026",
+        tz: "Asia/Tokyo",
+        send_at: "2026-09-18T07:30:00+09:00",
+        rule: r#"{"kind":"weekdays","holidays":"skip"}"#,
+        from: "2026-09-18T07:30:00+09:00",
+        expect: &["2026-09-18T07:30:00+09:00", "2026-09-24T07:30:00+09:00", "2026-09-25T07:30:00+09:00", "2026-09-28T07:30:00+09:00"],
+    },
+    Case {
+        what: "skip drops only holidays: 元日 2027, not the Saturday after",
+        tz: "Asia/Tokyo",
+        send_at: "2026-12-31T09:00:00+09:00",
+        rule: r#"{"kind":"daily","holidays":"skip"}"#,
+        from: "2026-12-31T09:00:00+09:00",
+        expect: &["2026-12-31T09:00:00+09:00", "2027-01-02T09:00:00+09:00", "2027-01-03T09:00:00+09:00"],
+    },
+    Case {
+        what: "平日 skipping 成人の日 2027",
+        tz: "Asia/Tokyo",
+        send_at: "2027-01-08T08:00:00+09:00",
+        rule: r#"{"kind":"weekdays","holidays":"skip"}"#,
+        from: "2027-01-08T08:00:00+09:00",
+        expect: &["2027-01-08T08:00:00+09:00", "2027-01-12T08:00:00+09:00"],
+    },
+    Case {
+        what: "daily, next business day: the September 2026 run lands once on the 24th",
+        tz: "Asia/Tokyo",
+        send_at: "2026-09-18T09:00:00+09:00",
+        rule: r#"{"kind":"daily","holidays":"next_business_day"}"#,
+        from: "2026-09-18T09:00:00+09:00",
+        expect: &["2026-09-18T09:00:00+09:00", "2026-09-24T09:00:00+09:00", "2026-09-25T09:00:00+09:00", "2026-09-28T09:00:00+09:00"],
+    },
+    Case {
+        what: "daily, previous business day: the run lands on the 18th, already there",
+        tz: "Asia/Tokyo",
+        send_at: "2026-09-18T09:00:00+09:00",
+        rule: r#"{"kind":"daily","holidays":"previous_business_day"}"#,
+        from: "2026-09-18T09:00:00+09:00",
+        expect: &["2026-09-18T09:00:00+09:00", "2026-09-24T09:00:00+09:00", "2026-09-25T09:00:00+09:00", "2026-09-28T09:00:00+09:00"],
+    },
+    Case {
+        what: "monthly on the 22nd, next business day: 振替休日 2027-03-22 moves to the 23rd",
+        tz: "Asia/Tokyo",
+        send_at: "2027-02-22T09:00:00+09:00",
+        rule: r#"{"kind":"monthly","holidays":"next_business_day"}"#,
+        from: "2027-02-22T09:00:00+09:00",
+        expect: &["2027-02-22T09:00:00+09:00", "2027-03-23T09:00:00+09:00", "2027-04-22T09:00:00+09:00"],
+    },
+    Case {
+        what: "monthly on the 23rd, previous business day: a Sunday and 秋分の日 2026",
+        tz: "Asia/Tokyo",
+        send_at: "2026-07-23T09:00:00+09:00",
+        rule: r#"{"kind":"monthly","holidays":"previous_business_day"}"#,
+        from: "2026-07-23T09:00:00+09:00",
+        expect: &["2026-07-23T09:00:00+09:00", "2026-08-21T09:00:00+09:00", "2026-09-18T09:00:00+09:00", "2026-10-23T09:00:00+09:00"],
+    },
+    Case {
+        what: "春分の日 2026 with a next-business-day move seen from after the holiday",
+        tz: "Asia/Tokyo",
+        send_at: "2026-03-01T09:00:00+09:00",
+        rule: r#"{"kind":"monthly","day":20,"holidays":"next_business_day"}"#,
+        from: "2026-03-21T00:00:00+09:00",
+        expect: &["2026-03-23T09:00:00+09:00", "2026-04-20T09:00:00+09:00"],
+    },
 ];
 
 #[test]
@@ -556,17 +740,17 @@ fn fixed_vectors() {
 
 #[test]
 fn after_a_dst_gap_or_fold_the_next_occurrence_is_the_usual_one() {
-    let gap = schedule("America/New_York", "2026-03-07T02:30:00-05:00", Recurrence::Daily);
+    let gap = schedule("America/New_York", "2026-03-07T02:30:00-05:00", Recurrence::daily());
     assert_eq!(gap.next_after(at("2026-03-08T03:30:00-04:00")), Some(at("2026-03-09T02:30:00-04:00")));
     // Not again at 01:30 EST.
-    let fold = schedule("America/New_York", "2026-10-31T01:30:00-04:00", Recurrence::Daily);
+    let fold = schedule("America/New_York", "2026-10-31T01:30:00-04:00", Recurrence::daily());
     assert_eq!(fold.next_after(at("2026-11-01T01:30:00-04:00")), Some(at("2026-11-02T01:30:00-05:00")));
     assert_eq!(fold.next_at_or_after(at("2026-11-01T01:30:00-05:00")), Some(at("2026-11-02T01:30:00-05:00")));
 }
 
 #[test]
 fn hourly_far_from_send_at_jumps_by_arithmetic() {
-    let s = schedule("America/New_York", "2026-01-01T00:00:00-05:00", Recurrence::Hourly { interval_hours: 5 });
+    let s = schedule("America/New_York", "2026-01-01T00:00:00-05:00", hourly(5));
     // 2026-01-01 to 2056-01-01 is 10957 days = 262968 h; the next multiple of 5 is 262970.
     check(&s, "2056-01-01T00:00:00-05:00", &["2056-01-01T02:00:00-05:00", "2056-01-01T07:00:00-05:00"]);
     let mut it = s.iter_from(at("5000-01-01T00:00:00Z"));
@@ -576,22 +760,22 @@ fn hourly_far_from_send_at_jumps_by_arithmetic() {
 
 #[test]
 fn from_inside_an_interval_and_subsecond_inputs() {
-    let s = schedule("Asia/Tokyo", "2026-03-08T00:30:00+09:00", Recurrence::Hourly { interval_hours: 2 });
+    let s = schedule("Asia/Tokyo", "2026-03-08T00:30:00+09:00", hourly(2));
     assert_eq!(s.next_at_or_after(at("2026-03-08T00:30:00.5+09:00")), Some(at("2026-03-08T02:30:00+09:00")));
     assert_eq!(s.next_after(at("2026-03-08T00:29:59.999+09:00")), Some(at("2026-03-08T00:30:00+09:00")));
     // A fraction of a second in send_at is dropped.
-    let fractional = schedule("Asia/Tokyo", "2026-03-08T00:30:00.75+09:00", Recurrence::Daily);
+    let fractional = schedule("Asia/Tokyo", "2026-03-08T00:30:00.75+09:00", Recurrence::daily());
     assert_eq!(
         fractional.occurrences(at("2026-03-08T00:00:00+09:00"), 2),
         vec![at("2026-03-08T00:30:00+09:00"), at("2026-03-09T00:30:00+09:00")]
     );
-    let before_epoch = schedule("UTC", "1969-12-31T23:59:59.25Z", Recurrence::None);
+    let before_epoch = schedule("UTC", "1969-12-31T23:59:59.25Z", Recurrence::once());
     assert_eq!(before_epoch.next_at_or_after(Timestamp::MIN), Some(at("1969-12-31T23:59:59Z")));
 }
 
 #[test]
 fn weekdays_send_at_on_a_saturday_is_not_an_occurrence() {
-    let ny = schedule("America/New_York", "2026-03-07T09:00:00-05:00", Recurrence::Weekdays);
+    let ny = schedule("America/New_York", "2026-03-07T09:00:00-05:00", Recurrence::weekdays());
     assert_eq!(ny.next_at_or_after(at("2026-03-07T09:00:00-05:00")), Some(at("2026-03-09T09:00:00-04:00")));
 }
 
@@ -599,7 +783,7 @@ fn weekdays_send_at_on_a_saturday_is_not_an_occurrence() {
 
 #[test]
 fn one_time_reminder() {
-    let s = schedule("Europe/London", "2026-03-29T01:30:00Z", Recurrence::None);
+    let s = schedule("Europe/London", "2026-03-29T01:30:00Z", Recurrence::once());
     let send_at = at("2026-03-29T01:30:00Z");
     assert_eq!(s.next_at_or_after(Timestamp::MIN), Some(send_at));
     assert_eq!(s.next_at_or_after(send_at), Some(send_at));
@@ -613,7 +797,7 @@ fn one_time_reminder() {
 
 #[test]
 fn far_from_send_at_jumps_instead_of_walking() {
-    let kinds = [Recurrence::Daily, Recurrence::Weekly, Recurrence::Weekdays, custom(&[Day::Sun]), Recurrence::Monthly];
+    let kinds = [Recurrence::daily(), Recurrence::weekly(), Recurrence::weekdays(), custom(&[Day::Sun]), Recurrence::monthly()];
     for recurrence in kinds {
         let s = schedule("America/New_York", "2026-01-31T09:00:00-05:00", recurrence);
         let mut it = s.iter_from(at("9000-06-15T12:00:00Z"));
@@ -622,9 +806,9 @@ fn far_from_send_at_jumps_instead_of_walking() {
         // The slack is a few days, or at most two months for monthly.
         assert!(it.examined <= 10, "{:?} examined {}", s.recurrence, it.examined);
     }
-    let s = schedule("America/New_York", "2026-01-31T09:00:00-05:00", Recurrence::Monthly);
+    let s = schedule("America/New_York", "2026-01-31T09:00:00-05:00", Recurrence::monthly());
     check(&s, "2090-02-01T00:00:00-05:00", &["2090-02-28T09:00:00-05:00", "2090-03-31T09:00:00-04:00"]);
-    let s = schedule("Europe/London", "2026-01-31T09:00:00Z", Recurrence::Weekly);
+    let s = schedule("Europe/London", "2026-01-31T09:00:00Z", Recurrence::weekly());
     // 2026-01-31 is a Saturday, so is 2100-01-02.
     check(&s, "2100-01-01T00:00:00Z", &["2100-01-02T09:00:00+00:00", "2100-01-09T09:00:00+00:00"]);
 }
@@ -632,14 +816,14 @@ fn far_from_send_at_jumps_instead_of_walking() {
 #[test]
 fn range_edges_end_the_sequence_without_panicking() {
     let all = [
-        Recurrence::None,
-        Recurrence::Hourly { interval_hours: 1 },
-        Recurrence::Hourly { interval_hours: 24 },
-        Recurrence::Daily,
-        Recurrence::Weekly,
-        Recurrence::Weekdays,
+        Recurrence::once(),
+        hourly(1),
+        hourly(24),
+        Recurrence::daily(),
+        Recurrence::weekly(),
+        Recurrence::weekdays(),
         custom(&[Day::Sun]),
-        Recurrence::Monthly,
+        Recurrence::monthly(),
     ];
     for name in ["Pacific/Kiritimati", "America/New_York", "Pacific/Niue", "UTC"] {
         let tz = zone(name);
@@ -658,7 +842,7 @@ fn range_edges_end_the_sequence_without_panicking() {
     }
     // The last hours of jiff's range: hourly stops at the edge.
     let near_end = floor_to_second(Timestamp::MAX) - SignedDuration::from_hours(2);
-    let s = Schedule::new(near_end, zone("UTC"), Recurrence::Hourly { interval_hours: 1 });
+    let s = Schedule::new(near_end, zone("UTC"), hourly(1));
     let occ = s.occurrences(near_end, 10);
     assert_eq!(occ.len(), 3);
     assert_eq!(occ[2], floor_to_second(Timestamp::MAX));
@@ -666,13 +850,13 @@ fn range_edges_end_the_sequence_without_panicking() {
 
 #[test]
 fn invalid_rules_compute_without_panicking() {
-    let zero = schedule("UTC", "2026-01-01T00:00:00Z", Recurrence::Hourly { interval_hours: 0 });
+    let zero = schedule("UTC", "2026-01-01T00:00:00Z", hourly(0));
     assert_eq!(zero.next_at_or_after(Timestamp::MIN), None);
     let empty = schedule("UTC", "2026-01-01T00:00:00Z", custom(&[]));
     assert_eq!(empty.occurrences(Timestamp::MIN, 3), vec![]);
     let dup = schedule("UTC", "2026-01-05T00:00:00Z", custom(&[Day::Mon, Day::Mon]));
     assert_eq!(dup.occurrences(Timestamp::MIN, 2), vec![at("2026-01-05T00:00:00Z"), at("2026-01-12T00:00:00Z")]);
-    let long = schedule("UTC", "2026-01-01T00:00:00Z", Recurrence::Hourly { interval_hours: 255 });
+    let long = schedule("UTC", "2026-01-01T00:00:00Z", hourly(255));
     assert_eq!(long.next_after(at("2026-01-01T00:00:00Z")), Some(at("2026-01-11T15:00:00Z")));
 }
 
@@ -681,13 +865,37 @@ fn invalid_rules_compute_without_panicking() {
 #[test]
 fn serde_round_trips() {
     let cases = [
-        (r#"{"kind":"none"}"#, Recurrence::None),
-        (r#"{"kind":"hourly","interval_hours":3}"#, Recurrence::Hourly { interval_hours: 3 }),
-        (r#"{"kind":"daily"}"#, Recurrence::Daily),
-        (r#"{"kind":"weekly"}"#, Recurrence::Weekly),
-        (r#"{"kind":"weekdays"}"#, Recurrence::Weekdays),
+        (r#"{"kind":"none"}"#, Recurrence::once()),
+        (r#"{"kind":"hourly","interval_hours":3}"#, hourly(3)),
+        (r#"{"kind":"daily"}"#, Recurrence::daily()),
+        (r#"{"kind":"weekly"}"#, Recurrence::weekly()),
+        (r#"{"kind":"weekdays"}"#, Recurrence::weekdays()),
         (r#"{"kind":"custom","days":["mon","wed"]}"#, custom(&[Day::Mon, Day::Wed])),
-        (r#"{"kind":"monthly"}"#, Recurrence::Monthly),
+        (r#"{"kind":"monthly"}"#, Recurrence::monthly()),
+        (r#"{"kind":"daily","interval":3}"#, Recurrence::of(Pattern::Daily { interval: 3 })),
+        (r#"{"kind":"custom","days":["tue"],"interval":2}"#, Recurrence::of(Pattern::Custom { days: vec![Day::Tue], interval: 2 })),
+        (r#"{"kind":"monthly","day":-1}"#, Recurrence::of(Pattern::Monthly { interval: 1, day: Some(-1), week: None, weekday: None })),
+        (
+            r#"{"kind":"monthly","interval":2,"week":2,"weekday":"tue"}"#,
+            Recurrence::of(Pattern::Monthly { interval: 2, day: None, week: Some(2), weekday: Some(Day::Tue) }),
+        ),
+        (r#"{"kind":"yearly"}"#, Recurrence::of(Pattern::Yearly { interval: 1 })),
+        (
+            r#"{"kind":"weekdays","until":"2027-03-31","skip":["2026-12-25"],"holidays":"next_business_day"}"#,
+            Recurrence {
+                pattern: Pattern::Weekdays,
+                shape: Shape {
+                    until: Some(jiff::civil::date(2027, 3, 31)),
+                    count: None,
+                    skip: vec![jiff::civil::date(2026, 12, 25)],
+                    holidays: HolidayRule::NextBusinessDay,
+                },
+            },
+        ),
+        (
+            r#"{"kind":"hourly","interval_hours":2,"count":5}"#,
+            Recurrence { pattern: Pattern::Hourly { interval_hours: 2 }, shape: Shape { count: Some(5), ..Shape::default() } },
+        ),
     ];
     for (json, value) in cases {
         let parsed: Recurrence = serde_json::from_str(json).unwrap();
@@ -698,7 +906,9 @@ fn serde_round_trips() {
     assert_eq!(all_days, Day::ALL);
     assert_eq!(serde_json::to_string(&Day::ALL).unwrap(), r#"["mon","tue","wed","thu","fri","sat","sun"]"#);
     for bad in [
-        r#"{"kind":"yearly"}"#,
+        r#"{"kind":"fortnightly"}"#,
+        r#"{"kind":"daily","until":"2027-02-30"}"#,
+        r#"{"kind":"daily","holidays":"sometimes"}"#,
         r#"{"kind":"custom","days":["monday"]}"#,
         r#"{"kind":"hourly"}"#,
         r#"{"kind":"hourly","interval_hours":256}"#,
@@ -722,20 +932,41 @@ fn day_converts_to_and_from_weekday() {
 #[test]
 fn validate_accepts_good_rules_and_explains_bad_ones() {
     for ok in [
-        Recurrence::None,
-        Recurrence::Hourly { interval_hours: 1 },
-        Recurrence::Hourly { interval_hours: 24 },
-        Recurrence::Daily,
-        Recurrence::Weekly,
-        Recurrence::Weekdays,
+        Recurrence::once(),
+        hourly(1),
+        hourly(24),
+        Recurrence::daily(),
+        Recurrence::weekly(),
+        Recurrence::weekdays(),
         custom(&Day::ALL),
         custom(&[Day::Sun, Day::Mon]),
-        Recurrence::Monthly,
+        Recurrence::monthly(),
+        Recurrence::of(Pattern::Monthly { interval: 12, day: Some(-1), week: None, weekday: None }),
+        Recurrence::of(Pattern::Monthly { interval: 1, day: None, week: Some(5), weekday: Some(Day::Fri) }),
+        Recurrence::of(Pattern::Yearly { interval: 10 }),
+        Recurrence { pattern: Pattern::Daily { interval: 365 }, shape: Shape { count: Some(1000), ..Shape::default() } },
     ] {
         assert_eq!(ok.validate(), Ok(()), "{ok:?}");
     }
+    let monthly = |day, week, weekday| Recurrence::of(Pattern::Monthly { interval: 1, day, week, weekday });
+    assert_eq!(monthly(Some(0), None, None).validate(), Err(RecurrenceError::InvalidMonthDay));
+    assert_eq!(monthly(Some(32), None, None).validate(), Err(RecurrenceError::InvalidMonthDay));
+    assert_eq!(monthly(None, Some(6), Some(Day::Mon)).validate(), Err(RecurrenceError::InvalidMonthWeek));
+    assert_eq!(monthly(None, Some(2), None).validate(), Err(RecurrenceError::InvalidMonthWeek));
+    assert_eq!(monthly(Some(3), Some(2), Some(Day::Mon)).validate(), Err(RecurrenceError::DayAndWeek));
+    assert_eq!(Recurrence::of(Pattern::Daily { interval: 366 }).validate(), Err(RecurrenceError::InvalidInterval { given: 366, max: 365 }));
+    assert_eq!(Recurrence::of(Pattern::Weekly { interval: 0 }).validate(), Err(RecurrenceError::InvalidInterval { given: 0, max: 52 }));
+    let shaped = |shape| Recurrence { pattern: Pattern::Weekdays, shape };
+    let d = jiff::civil::date(2027, 1, 1);
+    assert_eq!(shaped(Shape { until: Some(d), count: Some(3), ..Shape::default() }).validate(), Err(RecurrenceError::UntilAndCount));
+    assert_eq!(shaped(Shape { count: Some(1001), ..Shape::default() }).validate(), Err(RecurrenceError::InvalidCount));
+    assert_eq!(shaped(Shape { skip: vec![d; 101], ..Shape::default() }).validate(), Err(RecurrenceError::TooManySkips));
+    assert_eq!(
+        Recurrence { pattern: Pattern::None, shape: Shape { count: Some(2), ..Shape::default() } }.validate(),
+        Err(RecurrenceError::ShapeOnOneTime)
+    );
     for hours in [0, 25, 255] {
-        let err = Recurrence::Hourly { interval_hours: hours }.validate().unwrap_err();
+        let err = hourly(hours).validate().unwrap_err();
         assert_eq!(err, RecurrenceError::InvalidHourlyInterval(hours));
     }
     assert_eq!(RecurrenceError::InvalidHourlyInterval(0).to_string(), "The hourly interval must be between 1 and 24 hours, but it is 0.");
@@ -779,14 +1010,19 @@ const START_1990: i64 = 631_152_000;
 const END_2060: i64 = 2_871_763_200;
 
 fn recurrence_strategy() -> impl Strategy<Value = Recurrence> {
+    let day = prop_oneof![Just(None), (1i8..=31).prop_map(Some), Just(Some(-1))];
+    let nth = (prop_oneof![1i8..=5, Just(-1)], 0usize..7).prop_map(|(w, d)| (Some(w), Some(Day::ALL[d])));
     prop_oneof![
-        Just(Recurrence::None),
-        (1u8..=24).prop_map(|interval_hours| Recurrence::Hourly { interval_hours }),
-        Just(Recurrence::Daily),
-        Just(Recurrence::Weekly),
-        Just(Recurrence::Weekdays),
-        proptest::sample::subsequence(Day::ALL.to_vec(), 1..=7).prop_shuffle().prop_map(|days| Recurrence::Custom { days }),
-        Just(Recurrence::Monthly),
+        Just(Recurrence::once()),
+        (1u8..=24).prop_map(hourly),
+        (1u16..=5).prop_map(|interval| Recurrence::of(Pattern::Daily { interval })),
+        (1u16..=3).prop_map(|interval| Recurrence::of(Pattern::Weekly { interval })),
+        Just(Recurrence::weekdays()),
+        (proptest::sample::subsequence(Day::ALL.to_vec(), 1..=7).prop_shuffle(), 1u16..=3)
+            .prop_map(|(days, interval)| Recurrence::of(Pattern::Custom { days, interval })),
+        (1u16..=4, day).prop_map(|(interval, day)| Recurrence::of(Pattern::Monthly { interval, day, week: None, weekday: None })),
+        (1u16..=4, nth).prop_map(|(interval, (week, weekday))| Recurrence::of(Pattern::Monthly { interval, day: None, week, weekday })),
+        (1u16..=3).prop_map(|interval| Recurrence::of(Pattern::Yearly { interval })),
     ]
 }
 
@@ -809,15 +1045,39 @@ fn send_at_strategy() -> impl Strategy<Value = (TimeZone, Timestamp)> {
     )
 }
 
-/// Does the civil date `date` match the rule of a calendar recurrence?
+/// Does the civil date `date` match the rule of a calendar recurrence? Written from the
+/// definitions, date by date.
 fn rule_matches(recurrence: &Recurrence, anchor: Date, date: Date) -> bool {
-    match recurrence {
-        Recurrence::Daily => true,
-        Recurrence::Weekly => (anchor.duration_until(date).as_hours() / 24) % 7 == 0,
-        Recurrence::Weekdays => !matches!(date.weekday(), Weekday::Saturday | Weekday::Sunday),
-        Recurrence::Custom { days } => days.contains(&Day::from(date.weekday())),
-        Recurrence::Monthly => date.day() == anchor.day().min(date.days_in_month()),
-        Recurrence::None | Recurrence::Hourly { .. } => unreachable!(),
+    let days = anchor.duration_until(date).as_hours() / 24;
+    let monday = |d: Date| d - jiff::Span::new().days(i64::from(d.weekday().to_monday_zero_offset()));
+    let weeks = monday(anchor).duration_until(monday(date)).as_hours() / (24 * 7);
+    let months = (i64::from(date.year()) * 12 + i64::from(date.month())) - (i64::from(anchor.year()) * 12 + i64::from(anchor.month()));
+    let clamped = |day: i8| date.day() == day.min(date.days_in_month());
+    match &recurrence.pattern {
+        Pattern::Daily { interval } => days % i64::from(*interval) == 0,
+        Pattern::Weekly { interval } => days % (7 * i64::from(*interval)) == 0,
+        Pattern::Weekdays => !matches!(date.weekday(), Weekday::Saturday | Weekday::Sunday),
+        Pattern::Custom { days, interval } => weeks % i64::from(*interval) == 0 && days.contains(&Day::from(date.weekday())),
+        Pattern::Monthly { interval, day, week, weekday } => {
+            months % i64::from(*interval) == 0
+                && match (day, week, weekday) {
+                    (Some(-1), _, _) => date == date.last_of_month(),
+                    (Some(d), _, _) => clamped(*d),
+                    (None, Some(w), Some(wd)) => {
+                        let same: Vec<Date> = (1..=date.days_in_month())
+                            .map(|d| date.with().day(d).build().unwrap())
+                            .filter(|d| d.weekday() == Weekday::from(*wd))
+                            .collect();
+                        let pick = if *w == -1 { same.last() } else { same.get(usize::try_from(*w - 1).unwrap()) };
+                        pick == Some(&date)
+                    }
+                    _ => clamped(anchor.day()),
+                }
+        }
+        Pattern::Yearly { interval } => {
+            months % (12 * i64::from(*interval)) == 0 && date.month() == anchor.month() && clamped(anchor.day())
+        }
+        Pattern::None | Pattern::Hourly { .. } => unreachable!(),
     }
 }
 
@@ -830,9 +1090,9 @@ fn reference(s: &Schedule, from: Timestamp, count: usize) -> Vec<Timestamp> {
             out.push(t);
         }
     };
-    match &s.recurrence {
-        Recurrence::None => push(s.send_at, &mut out),
-        Recurrence::Hourly { interval_hours } => {
+    match &s.recurrence.pattern {
+        Pattern::None => push(s.send_at, &mut out),
+        Pattern::Hourly { interval_hours } => {
             let step = SignedDuration::from_hours(i64::from(*interval_hours));
             let mut t = s.send_at;
             while out.len() < count {
@@ -840,11 +1100,11 @@ fn reference(s: &Schedule, from: Timestamp, count: usize) -> Vec<Timestamp> {
                 t += step;
             }
         }
-        calendar => {
+        _ => {
             let anchor = s.send_at.to_zoned(s.tz.clone()).datetime();
             let mut date = anchor.date();
             while out.len() < count {
-                if rule_matches(calendar, anchor.date(), date) {
+                if rule_matches(&s.recurrence, anchor.date(), date) {
                     let t = if date == anchor.date() {
                         s.send_at
                     } else {
@@ -904,17 +1164,7 @@ fn check_calendar_occurrence(s: &Schedule, o: Timestamp) -> Result<(), TestCaseE
     // The spelled-out form of the rule checks, when not gap-shifted.
     if local == intended {
         prop_assert_eq!(local.time(), anchor.time());
-        match &s.recurrence {
-            Recurrence::Weekdays => prop_assert!(!matches!(local.weekday(), Weekday::Saturday | Weekday::Sunday)),
-            Recurrence::Custom { days } => {
-                prop_assert!(days.contains(&Day::from(local.weekday())))
-            }
-            Recurrence::Monthly => {
-                prop_assert_eq!(local.day(), anchor.day().min(local.date().days_in_month()))
-            }
-            Recurrence::Weekly => prop_assert_eq!(local.weekday(), anchor.weekday()),
-            _ => {}
-        }
+        prop_assert!(rule_matches(&s.recurrence, anchor.date(), local.date()));
     }
     Ok(())
 }
@@ -932,13 +1182,13 @@ fn check_invariants(s: &Schedule, from: Timestamp, occ: &[Timestamp]) -> Result<
             prop_assert_eq!(s.next_after(o), Some(following));
         }
     }
-    match &s.recurrence {
-        Recurrence::None => {
+    match &s.recurrence.pattern {
+        Pattern::None => {
             let expected: Vec<Timestamp> = Some(s.send_at).filter(|&t| t >= from).into_iter().collect();
             prop_assert_eq!(occ, &expected[..]);
             prop_assert_eq!(s.occurrences(Timestamp::MIN, 10), vec![s.send_at]);
         }
-        Recurrence::Hourly { interval_hours } => {
+        Pattern::Hourly { interval_hours } => {
             let step = SignedDuration::from_hours(i64::from(*interval_hours));
             for pair in occ.windows(2) {
                 prop_assert_eq!(pair[0].duration_until(pair[1]), step);
@@ -987,8 +1237,8 @@ proptest! {
         let s = Schedule::new(send_at, tz, recurrence);
         let from = send_at + SignedDuration::from_secs(from_offset);
         let got = s.occurrences(from, 20);
-        match s.recurrence {
-            Recurrence::None => {}
+        match s.recurrence.pattern {
+            Pattern::None => {}
             _ => prop_assert_eq!(got.len(), 20),
         }
         check_invariants(&s, from, &got)?;
@@ -1003,9 +1253,11 @@ proptest! {
         near_end in any::<bool>(),
         recurrence in prop_oneof![
             recurrence_strategy(),
-            any::<u8>().prop_map(|interval_hours| Recurrence::Hourly { interval_hours }),
+            any::<u8>().prop_map(hourly),
+            (any::<u16>(), 0u8..=40).prop_map(|(interval, day)| Recurrence::of(Pattern::Monthly { interval, day: Some(day as i8), week: None, weekday: None })),
+            any::<u16>().prop_map(|interval| Recurrence::of(Pattern::Custom { days: vec![Day::Mon], interval })),
             proptest::collection::vec(proptest::sample::select(Day::ALL.to_vec()), 0..10)
-                .prop_map(|days| Recurrence::Custom { days }),
+                .prop_map(|days| Recurrence::of(Pattern::Custom { days, interval: 1 })),
         ],
     ) {
         let tz = zone(ZONES[zone_index]);

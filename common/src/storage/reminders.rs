@@ -52,13 +52,13 @@ fn reminder_from_row(keys: &Keys, row: &AnyRow, now: Timestamp) -> Result<Remind
     let title: Vec<u8> = row.try_get("title")?;
     let description: Option<Vec<u8>> = row.try_get("description")?;
     let recurrence: String = row.try_get("recurrence")?;
-    let recurrence: Recurrence = serde_json::from_str(&recurrence).unwrap_or(Recurrence::None);
+    let recurrence: Recurrence = serde_json::from_str(&recurrence).unwrap_or(Recurrence::once());
     let is_active = row.try_get::<i64, _>("is_active")? != 0;
     let is_archived = row.try_get::<i64, _>("is_archived")? != 0;
     let stored_next = row.try_get::<Option<i64>, _>("scheduled_at")?.map(from_millis);
     let snooze_at = row.try_get::<Option<i64>, _>("snooze_at")?.map(from_millis);
     let next_at = row.try_get::<Option<i64>, _>("next_at")?.map(from_millis);
-    let state = FireState { is_active, one_time: recurrence == Recurrence::None, stored_next, snooze_at, next_at };
+    let state = FireState { is_active, one_time: recurrence.is_one_time(), stored_next, snooze_at, next_at };
     Ok(Reminder {
         title: keys.open_string(&format!("{id}/title"), &title)?,
         description: description.map(|d| keys.open_string(&format!("{id}/description"), &d)).transpose()?,

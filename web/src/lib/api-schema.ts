@@ -550,6 +550,12 @@ export interface components {
             success: false;
         };
         /**
+         * @description What a Japanese public holiday does to an occurrence on it. The business-day moves also
+         *     move Saturdays and Sundays (a business day is Monday to Friday and not a holiday).
+         * @enum {string}
+         */
+        HolidayRule: "ignore" | "skip" | "next_business_day" | "previous_business_day";
+        /**
          * @description The language of the app, the mail and the push text.
          * @enum {string}
          */
@@ -588,15 +594,8 @@ export interface components {
             /** Format: int64 */
             resend_after: number;
         };
-        /** @description `POST /api/reminders/preview` body: only the scheduling fields matter. */
-        PreviewInput: {
-            recurrence?: null | components["schemas"]["Recurrence"];
-            /** Format: date-time */
-            send_at: string;
-            timezone?: string | null;
-        };
-        /** @description How a reminder repeats. The module docs describe what each kind means. */
-        Recurrence: {
+        /** @description The dates (and times) a reminder repeats on. The module docs describe each kind. */
+        Pattern: {
             /** @enum {string} */
             kind: "none";
         } | {
@@ -605,9 +604,13 @@ export interface components {
             /** @enum {string} */
             kind: "hourly";
         } | {
+            /** Format: int32 */
+            interval?: number;
             /** @enum {string} */
             kind: "daily";
         } | {
+            /** Format: int32 */
+            interval?: number;
             /** @enum {string} */
             kind: "weekly";
         } | {
@@ -615,12 +618,39 @@ export interface components {
             kind: "weekdays";
         } | {
             days: components["schemas"]["Day"][];
+            /** Format: int32 */
+            interval?: number;
             /** @enum {string} */
             kind: "custom";
         } | {
+            /** Format: int32 */
+            day?: number | null;
+            /** Format: int32 */
+            interval?: number;
             /** @enum {string} */
             kind: "monthly";
+            /** Format: int32 */
+            week?: number | null;
+            weekday?: null | components["schemas"]["Day"];
+        } | {
+            /** Format: int32 */
+            interval?: number;
+            /** @enum {string} */
+            kind: "yearly";
         };
+        /** @description `POST /api/reminders/preview` body: only the scheduling fields matter. */
+        PreviewInput: {
+            recurrence?: null | components["schemas"]["Recurrence"];
+            /** Format: date-time */
+            send_at: string;
+            timezone?: string | null;
+        };
+        /**
+         * @description How a reminder repeats: the pattern of its dates (the kind and the kind's own fields) and
+         *     what shapes any repeating kind (an end, skipped dates, Japanese holidays). On the wire it
+         *     is one flat object: `{"kind": "monthly", "week": 2, "weekday": "tue", "until": "2027-03-31"}`.
+         */
+        Recurrence: components["schemas"]["Pattern"] & components["schemas"]["Shape"];
         /** @description A reminder as the API answers it. */
         Reminder: {
             /** Format: date-time */
@@ -734,6 +764,26 @@ export interface components {
             language?: string | null;
             speak_titles?: boolean | null;
             timezone?: string | null;
+        };
+        /**
+         * @description What shapes a repeating kind's dates: an end (`until` or `count`), dates to skip, and how
+         *     Japanese public holidays move or drop an occurrence. `count` and `until` count the
+         *     pattern's dates before skips and holiday moves (as RFC 5545 does).
+         */
+        Shape: {
+            /**
+             * Format: int32
+             * @description How many occurrences there are (1..1000).
+             */
+            count?: number | null;
+            holidays?: components["schemas"]["HolidayRule"];
+            /** @description Local dates without an occurrence (at most 100). */
+            skip?: string[];
+            /**
+             * Format: date
+             * @description The last local date an occurrence may fall on (inclusive).
+             */
+            until?: string | null;
         };
         StatusSummary: {
             deliveries_1h: components["schemas"]["DeliveryCounts"];
