@@ -59,6 +59,7 @@ pub fn router(state: AppState) -> Router {
         .route("/api/reminders/{id}", get(reminders::get).put(reminders::update).delete(reminders::delete))
         .route("/api/reminders/{id}/occurrences", get(reminders::occurrences))
         .route("/api/reminders/{id}/logs", get(reminders::logs))
+        .route("/api/reminders/{id}/skip", post(reminders::skip))
         .route("/api/settings", get(account::get_settings).put(account::put_settings))
         .route("/api/account", axum::routing::delete(account::delete_account))
         .route("/api/test-email", post(account::test_email))

@@ -16,7 +16,7 @@ use crate::routes::{account, admin, auth, health, notifications, reminders};
     paths(
         auth::request_otp, auth::verify, auth::verify_link, auth::dev_login, auth::session, auth::logout,
         reminders::list, reminders::create_or_act, reminders::get, reminders::update, reminders::delete,
-        reminders::preview, reminders::occurrences, reminders::logs,
+        reminders::preview, reminders::occurrences, reminders::logs, reminders::skip,
         account::get_settings, account::put_settings, account::delete_account, account::test_email,
         admin::stats, admin::users,
         notifications::vapid_public_key, notifications::subscriptions, notifications::delete_subscription, notifications::action, notifications::push_test, reminders::send,

@@ -353,6 +353,31 @@ impl ReminderPatch {
     }
 }
 
+/// Skips the reminder's next occurrence: its local date joins `recurrence.skip`. Skipped
+/// dates already past are dropped first, so "skip next" keeps working on a long-lived
+/// reminder; the pending occurrence moves to the one after.
+pub fn skip_next(r: &mut Reminder, now: Timestamp) -> Result<Applied, Error> {
+    if r.recurrence.is_one_time() {
+        return Err(Error::field("recurrence", "a one-time reminder has no next occurrence to skip"));
+    }
+    let schedule = Timing { send_at: r.send_at, timezone: r.timezone.clone(), recurrence: r.recurrence.clone() }.schedule();
+    let Some(next) = schedule.next_after(now) else {
+        return Err(Error::field("recurrence", "the reminder has no next occurrence to skip"));
+    };
+    let today = now.to_zoned(schedule.tz.clone()).date();
+    let date = next.to_zoned(schedule.tz.clone()).date();
+    let skip = &mut r.recurrence.shape.skip;
+    skip.retain(|d| *d >= today && *d != date);
+    skip.push(date);
+    skip.sort_unstable();
+    if skip.len() > crate::recurrence::MAX_SKIPS {
+        return Err(Error::field("recurrence", "At most 100 dates can be skipped."));
+    }
+    let timing = Timing { send_at: r.send_at, timezone: r.timezone.clone(), recurrence: r.recurrence.clone() };
+    r.scheduled_at = timing.schedule().next_after(now);
+    Ok(Applied { timing_changed: true, reactivate: false })
+}
+
 /// How far ahead `snooze_until` may be.
 pub const MAX_SNOOZE_AHEAD: jiff::SignedDuration = jiff::SignedDuration::from_hours(24 * 7);
 

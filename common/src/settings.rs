@@ -20,6 +20,10 @@ pub struct Settings {
     pub hide_notification_content: bool,
     /// Minutes after which an occurrence no device showed is emailed; null = off.
     pub email_fallback_minutes: Option<i64>,
+    /// "Tomorrow morning" in the snooze menu, `HH:MM` (default 08:00).
+    pub morning_time: String,
+    /// "This evening" in the snooze menu, `HH:MM` (default 18:00).
+    pub evening_time: String,
 }
 
 #[derive(Debug, Clone, Default, Deserialize, ToSchema)]
@@ -33,6 +37,10 @@ pub struct SettingsPatch {
     #[serde(default, deserialize_with = "crate::reminder::present")]
     #[schema(value_type = Option<i64>)]
     pub email_fallback_minutes: Option<Option<i64>>,
+    /// `HH:MM`, 24-hour.
+    pub morning_time: Option<String>,
+    /// `HH:MM`, 24-hour.
+    pub evening_time: Option<String>,
 }
 
 impl SettingsPatch {
@@ -57,6 +65,11 @@ impl SettingsPatch {
         {
             errors.add("email_fallback_minutes", "email_fallback_minutes must be null or one of 1, 5, 15, 30");
         }
+        for (field, value) in [("morning_time", &self.morning_time), ("evening_time", &self.evening_time)] {
+            if value.as_deref().is_some_and(|v| !is_day_time(v)) {
+                errors.add(field, format!("{field} must be a time HH:MM (00:00 to 23:59)"));
+            }
+        }
         errors.into_result()
     }
 
@@ -79,7 +92,23 @@ impl SettingsPatch {
         if let Some(v) = self.email_fallback_minutes {
             s.email_fallback_minutes = v;
         }
+        if let Some(v) = self.morning_time {
+            s.morning_time = v;
+        }
+        if let Some(v) = self.evening_time {
+            s.evening_time = v;
+        }
     }
+}
+
+/// `HH:MM`, 00:00 to 23:59, two digits each.
+pub fn is_day_time(value: &str) -> bool {
+    let b = value.as_bytes();
+    b.len() == 5
+        && b[2] == b':'
+        && b[..2].iter().chain(&b[3..]).all(u8::is_ascii_digit)
+        && value[..2].parse::<u8>().is_ok_and(|h| h < 24)
+        && value[3..].parse::<u8>().is_ok_and(|m| m < 60)
 }
 
 #[cfg(test)]
@@ -96,6 +125,12 @@ mod tests {
         assert!(SettingsPatch { email_fallback_minutes: Some(None), ..Default::default() }.check().is_ok());
         assert!(SettingsPatch { email_fallback_minutes: Some(Some(15)), ..Default::default() }.check().is_ok());
         assert!(SettingsPatch { email_fallback_minutes: Some(Some(2)), ..Default::default() }.check().is_err());
+        for good in ["00:00", "07:30", "23:59"] {
+            assert!(SettingsPatch { morning_time: Some(good.into()), ..Default::default() }.check().is_ok(), "{good}");
+        }
+        for bad in ["24:00", "7:30", "07:60", "0730", "０７:３０", "07:30:00", ""] {
+            assert!(SettingsPatch { evening_time: Some(bad.into()), ..Default::default() }.check().is_err(), "{bad}");
+        }
     }
 
     #[test]
@@ -107,6 +142,8 @@ mod tests {
             speak_titles: false,
             hide_notification_content: false,
             email_fallback_minutes: Some(5),
+            morning_time: "08:00".into(),
+            evening_time: "18:00".into(),
         };
         let keep: SettingsPatch = serde_json::from_str(r#"{"speak_titles": true}"#).unwrap();
         keep.apply(&mut s);

@@ -14,7 +14,8 @@ async fn settings_have_defaults_and_validate_changes(app: &TestApp) {
     let s = json(app.get("/api/settings", Some(&token)).await).await;
     assert_eq!(
         s["data"],
-        json!({ "timezone": "UTC", "language": "en", "default_snooze_minutes": 10, "speak_titles": false, "hide_notification_content": false, "email_fallback_minutes": 5 })
+        json!({ "timezone": "UTC", "language": "en", "default_snooze_minutes": 10, "speak_titles": false, "hide_notification_content": false, "email_fallback_minutes": 5,
+                "morning_time": "08:00", "evening_time": "18:00" })
     );
     let r = app
         .put(
@@ -27,7 +28,8 @@ async fn settings_have_defaults_and_validate_changes(app: &TestApp) {
     let s = json(app.get("/api/settings", Some(&token)).await).await;
     assert_eq!(
         s["data"],
-        json!({ "timezone": "Asia/Tokyo", "language": "ja", "default_snooze_minutes": 30, "speak_titles": true, "hide_notification_content": false, "email_fallback_minutes": 5 })
+        json!({ "timezone": "Asia/Tokyo", "language": "ja", "default_snooze_minutes": 30, "speak_titles": true, "hide_notification_content": false, "email_fallback_minutes": 5,
+                "morning_time": "08:00", "evening_time": "18:00" })
     );
     for (body, field) in [
         (json!({ "timezone": "Asia/Atlantis" }), "timezone"),

@@ -398,7 +398,39 @@ async fn concurrent_claims_of_a_fire_yield_one_delivery(app: &TestApp, _sink: &P
     assert_eq!(delivered, 1, "{claims:?}");
 }
 
-delivery_tests!(a_burst_of_three_hundred_in_one_second, concurrent_claims_of_a_fire_yield_one_delivery);
+delivery_tests!(a_burst_of_three_hundred_in_one_second, concurrent_claims_of_a_fire_yield_one_delivery, a_skipped_date_does_not_ring);
+
+/// "Skip next" on a daily reminder due in a few seconds: that second passes in silence, while
+/// a one-time reminder due at the same second rings; the skipped one waits for tomorrow.
+async fn a_skipped_date_does_not_ring(app: &TestApp, sink: &PushSink) {
+    let (token, sub) = user_with_device(app, sink).await;
+    let sub_id = sub["id"].as_str().unwrap();
+    let due = Timestamp::from_second(Timestamp::now().as_second() + 4).unwrap();
+    let daily = json(
+        app.post(
+            "/api/reminders",
+            &json!({ "title": "skipped", "send_at": due.to_string(), "timezone": "Asia/Tokyo", "recurrence": { "kind": "daily" } }),
+            Some(&token),
+        )
+        .await,
+    )
+    .await;
+    let id = daily["data"]["id"].as_str().unwrap();
+    json(app.post("/api/reminders", &json!({ "title": "rings", "send_at": due.to_string() }), Some(&token)).await).await;
+    let skipped = json(app.post(&format!("/api/reminders/{id}/skip"), &json!({}), Some(&token)).await).await;
+    let tokyo_date = due.to_zoned(jiff::tz::TimeZone::get("Asia/Tokyo").unwrap()).date().to_string();
+    assert_eq!(skipped["data"]["recurrence"]["skip"], json!([tokyo_date]), "{skipped}");
+    assert_eq!(skipped["data"]["scheduled_at"], (due + SignedDuration::from_hours(24)).to_string());
+
+    let got = sink.wait_for(sub_id, 1, 15).await;
+    assert_eq!(got.len(), 1);
+    assert_eq!(got[0]["payload"]["notification"]["title"], "rings");
+    tokio::time::sleep(std::time::Duration::from_secs(2)).await;
+    let all = sink.received(sub_id).await;
+    assert_eq!(all.len(), 1, "the skipped date rang: {all:?}");
+    let logs = json(app.get(&format!("/api/reminders/{id}/logs"), Some(&token)).await).await;
+    assert_eq!(logs["data"], json!([]), "no entry for a skipped date");
+}
 
 /// Two schedulers on one database (one leads, the other stands by; even both firing could not
 /// double a delivery): every due occurrence arrives exactly once.

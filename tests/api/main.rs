@@ -12,5 +12,6 @@ mod helpers;
 mod hostile;
 mod housekeeping;
 mod reminders;
+mod schedules;
 mod trust;
 mod web;

@@ -130,7 +130,7 @@ async fn wrong_types_and_unknown_recurrences_are_validation_failures(app: &TestA
         (json!({ "title": "t" }), "body"),
         (json!({ "title": "t", "send_at": "tomorrow" }), "send_at"),
         (json!({ "title": "t", "send_at": "2030-01-01T09:00:00" }), "send_at"),
-        (json!({ "title": "t", "send_at": in_secs(60), "recurrence": { "kind": "yearly" } }), "recurrence"),
+        (json!({ "title": "t", "send_at": in_secs(60), "recurrence": { "kind": "fortnightly" } }), "recurrence"),
         (json!({ "title": "t", "send_at": in_secs(60), "recurrence": { "kind": "custom", "days": ["funday"] } }), "recurrence"),
         (json!(["not", "an", "object"]), "body"),
     ] {

@@ -202,6 +202,17 @@ pub async fn update(
     Ok(ok(state.db.save_reminder(&state.keys, &r, applied, now).await?))
 }
 
+/// Skip the reminder's next occurrence: its local date joins `recurrence.skip` (skipped
+/// dates already past make room). 400 for a one-time reminder.
+#[utoipa::path(post, path = "/api/reminders/{id}/skip", params(("id" = String, Path, description = "the reminder id")), tag = "reminders",
+    responses((status = 200, body = Reminder), (status = 400), (status = 404)))]
+pub async fn skip(State(state): State<AppState>, auth: AuthUser, Path(id): Path<ReminderId>) -> ApiResult<Json<serde_json::Value>> {
+    let now = Timestamp::now();
+    let mut r = state.db.get_reminder(&state.keys, &auth.user.id, &id).await?;
+    let applied = reminder::skip_next(&mut r, now)?;
+    Ok(ok(state.db.save_reminder(&state.keys, &r, applied, now).await?))
+}
+
 /// Delete a reminder and its delivery log.
 #[utoipa::path(delete, path = "/api/reminders/{id}", params(("id" = String, Path, description = "the reminder id")), tag = "reminders", responses((status = 204), (status = 404)))]
 pub async fn delete(State(state): State<AppState>, auth: AuthUser, Path(id): Path<ReminderId>) -> ApiResult<StatusCode> {

@@ -81,7 +81,8 @@ impl Db {
 
     pub async fn settings(&self, user_id: &UserId) -> Result<Settings> {
         let row = sqlx::query(
-            "SELECT timezone, language, default_snooze_minutes, speak_titles, hide_notification_content, email_fallback_minutes FROM users WHERE id = $1",
+            "SELECT timezone, language, default_snooze_minutes, speak_titles, hide_notification_content, email_fallback_minutes,
+                 morning_time, evening_time FROM users WHERE id = $1",
         )
         .bind(user_id)
         .fetch_optional(&self.pool)
@@ -94,13 +95,15 @@ impl Db {
             speak_titles: row.try_get::<i64, _>("speak_titles")? != 0,
             hide_notification_content: row.try_get::<i64, _>("hide_notification_content")? != 0,
             email_fallback_minutes: row.try_get("email_fallback_minutes")?,
+            morning_time: row.try_get("morning_time")?,
+            evening_time: row.try_get("evening_time")?,
         })
     }
 
     pub async fn save_settings(&self, user_id: &UserId, s: &Settings, now: Timestamp) -> Result<()> {
         sqlx::query(
             "UPDATE users SET timezone = $2, language = $3, default_snooze_minutes = $4, speak_titles = $5,
-             hide_notification_content = $6, updated_at = $7, email_fallback_minutes = $8 WHERE id = $1",
+             hide_notification_content = $6, updated_at = $7, email_fallback_minutes = $8, morning_time = $9, evening_time = $10 WHERE id = $1",
         )
         .bind(user_id)
         .bind(&s.timezone)
@@ -110,6 +113,8 @@ impl Db {
         .bind(flag(s.hide_notification_content))
         .bind(to_millis(now))
         .bind(s.email_fallback_minutes)
+        .bind(&s.morning_time)
+        .bind(&s.evening_time)
         .execute(&self.pool)
         .await?;
         Ok(())

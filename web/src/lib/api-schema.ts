@@ -374,6 +374,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/reminders/{id}/skip": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Skip the reminder's next occurrence: its local date joins `recurrence.skip` (skipped
+         *     dates already past make room). 400 for a one-time reminder.
+         */
+        post: operations["skip"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/settings": {
         parameters: {
             query?: never;
@@ -747,8 +767,12 @@ export interface components {
              * @description Minutes after which an occurrence no device showed is emailed; null = off.
              */
             email_fallback_minutes?: number | null;
+            /** @description "This evening" in the snooze menu, `HH:MM` (default 18:00). */
+            evening_time: string;
             hide_notification_content: boolean;
             language: components["schemas"]["Language"];
+            /** @description "Tomorrow morning" in the snooze menu, `HH:MM` (default 08:00). */
+            morning_time: string;
             speak_titles: boolean;
             timezone: string;
         };
@@ -760,8 +784,12 @@ export interface components {
              * @description 1, 5, 15 or 30; null turns the email fallback off.
              */
             email_fallback_minutes?: number | null;
+            /** @description `HH:MM`, 24-hour. */
+            evening_time?: string | null;
             hide_notification_content?: boolean | null;
             language?: string | null;
+            /** @description `HH:MM`, 24-hour. */
+            morning_time?: string | null;
             speak_titles?: boolean | null;
             timezone?: string | null;
         };
@@ -2740,6 +2768,102 @@ export interface operations {
                 };
             };
             /** @description VALIDATION_FAILED or INVALID_JSON: the input is wrong */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description AUTHENTICATION_REQUIRED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description CSRF_REJECTED: a cookie-authenticated request from another site */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: over 64 KiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    skip: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the reminder id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Reminder"];
+                        /** @enum {boolean} */
+                        success: true;
+                    };
+                };
+            };
             400: {
                 headers: {
                     [name: string]: unknown;
