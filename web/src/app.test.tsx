@@ -1,7 +1,7 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { clearToasts } from './components/toast';
-import { resetAuthForTests } from './features/auth/authStore';
+import { resetAuthForTests } from './lib/authStore';
 import { LANG_STORAGE_KEY } from './lib/lang';
 import type { Reminder, User } from './lib/types';
 import { json, mockFetch, ok, renderApp, unauthorized } from './test/renderApp';

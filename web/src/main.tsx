@@ -3,7 +3,7 @@ import { createRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router';
 import { initI18n } from './i18n';
 import { initialLanguageRedirect, langFromPath, readSavedLang } from './lib/lang';
-import { installAuth } from './features/auth/authStore';
+import { installAuth } from './lib/authStore';
 import { registerServiceWorker } from './lib/registerSw';
 import { AppRoutes } from './routes';
 import './styles.css';

@@ -1,6 +1,6 @@
 import { lazy, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useAuth } from '../features/auth/authStore';
+import { useAuth } from '../lib/authStore';
 import { LangLink } from './LangLink';
 import { LangSwitch } from './LangSwitch';
 import { LogoMark } from './Logo';

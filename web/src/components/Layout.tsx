@@ -1,7 +1,7 @@
 import { lazy, Suspense, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Outlet, useLocation, useNavigate } from 'react-router';
-import { useAuth } from '../features/auth/authStore';
+import { useAuth } from '../lib/authStore';
 import { langFromPath } from '../lib/lang';
 import { Footer } from './Footer';
 import { Header } from './Header';

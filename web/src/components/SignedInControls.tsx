@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
-import { signOut, useAuth } from '../features/auth/authStore';
+import { signOut, useAuth } from '../lib/authStore';
 import { HealthIndicator } from '../features/health/HealthIndicator';
 import { NotificationToggle, TestNotificationButton } from '../features/notifications/NotificationControls';
 import { useLocalizedPath } from '../lib/useLang';

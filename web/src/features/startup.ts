@@ -1,11 +1,11 @@
 /** Work that starts after the first paint: push subscription health, offline sync, sign-out cleanup. */
 import { mutate } from 'swr';
-import { getAuthState, onSignOut, subscribeAuth } from './auth/authStore';
+import { getAuthState, onSignOut, subscribeAuth } from '../lib/authStore';
 import { installInAppAlerts } from './notifications/inAppAlert';
 import { syncSubscription } from './notifications/pushClient';
 import { pushStateChanged } from './notifications/usePushState';
-import { wipeOfflineData } from './offline/offlineDb';
-import { startOfflineSync, stopOfflineSync } from './offline/offlineSync';
+import { wipeOfflineData } from '../lib/offline/offlineDb';
+import { startOfflineSync, stopOfflineSync } from '../lib/offline/offlineSync';
 
 let started = false;
 

@@ -6,7 +6,7 @@ import { validateEmail } from '../../lib/email';
 import { preventImeSubmit } from '../../lib/ime';
 import { useLang, useLocalizedPath } from '../../lib/useLang';
 import { PageFallback } from '../../components/Spinner';
-import { checkSession, signedIn, useAuth } from './authStore';
+import { checkSession, signedIn, useAuth } from '../../lib/authStore';
 import { authErrorKey, isDevLoginEmail } from './authErrors';
 import { startOtp, type OtpState } from './otpLogic';
 

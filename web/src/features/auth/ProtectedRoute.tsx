@@ -5,7 +5,7 @@ import { PageFallback } from '../../components/Spinner';
 import { toast } from '../../components/toast';
 import { LangLink } from '../../components/LangLink';
 import { useLang, useLocalizedPath } from '../../lib/useLang';
-import { useAuth } from './authStore';
+import { useAuth } from '../../lib/authStore';
 
 /**
  * Sends visitors who are not signed in to /login (or /en/login) with a toast. While the first

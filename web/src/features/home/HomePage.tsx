@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { LangLink } from '../../components/LangLink';
 import { LogoMark } from '../../components/Logo';
 import { PageFallback } from '../../components/Spinner';
-import { useAuth } from '../auth/authStore';
+import { useAuth } from '../../lib/authStore';
 
 const Dashboard = lazy(() => import('../reminders/Dashboard'));
 

@@ -2,7 +2,7 @@ import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'react-router';
 import { LangLink } from '../../components/LangLink';
-import { useAuth } from '../auth/authStore';
+import { useAuth } from '../../lib/authStore';
 import { HealthChecklist, StatusDot } from '../health/HealthIndicator';
 import { useHealth } from '../health/useHealth';
 import { NotificationToggle, TestNotificationButton } from '../notifications/NotificationControls';

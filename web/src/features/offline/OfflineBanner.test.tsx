@@ -11,9 +11,9 @@ import { initI18n } from '../../i18n';
 import type { Reminder } from '../../lib/types';
 import { mockFetch, ok } from '../../test/renderApp';
 import { OfflineBanner, SyncBanner } from './OfflineBanner';
-import { OfflineStore } from './offlineDb';
-import { enqueue, pendingCount, startOfflineSync, stopOfflineSync } from './offlineSync';
-import { getPendingCount, setPendingCount, SYNC_STATUS_POLL_MS } from './pendingStatus';
+import { OfflineStore } from '../../lib/offline/offlineDb';
+import { enqueue, pendingCount, startOfflineSync, stopOfflineSync } from '../../lib/offline/offlineSync';
+import { getPendingCount, setPendingCount, SYNC_STATUS_POLL_MS } from '../../lib/offline/pendingStatus';
 
 async function inLang(lang: 'ja' | 'en', ui: React.ReactNode) {
   const i18n = initI18n(lang);

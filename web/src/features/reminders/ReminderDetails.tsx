@@ -8,7 +8,7 @@ import { formatDateTime } from '../../lib/format';
 import { isReminderKey, swrKeys } from '../../lib/swrKeys';
 import { SNOOZE_PRESETS, type DeliveryLog, type Reminder } from '../../lib/types';
 import { useLang } from '../../lib/useLang';
-import { enqueue } from '../offline/offlineSync';
+import { enqueue } from '../../lib/offline/offlineSync';
 import { latestLog, logStatusKey } from './reminderLogic';
 
 const UPCOMING = 5;

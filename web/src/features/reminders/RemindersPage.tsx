@@ -12,7 +12,7 @@ import { OPEN_CREATE_DELAY_MS, OPEN_CREATE_DIALOG } from '../../lib/navState';
 import type { Reminder } from '../../lib/types';
 import { useLang } from '../../lib/useLang';
 import { browserTimeZone } from '../../lib/zonedTime';
-import { isTempId } from '../offline/syncQueue';
+import { isTempId } from '../../lib/offline/syncQueue';
 import { useRecurrenceLabel } from './RecurrenceLabel';
 import { ReminderDetails } from './ReminderDetails';
 import { ReminderDialog } from './ReminderDialog';

@@ -5,7 +5,7 @@
  * the queued creates (temp ids) and with the queued updates applied.
  */
 import type { Reminder, ReminderInput } from '../../lib/types';
-import { isTempId, type PendingAction } from '../offline/syncQueue';
+import { isTempId, type PendingAction } from '../../lib/offline/syncQueue';
 
 /** The optimistic reminder a create shows before the server has it. */
 export function tempReminder(input: ReminderInput, id: string, userId: string, at: number): Reminder {

@@ -4,9 +4,9 @@ import { api, isApiError } from '../../lib/api';
 import { showOverdueBadge } from '../../lib/appBadge';
 import { swrKeys } from '../../lib/swrKeys';
 import type { Reminder, ReminderInput } from '../../lib/types';
-import { makeTempId } from '../offline/syncQueue';
-import { cacheReminders, cachedReminders, enqueue, pendingActions } from '../offline/offlineSync';
-import { getAuthState } from '../auth/authStore';
+import { makeTempId } from '../../lib/offline/syncQueue';
+import { cacheReminders, cachedReminders, enqueue, pendingActions } from '../../lib/offline/offlineSync';
+import { getAuthState } from '../../lib/authStore';
 import { overlayPending, tempReminder } from './pendingOverlay';
 
 /** The queued (not yet synced) creates and updates stay on screen over any fresh list. */

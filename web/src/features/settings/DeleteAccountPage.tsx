@@ -5,7 +5,7 @@ import { toast } from '../../components/toast';
 import { api } from '../../lib/api';
 import { preventImeSubmit } from '../../lib/ime';
 import { useLocalizedPath } from '../../lib/useLang';
-import { signOut, useAuth } from '../auth/authStore';
+import { signOut, useAuth } from '../../lib/authStore';
 
 export default function DeleteAccountPage() {
   const { t } = useTranslation('settings');

@@ -5,7 +5,7 @@
  */
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { resetAuthForTests } from '../auth/authStore';
+import { resetAuthForTests } from '../../lib/authStore';
 import type { User } from '../../lib/types';
 import {
   DAY0,
