@@ -1,10 +1,10 @@
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
-import { signOut, useAuth } from '../lib/authStore';
 import { HealthIndicator } from '../features/health/HealthIndicator';
 import { NotificationToggle, TestNotificationButton } from '../features/notifications/NotificationControls';
-import { useLocalizedPath } from '../lib/useLang';
+import { signOut, useAuth } from '../lib/authStore';
 import { OPEN_CREATE_DIALOG } from '../lib/navState';
+import { useLocalizedPath } from '../lib/useLang';
 import { MenuIcon, PlusIcon } from './icons';
 import { LangLink } from './LangLink';
 

@@ -8,12 +8,12 @@ import { act, render, screen, waitFor } from '@testing-library/react';
 import { Suspense } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { initI18n } from '../../i18n';
-import type { Reminder } from '../../lib/types';
-import { mockFetch, ok } from '../../test/renderApp';
-import { OfflineBanner, SyncBanner } from './OfflineBanner';
 import { OfflineStore } from '../../lib/offline/offlineDb';
 import { enqueue, pendingCount, startOfflineSync, stopOfflineSync } from '../../lib/offline/offlineSync';
 import { getPendingCount, setPendingCount, SYNC_STATUS_POLL_MS } from '../../lib/offline/pendingStatus';
+import type { Reminder } from '../../lib/types';
+import { mockFetch, ok } from '../../test/renderApp';
+import { OfflineBanner, SyncBanner } from './OfflineBanner';
 
 async function inLang(lang: 'ja' | 'en', ui: React.ReactNode) {
   const i18n = initI18n(lang);

@@ -4,8 +4,8 @@
  * reconnect, often before the queue has run). The list the app shows is the server's, plus
  * the queued creates (temp ids) and with the queued updates applied.
  */
-import type { Reminder, ReminderInput } from '../../lib/types';
 import { isTempId, type PendingAction } from '../../lib/offline/syncQueue';
+import type { Reminder, ReminderInput } from '../../lib/types';
 
 /** The optimistic reminder a create shows before the server has it. */
 export function tempReminder(input: ReminderInput, id: string, userId: string, at: number): Reminder {

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useState } from 'react';
-import { api } from '../../lib/api';
-import { useOnline } from '../../lib/useOnline';
-import { usePushState } from '../notifications/usePushState';
+import { api } from '../api';
+import { usePushState } from '../push/usePushState';
+import { useOnline } from '../useOnline';
 import {
   HEALTH_PROBE_INTERVAL_MS,
   HEALTH_PROBE_TIMEOUT_MS,
