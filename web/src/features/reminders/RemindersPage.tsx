@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
 import useSWR from 'swr';
@@ -22,7 +22,8 @@ import { useReminderMutations, useReminders } from './useReminders';
 
 type Tab = 'active' | 'completed';
 
-export default function RemindersPage() {
+/** `deviceNotice` goes into the create/edit dialog (the app passes it in). */
+export default function RemindersPage({ deviceNotice }: { deviceNotice: ReactNode }) {
   const { t } = useTranslation('reminders');
   const lang = useLang();
   const location = useLocation();
@@ -217,6 +218,7 @@ export default function RemindersPage() {
         editing={dialog.editing}
         onClose={() => setDialog((d) => ({ ...d, open: false }))}
         onSave={save}
+        deviceNotice={deviceNotice}
       />
 
       <Dialog

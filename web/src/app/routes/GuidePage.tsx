@@ -3,12 +3,12 @@ import { useTranslation } from 'react-i18next';
 import { useLocation } from 'react-router';
 import { HealthChecklist, StatusDot } from '../../components/HealthChecklist';
 import { LangLink } from '../../components/LangLink';
+import { browserChecks, gatherBrowserFacts, type BrowserCheck, type BrowserCheckStatus } from '../../features/info/browserChecks';
+import { NotificationToggle, TestNotificationButton } from '../../features/notifications/NotificationControls';
 import { useAuth } from '../../lib/authStore';
 import { useHealth } from '../../lib/health/useHealth';
 import { isStandalone } from '../../lib/platform';
 import { usePushState } from '../../lib/push/usePushState';
-import { NotificationToggle, TestNotificationButton } from '../notifications/NotificationControls';
-import { browserChecks, gatherBrowserFacts, type BrowserCheck, type BrowserCheckStatus } from './browserChecks';
 
 const PROGRESS_KEY = 'hibiki.guideProgress';
 const STEPS = ['install', 'signIn', 'enable', 'test', 'create'] as const;
