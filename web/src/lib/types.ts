@@ -37,6 +37,16 @@ export const WEEKDAYS: readonly Weekday[] = ['mon', 'tue', 'wed', 'thu', 'fri', 
 export type Recurrence = Schemas['Recurrence'];
 
 export type RecurrenceKind = Recurrence['kind'];
+/** The kinds the reminder dialog offers, in its order (each has a text in reminders.json). */
+export const RECURRENCE_KINDS: readonly RecurrenceKind[] = [
+  'none',
+  'hourly',
+  'daily',
+  'weekly',
+  'weekdays',
+  'custom',
+  'monthly',
+];
 
 export interface ReminderInput {
   title: string;
@@ -80,6 +90,27 @@ export type DeliveryLog = Schemas['DeliveryLog'];
 export type SendNowAnswer = Schemas['SendNowAnswer'];
 /** A device in GET /api/notifications/subscriptions. */
 export type Device = Schemas['Subscription'];
+
+/** The delivery states and actions a log entry may report (older servers' names too), each with a text. */
+export const LOG_STATES = [
+  'pending',
+  'queued',
+  'sending',
+  'sent',
+  'delivered',
+  'shown',
+  'failed',
+  'no_devices',
+  'missed',
+  'cancelled',
+  'emailed',
+  'gone',
+  'late',
+  'complete',
+  'completed',
+  'snooze',
+  'snoozed',
+] as const;
 
 export const EMAIL_FALLBACK_CHOICES = [1, 5, 15, 30] as const;
 

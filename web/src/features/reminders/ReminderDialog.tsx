@@ -5,13 +5,12 @@ import { TimeZoneSelect } from '../../components/TimeZoneSelect';
 import { api, isApiError } from '../../lib/api';
 import { formatDateTime } from '../../lib/format';
 import { preventImeSubmit } from '../../lib/ime';
-import { WEEKDAYS, type Reminder, type ReminderInput, type Weekday } from '../../lib/types';
+import { RECURRENCE_KINDS, WEEKDAYS, type Reminder, type ReminderInput, type Weekday } from '../../lib/types';
 import { useLang } from '../../lib/useLang';
 import {
   DESCRIPTION_MAX,
   HOURLY_MAX,
   HOURLY_MIN,
-  RECURRENCE_KINDS,
   TITLE_MAX,
   formToInput,
   validateForm,

@@ -1,5 +1,5 @@
 import type { Recurrence, RecurrenceKind, Reminder, ReminderInput, Weekday } from '../../lib/types';
-import { WEEKDAYS } from '../../lib/types';
+import { LOG_STATES, WEEKDAYS } from '../../lib/types';
 import { utcToZoned, zonedToRfc3339, zonedToUtc } from '../../lib/zonedTime';
 
 export const DASHBOARD_UPCOMING = 5;
@@ -8,15 +8,6 @@ export const HOURLY_MIN = 1;
 export const HOURLY_MAX = 24;
 export const TITLE_MAX = 200;
 export const DESCRIPTION_MAX = 2000;
-export const RECURRENCE_KINDS: readonly RecurrenceKind[] = [
-  'none',
-  'hourly',
-  'daily',
-  'weekly',
-  'weekdays',
-  'custom',
-  'monthly',
-];
 
 export function isActive(r: Pick<Reminder, 'is_active' | 'is_archived'>): boolean {
   return r.is_active && !r.is_archived;
@@ -148,26 +139,6 @@ export function latestLog<L extends { occurrence_at: string }>(logs: readonly L[
   for (const l of logs) if (!best || Date.parse(l.occurrence_at) > Date.parse(best.occurrence_at)) best = l;
   return best;
 }
-
-export const LOG_STATES = [
-  'pending',
-  'queued',
-  'sending',
-  'sent',
-  'delivered',
-  'shown',
-  'failed',
-  'no_devices',
-  'missed',
-  'cancelled',
-  'emailed',
-  'gone',
-  'late',
-  'complete',
-  'completed',
-  'snooze',
-  'snoozed',
-] as const;
 
 /** The text key of a delivery state or action, or null for one the app does not know (shown as "unknown", never raw). */
 export function logStatusKey(status: string): string | null {
