@@ -8,6 +8,11 @@
  * without declarative support hand it to this worker, which reads it into the flat shape
  * below (the older flat payload {type, title, body, url, ...} is read too).
  */
+import { appName as enAppName } from '../locales/en/common.json';
+import { push as enPush } from '../locales/en/notifications.json';
+import { appName as jaAppName } from '../locales/ja/common.json';
+import { push as jaPush } from '../locales/ja/notifications.json';
+
 export interface PushPayload {
   type: 'reminder' | 'test';
   reminder_id?: string;
@@ -27,10 +32,12 @@ export interface PushPayload {
   badge?: number;
 }
 
+// The app's own texts (locales/*/notifications.json "push", common.json appName), read here
+// without i18next, which stays out of the worker.
 const TEXT = {
-  ja: { fallbackTitle: 'Hibiki', fallbackBody: 'リマインダーの時間です', complete: '完了', snooze: 'スヌーズ', late: '（遅延）' },
-  en: { fallbackTitle: 'Hibiki', fallbackBody: 'A reminder is due', complete: 'Complete', snooze: 'Snooze', late: ' (late)' },
-} as const;
+  ja: { fallbackTitle: jaAppName, ...jaPush },
+  en: { fallbackTitle: enAppName, ...enPush },
+};
 
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v.length > 0 ? v : undefined);
 
@@ -92,7 +99,7 @@ export function buildNotification(p: PushPayload, supportsActions = true): Notif
   const t = TEXT[p.lang];
   const canAct = p.type === 'reminder' && !!p.reminder_id && !!p.log_id;
   return {
-    title: p.late && !p.late_in_title ? `${p.title}${t.late}` : p.title,
+    title: p.late && !p.late_in_title ? t.lateTitle.replace('{{title}}', () => p.title) : p.title,
     options: {
       body: p.body,
       tag: p.tag ?? p.reminder_id ?? 'hibiki',
