@@ -8,6 +8,7 @@
  * without declarative support hand it to this worker, which reads it into the flat shape
  * below (the older flat payload {type, title, body, url, ...} is read too).
  */
+import { ACK_PATH, HANDLE_PATH, type AckInput, type HandleInput } from '../lib/api';
 import { appName as enAppName } from '../locales/en/common.json';
 import { push as enPush } from '../locales/en/notifications.json';
 import { appName as jaAppName } from '../locales/ja/common.json';
@@ -122,17 +123,18 @@ export function buildNotification(p: PushPayload, supportsActions = true): Notif
   };
 }
 
-export interface ApiCall {
+/** A POST for the service worker to send with the app's API client. */
+export interface ApiCall<B> {
   url: string;
-  body: Record<string, unknown>;
+  body: B;
 }
 
 /** The API call for a Complete/Snooze press (authorized by the push's action_token). */
-export function actionRequest(action: string, data: Partial<PushPayload> | undefined): ApiCall | null {
+export function actionRequest(action: string, data: Partial<PushPayload> | undefined): ApiCall<HandleInput> | null {
   if (action !== 'complete' && action !== 'snooze') return null;
   if (!data?.reminder_id || !data.log_id) return null;
   return {
-    url: '/api/reminders?action=handle',
+    url: HANDLE_PATH,
     body: {
       reminder_id: data.reminder_id,
       log_id: data.log_id,
@@ -143,10 +145,10 @@ export function actionRequest(action: string, data: Partial<PushPayload> | undef
 }
 
 /** The acknowledgement that a notification was shown on this device. */
-export function ackRequest(data: Partial<PushPayload>, endpoint?: string): ApiCall | null {
+export function ackRequest(data: Partial<PushPayload>, endpoint?: string): ApiCall<AckInput> | null {
   if (!data.log_id || !data.action_token) return null;
   return {
-    url: '/api/notifications?action=ack',
+    url: ACK_PATH,
     body: { log_id: data.log_id, action_token: data.action_token, ...(endpoint ? { endpoint } : {}) },
   };
 }
