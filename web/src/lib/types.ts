@@ -56,24 +56,15 @@ export interface ReminderInput {
   timezone?: string;
   recurrence?: Recurrence;
   send_to?: string[] | null;
-  metadata?: Record<string, unknown> | null;
+  /** any JSON object (the schema names no fields); the app sends none */
+  metadata?: Reminder['metadata'];
 }
 
-export interface Reminder extends ReminderInput {
-  id: string;
-  user_id: string;
-  /** the next instant it rings: the snooze while snoozed; an overdue one's past time */
-  scheduled_at: string;
-  /** when a snoozed occurrence rings again */
-  snoozed_until?: string | null;
-  /** a one-time reminder that fired and got no action yet */
-  overdue?: boolean;
-  is_active: boolean;
-  is_archived: boolean;
-  status: 'pending' | 'completed';
-  created_at: string;
-  updated_at: string;
-}
+/**
+ * A reminder as the API answers it. `scheduled_at` is the next instant it rings (the snooze
+ * while snoozed, an overdue one's past time), null once completed.
+ */
+export type Reminder = Schemas['Reminder'];
 
 export type ReminderStatusFilter = 'active' | 'archived' | 'all';
 
@@ -115,17 +106,9 @@ export const LOG_STATES = [
 export const EMAIL_FALLBACK_CHOICES = [1, 5, 15, 30] as const;
 
 export const SNOOZE_PRESETS = [5, 10, 15, 30, 60] as const;
-export type SnoozeMinutes = (typeof SNOOZE_PRESETS)[number];
 
-export interface Settings {
-  timezone: string;
-  language: 'ja' | 'en';
-  default_snooze_minutes: SnoozeMinutes;
-  speak_titles: boolean;
-  hide_notification_content: boolean;
-  /** null = off */
-  email_fallback_minutes?: number | null;
-}
+/** GET/PUT /api/settings (`email_fallback_minutes` null = off). */
+export type Settings = Schemas['Settings'];
 
 export interface PushSubscriptionInput {
   subscription: { endpoint: string; keys: { p256dh: string; auth: string } };

@@ -60,8 +60,12 @@ export default function Dashboard({ deviceNotice }: { deviceNotice: ReactNode })
                   {r.snoozed_until && <p className="small snoozed">{t('snoozedUntil', { when: formatDateTime(r.snoozed_until, lang, r.timezone) })}</p>}
                 </div>
                 <div className="reminder-when">
-                  <span>{formatDate(r.scheduled_at, lang, r.timezone)}</span>
-                  <span>{formatTime(r.scheduled_at, lang, r.timezone)}</span>
+                  {r.scheduled_at && (
+                    <>
+                      <span>{formatDate(r.scheduled_at, lang, r.timezone)}</span>
+                      <span>{formatTime(r.scheduled_at, lang, r.timezone)}</span>
+                    </>
+                  )}
                 </div>
               </li>
             ))}

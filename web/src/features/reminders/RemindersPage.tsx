@@ -16,7 +16,7 @@ import { browserTimeZone } from '../../lib/zonedTime';
 import { useRecurrenceLabel } from './RecurrenceLabel';
 import { ReminderDetails } from './ReminderDetails';
 import { ReminderDialog } from './ReminderDialog';
-import { MAX_ACTIVE_REMINDERS, changedFields, emptyForm, formFromReminder, formToInput, isActive, type ReminderForm } from './reminderLogic';
+import { MAX_ACTIVE_REMINDERS, byNextRing, changedFields, emptyForm, formFromReminder, formToInput, isActive, type ReminderForm } from './reminderLogic';
 import { useNotificationAction } from './useNotificationAction';
 import { useReminderMutations, useReminders } from './useReminders';
 
@@ -70,9 +70,7 @@ export default function RemindersPage({ deviceNotice }: { deviceNotice: ReactNod
     const all = data ?? [];
     const filtered = tab === 'active' ? all.filter(isActive) : all.filter((r) => r.is_archived);
     return filtered.sort((a, b) =>
-      tab === 'active'
-        ? Date.parse(a.scheduled_at) - Date.parse(b.scheduled_at)
-        : Date.parse(b.updated_at) - Date.parse(a.updated_at),
+      tab === 'active' ? byNextRing(a, b) : Date.parse(b.updated_at) - Date.parse(a.updated_at),
     );
   }, [data, tab]);
   const activeCount = (data ?? []).filter(isActive).length;
@@ -175,8 +173,12 @@ export default function RemindersPage({ deviceNotice }: { deviceNotice: ReactNod
                   {r.snoozed_until && <p className="small snoozed">{t('snoozedUntil', { when: formatDateTime(r.snoozed_until, lang, r.timezone) })}</p>}
                 </div>
                 <div className="reminder-when">
-                  <span>{formatDate(r.scheduled_at, lang, r.timezone)}</span>
-                  <span>{formatTime(r.scheduled_at, lang, r.timezone)}</span>
+                  {r.scheduled_at && (
+                    <>
+                      <span>{formatDate(r.scheduled_at, lang, r.timezone)}</span>
+                      <span>{formatTime(r.scheduled_at, lang, r.timezone)}</span>
+                    </>
+                  )}
                   {r.timezone && <span className="muted small">{r.timezone}</span>}
                 </div>
                 <div className="reminder-actions">

@@ -12,9 +12,13 @@ export function tempReminder(input: ReminderInput, id: string, userId: string, a
   const iso = new Date(at).toISOString();
   return {
     ...input,
+    // Left out, the server makes it one-time in the account's zone; '' shows as no zone until it answers.
+    recurrence: input.recurrence ?? { kind: 'none' },
+    timezone: input.timezone ?? '',
     id,
     user_id: userId,
     scheduled_at: input.send_at,
+    overdue: false,
     is_active: true,
     is_archived: false,
     status: 'pending',

@@ -21,11 +21,17 @@ export interface DashboardSummary {
   upcoming: Reminder[];
 }
 
+/** Sorts by the next ring, soonest first; completed ones (no next ring) last, as the server does. */
+export function byNextRing(a: Pick<Reminder, 'scheduled_at'>, b: Pick<Reminder, 'scheduled_at'>): number {
+  if (!a.scheduled_at || !b.scheduled_at) return (a.scheduled_at ? 0 : 1) - (b.scheduled_at ? 0 : 1);
+  return Date.parse(a.scheduled_at) - Date.parse(b.scheduled_at);
+}
+
 /** Dashboard counts: active; completed = archived; due soon = next 5 active by scheduled_at. */
 export function dashboardSummary(reminders: readonly Reminder[], limit = DASHBOARD_UPCOMING): DashboardSummary {
   const active = reminders.filter(isActive);
   const upcoming = [...active]
-    .sort((a, b) => Date.parse(a.scheduled_at) - Date.parse(b.scheduled_at))
+    .sort(byNextRing)
     .slice(0, limit);
   return {
     active: active.length,
@@ -105,7 +111,7 @@ export function formFromReminder(r: Reminder, fallbackTz: string): ReminderForm 
   const timezone = r.timezone || fallbackTz;
   // A recurring reminder edits from its next occurrence, not its (maybe long past) first one.
   const recurring = (r.recurrence?.kind ?? 'none') !== 'none';
-  const { date, time } = utcToZoned((recurring && r.scheduled_at && !r.snoozed_until ? r.scheduled_at : r.send_at) || r.scheduled_at, timezone);
+  const { date, time } = utcToZoned(recurring && r.scheduled_at && !r.snoozed_until ? r.scheduled_at : r.send_at, timezone);
   const rec = r.recurrence ?? { kind: 'none' };
   return {
     title: r.title,

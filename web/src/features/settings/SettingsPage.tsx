@@ -64,7 +64,7 @@ export default function SettingsPage({ devices }: { devices: ReactNode }) {
           <select
             id="settings-snooze"
             value={form.default_snooze_minutes}
-            onChange={(e) => set('default_snooze_minutes', Number(e.target.value) as Settings['default_snooze_minutes'])}
+            onChange={(e) => set('default_snooze_minutes', Number(e.target.value))}
           >
             {SNOOZE_PRESETS.map((m) => (
               <option key={m} value={m}>
