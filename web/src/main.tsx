@@ -1,11 +1,11 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router';
+import { AppRoutes } from './app/router';
 import { initI18n } from './i18n';
+import { installAuth } from './lib/authStore';
 import { initialLanguageRedirect, langFromPath, readSavedLang } from './lib/lang';
-import { installAuth } from './features/auth/authStore';
 import { registerServiceWorker } from './lib/registerSw';
-import { AppRoutes } from './routes';
 import './styles.css';
 
 // First visit to a root path: saved preference, else browser language (decisions.md).
@@ -18,7 +18,7 @@ document.documentElement.lang = lang;
 initI18n(lang);
 installAuth();
 registerServiceWorker();
-void import('./features/startup').then((m) => m.startBackgroundTasks());
+void import('./app/startup').then((m) => m.startBackgroundTasks());
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
-import { getAuthState } from '../features/auth/authStore';
+import { getAuthState } from '../lib/authStore';
 import { pathForLang, saveLang, type Lang } from '../lib/lang';
 import { useLang } from '../lib/useLang';
 

@@ -10,8 +10,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { WEEKDAYS } from '../lib/types';
-import { LOG_STATES, RECURRENCE_KINDS } from '../features/reminders/reminderLogic';
+import { LOG_STATES, RECURRENCE_KINDS, WEEKDAYS } from '../lib/types';
 
 type Tree = { [k: string]: Tree | string | Tree[] | string[] } | Tree[] | string[];
 

@@ -8,6 +8,7 @@
  * - 401 with error_type AUTHENTICATION_REQUIRED calls the registered handler (logout).
  * - 10 s default timeout -> ApiError code TIMEOUT 'Request timeout';
  *   network failure -> ApiError code ERR_NETWORK 'Network error'.
+ * - No React or i18next here: the service worker sends its calls with this client too.
  */
 import type {
   AdminStats,
@@ -29,6 +30,29 @@ import type {
 } from './types';
 
 export const DEFAULT_TIMEOUT_MS = 10_000;
+
+// The service worker's pure logic builds these two calls as data ({url, body}) and sends
+// them with this client; the paths live here, once.
+/** Complete/Snooze (`HandleInput`); a push's action_token authorizes it without the session. */
+export const HANDLE_PATH = '/api/reminders?action=handle';
+/** A notification was shown on this device (`AckInput`). */
+export const ACK_PATH = '/api/notifications?action=ack';
+
+export interface HandleInput {
+  reminder_id: string;
+  log_id: string;
+  action: 'complete' | 'snooze';
+  snooze_minutes?: number;
+  snooze_until?: string;
+  action_token?: string;
+}
+
+export interface AckInput {
+  log_id: string;
+  action_token: string;
+  /** this device's push endpoint, so the server knows which device showed it */
+  endpoint?: string;
+}
 
 export class ApiError extends Error {
   readonly status: number;
@@ -204,14 +228,7 @@ export function createApiClient(options: ApiClientOptions = {}) {
       update: (rid: string, input: Partial<ReminderInput>) => put<Reminder>(`/api/reminders/${id(rid)}`, input),
       remove: (rid: string) => del<void>(`/api/reminders/${id(rid)}`),
       sendNow: (rid: string) => post<SendNowAnswer>(`/api/reminders/${id(rid)}/send`),
-      handle: (input: {
-        reminder_id: string;
-        log_id: string;
-        action: 'complete' | 'snooze';
-        snooze_minutes?: number;
-        snooze_until?: string;
-        action_token?: string;
-      }) => post<Reminder>('/api/reminders', input, { query: { action: 'handle' } }),
+      handle: (input: HandleInput) => post<Reminder>(HANDLE_PATH, input),
       preview: (input: ReminderInput, count = 5) =>
         post<Occurrences>('/api/reminders/preview', input, { query: { count } }),
       occurrences: (rid: string, count = 5) =>

@@ -37,6 +37,16 @@ export const WEEKDAYS: readonly Weekday[] = ['mon', 'tue', 'wed', 'thu', 'fri', 
 export type Recurrence = Schemas['Recurrence'];
 
 export type RecurrenceKind = Recurrence['kind'];
+/** The kinds the reminder dialog offers, in its order (each has a text in reminders.json). */
+export const RECURRENCE_KINDS: readonly RecurrenceKind[] = [
+  'none',
+  'hourly',
+  'daily',
+  'weekly',
+  'weekdays',
+  'custom',
+  'monthly',
+];
 
 export interface ReminderInput {
   title: string;
@@ -46,24 +56,15 @@ export interface ReminderInput {
   timezone?: string;
   recurrence?: Recurrence;
   send_to?: string[] | null;
-  metadata?: Record<string, unknown> | null;
+  /** any JSON object (the schema names no fields); the app sends none */
+  metadata?: Reminder['metadata'];
 }
 
-export interface Reminder extends ReminderInput {
-  id: string;
-  user_id: string;
-  /** the next instant it rings: the snooze while snoozed; an overdue one's past time */
-  scheduled_at: string;
-  /** when a snoozed occurrence rings again */
-  snoozed_until?: string | null;
-  /** a one-time reminder that fired and got no action yet */
-  overdue?: boolean;
-  is_active: boolean;
-  is_archived: boolean;
-  status: 'pending' | 'completed';
-  created_at: string;
-  updated_at: string;
-}
+/**
+ * A reminder as the API answers it. `scheduled_at` is the next instant it rings (the snooze
+ * while snoozed, an overdue one's past time), null once completed.
+ */
+export type Reminder = Schemas['Reminder'];
 
 export type ReminderStatusFilter = 'active' | 'archived' | 'all';
 
@@ -81,20 +82,33 @@ export type SendNowAnswer = Schemas['SendNowAnswer'];
 /** A device in GET /api/notifications/subscriptions. */
 export type Device = Schemas['Subscription'];
 
+/** The delivery states and actions a log entry may report (older servers' names too), each with a text. */
+export const LOG_STATES = [
+  'pending',
+  'queued',
+  'sending',
+  'sent',
+  'delivered',
+  'shown',
+  'failed',
+  'no_devices',
+  'missed',
+  'cancelled',
+  'emailed',
+  'gone',
+  'late',
+  'complete',
+  'completed',
+  'snooze',
+  'snoozed',
+] as const;
+
 export const EMAIL_FALLBACK_CHOICES = [1, 5, 15, 30] as const;
 
 export const SNOOZE_PRESETS = [5, 10, 15, 30, 60] as const;
-export type SnoozeMinutes = (typeof SNOOZE_PRESETS)[number];
 
-export interface Settings {
-  timezone: string;
-  language: 'ja' | 'en';
-  default_snooze_minutes: SnoozeMinutes;
-  speak_titles: boolean;
-  hide_notification_content: boolean;
-  /** null = off */
-  email_fallback_minutes?: number | null;
-}
+/** GET/PUT /api/settings (`email_fallback_minutes` null = off). */
+export type Settings = Schemas['Settings'];
 
 export interface PushSubscriptionInput {
   subscription: { endpoint: string; keys: { p256dh: string; auth: string } };

@@ -8,6 +8,12 @@
  * without declarative support hand it to this worker, which reads it into the flat shape
  * below (the older flat payload {type, title, body, url, ...} is read too).
  */
+import { ACK_PATH, HANDLE_PATH, type AckInput, type HandleInput } from '../lib/api';
+import { appName as enAppName } from '../locales/en/common.json';
+import { push as enPush } from '../locales/en/notifications.json';
+import { appName as jaAppName } from '../locales/ja/common.json';
+import { push as jaPush } from '../locales/ja/notifications.json';
+
 export interface PushPayload {
   type: 'reminder' | 'test';
   reminder_id?: string;
@@ -27,10 +33,12 @@ export interface PushPayload {
   badge?: number;
 }
 
+// The app's own texts (locales/*/notifications.json "push", common.json appName), read here
+// without i18next, which stays out of the worker.
 const TEXT = {
-  ja: { fallbackTitle: 'Hibiki', fallbackBody: 'リマインダーの時間です', complete: '完了', snooze: 'スヌーズ', late: '（遅延）' },
-  en: { fallbackTitle: 'Hibiki', fallbackBody: 'A reminder is due', complete: 'Complete', snooze: 'Snooze', late: ' (late)' },
-} as const;
+  ja: { fallbackTitle: jaAppName, ...jaPush },
+  en: { fallbackTitle: enAppName, ...enPush },
+};
 
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v.length > 0 ? v : undefined);
 
@@ -92,7 +100,7 @@ export function buildNotification(p: PushPayload, supportsActions = true): Notif
   const t = TEXT[p.lang];
   const canAct = p.type === 'reminder' && !!p.reminder_id && !!p.log_id;
   return {
-    title: p.late && !p.late_in_title ? `${p.title}${t.late}` : p.title,
+    title: p.late && !p.late_in_title ? t.lateTitle.replace('{{title}}', () => p.title) : p.title,
     options: {
       body: p.body,
       tag: p.tag ?? p.reminder_id ?? 'hibiki',
@@ -115,17 +123,18 @@ export function buildNotification(p: PushPayload, supportsActions = true): Notif
   };
 }
 
-export interface ApiCall {
+/** A POST for the service worker to send with the app's API client. */
+export interface ApiCall<B> {
   url: string;
-  body: Record<string, unknown>;
+  body: B;
 }
 
 /** The API call for a Complete/Snooze press (authorized by the push's action_token). */
-export function actionRequest(action: string, data: Partial<PushPayload> | undefined): ApiCall | null {
+export function actionRequest(action: string, data: Partial<PushPayload> | undefined): ApiCall<HandleInput> | null {
   if (action !== 'complete' && action !== 'snooze') return null;
   if (!data?.reminder_id || !data.log_id) return null;
   return {
-    url: '/api/reminders?action=handle',
+    url: HANDLE_PATH,
     body: {
       reminder_id: data.reminder_id,
       log_id: data.log_id,
@@ -136,10 +145,10 @@ export function actionRequest(action: string, data: Partial<PushPayload> | undef
 }
 
 /** The acknowledgement that a notification was shown on this device. */
-export function ackRequest(data: Partial<PushPayload>, endpoint?: string): ApiCall | null {
+export function ackRequest(data: Partial<PushPayload>, endpoint?: string): ApiCall<AckInput> | null {
   if (!data.log_id || !data.action_token) return null;
   return {
-    url: '/api/notifications?action=ack',
+    url: ACK_PATH,
     body: { log_id: data.log_id, action_token: data.action_token, ...(endpoint ? { endpoint } : {}) },
   };
 }

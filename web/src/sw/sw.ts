@@ -3,10 +3,13 @@
  * Hibiki service worker: precached app shell (Workbox injectManifest), SPA navigation
  * fallback, Web Push display/ack, notification actions and clicks, subscription renewal.
  * API requests are never cached here (the encrypted IndexedDB cache handles offline data).
+ * Its API calls go through the app's client (src/lib/api.ts): same paths, headers and envelope.
  */
 import { clientsClaim } from 'workbox-core';
 import { cleanupOutdatedCaches, createHandlerBoundToURL, precacheAndRoute } from 'workbox-precaching';
 import { NavigationRoute, registerRoute } from 'workbox-routing';
+import { api } from '../lib/api';
+import type { PushSubscriptionInput } from '../lib/types';
 import { ackRequest, actionRequest, buildNotification, clickTarget, parsePushPayload, pickClient, type PushPayload } from './logic';
 
 declare const self: ServiceWorkerGlobalScope & { __WB_MANIFEST: (string | { url: string; revision: string | null })[] };
@@ -22,15 +25,6 @@ registerRoute(
     denylist: [/^\/api(\/|$)/, /^\/metrics/, /\/[^/?]+\.[^/]+$/],
   }),
 );
-
-function post(url: string, body: Record<string, unknown>): Promise<Response> {
-  return fetch(url, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
-    body: JSON.stringify(body),
-    credentials: 'same-origin',
-  });
-}
 
 const fallbackLang = (): 'ja' | 'en' => (self.navigator.language?.toLowerCase().startsWith('ja') ? 'ja' : 'en');
 
@@ -51,7 +45,7 @@ self.addEventListener('push', (event) => {
       for (const w of windows) w.postMessage({ type: 'PUSH_RECEIVED', payload });
       const sub = await self.registration.pushManager.getSubscription().catch(() => null);
       const ack = ackRequest(payload, sub?.endpoint);
-      if (ack) await post(ack.url, ack.body).catch(() => undefined);
+      if (ack) await api.request('POST', ack.url, { body: ack.body }).catch(() => undefined);
     })(),
   );
 });
@@ -61,12 +55,10 @@ self.addEventListener('notificationclick', (event) => {
   const call = actionRequest(event.action, data);
   event.notification.close();
   if (call) {
+    // Refused (an error status or envelope) or unreachable: open the app to do it there.
     event.waitUntil(
-      post(call.url, call.body).then(
-        (res) => {
-          if (!res.ok) return openApp(data);
-          return undefined;
-        },
+      api.request('POST', call.url, { body: call.body }).then(
+        () => undefined,
         () => openApp(data),
       ),
     );
@@ -96,8 +88,8 @@ self.addEventListener('pushsubscriptionchange', (event) => {
       if (!key) return;
       const sub = await self.registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: key });
       const json = sub.toJSON();
-      await post('/api/notifications?action=subscribe', {
-        subscription: { endpoint: sub.endpoint, keys: json.keys },
+      await api.notifications.subscribe({
+        subscription: { endpoint: sub.endpoint, keys: json.keys as PushSubscriptionInput['subscription']['keys'] },
         device_info: {
           user_agent: self.navigator.userAgent,
           platform: '',

@@ -2,9 +2,9 @@ import { render } from '@testing-library/react';
 import { MemoryRouter, useLocation } from 'react-router';
 import { SWRConfig } from 'swr';
 import { vi } from 'vitest';
+import { AppRoutes } from '../app/router';
 import { initI18n } from '../i18n';
 import { langFromPath } from '../lib/lang';
-import { AppRoutes } from '../routes';
 
 export function LocationProbe() {
   const l = useLocation();

@@ -5,7 +5,7 @@
  */
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { resetAuthForTests } from '../auth/authStore';
+import { resetAuthForTests } from '../../lib/authStore';
 import type { User } from '../../lib/types';
 import { adminUsersPage } from '../../test/adminUsersFixtures';
 import { json, mockFetch, ok, renderApp, type Handler } from '../../test/renderApp';

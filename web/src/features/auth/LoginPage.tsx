@@ -1,12 +1,12 @@
 import { lazy, Suspense, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useLocation, useNavigate } from 'react-router';
+import { PageFallback } from '../../components/Spinner';
 import { api, isApiError } from '../../lib/api';
+import { checkSession, signedIn, useAuth } from '../../lib/authStore';
 import { validateEmail } from '../../lib/email';
 import { preventImeSubmit } from '../../lib/ime';
 import { useLang, useLocalizedPath } from '../../lib/useLang';
-import { PageFallback } from '../../components/Spinner';
-import { checkSession, signedIn, useAuth } from './authStore';
 import { authErrorKey, isDevLoginEmail } from './authErrors';
 import { startOtp, type OtpState } from './otpLogic';
 

@@ -1,11 +1,11 @@
 import { useEffect, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useLocation } from 'react-router';
+import { LangLink } from '../../components/LangLink';
 import { PageFallback } from '../../components/Spinner';
 import { toast } from '../../components/toast';
-import { LangLink } from '../../components/LangLink';
+import { useAuth } from '../../lib/authStore';
 import { useLang, useLocalizedPath } from '../../lib/useLang';
-import { useAuth } from './authStore';
 
 /**
  * Sends visitors who are not signed in to /login (or /en/login) with a toast. While the first

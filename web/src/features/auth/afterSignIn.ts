@@ -5,9 +5,9 @@
  */
 import { toast } from '../../components/toast';
 import { api } from '../../lib/api';
+import { checkSession, signedIn } from '../../lib/authStore';
 import type { VerifyAnswer } from '../../lib/types';
 import { browserTimeZone } from '../../lib/zonedTime';
-import { checkSession, signedIn } from './authStore';
 
 export function afterSignIn(res: VerifyAnswer, texts: { welcomeNew: string; signedIn: string }): void {
   signedIn(res.user);

@@ -1,7 +1,8 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { isStandalone } from '../../lib/platform';
 import { dismissInstallPrompt, installPromptDelay, recordVisit, shouldShowInstallPrompt, type InstallDismissal } from './installRules';
-import { isStandalone, loadInstallState, saveInstallState } from './installStorage';
+import { loadInstallState, saveInstallState } from './installStorage';
 
 interface BeforeInstallPromptEvent extends Event {
   prompt(): Promise<void>;

@@ -1,7 +1,8 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { isStandalone } from '../../lib/platform';
 import { IOS_GUIDE_DELAY_MS, dismissIosGuide, shouldShowIosGuide } from './installRules';
-import { isStandalone, loadIosGuideState, saveIosGuideState } from './installStorage';
+import { loadIosGuideState, saveIosGuideState } from './installStorage';
 
 let shownThisLoad = false;
 

@@ -3,6 +3,8 @@
  * Pure functions over a small persisted state so they can be unit tested; the components in
  * this folder read/write the state from localStorage.
  */
+import { isIos } from '../../lib/platform';
+
 export const MINUTE = 60_000;
 export const DAY = 24 * 60 * MINUTE;
 
@@ -76,12 +78,6 @@ export interface NavigatorFacts {
   maxTouchPoints: number;
   /** navigator.standalone (iOS) or display-mode: standalone */
   standalone: boolean;
-}
-
-export function isIos(n: Pick<NavigatorFacts, 'userAgent' | 'maxTouchPoints'>): boolean {
-  if (/iPad|iPhone|iPod/.test(n.userAgent)) return true;
-  // iPadOS 13+ reports itself as a Mac; a touch screen gives it away.
-  return /Macintosh/.test(n.userAgent) && n.maxTouchPoints > 1;
 }
 
 /** Safari proper: other iOS browsers (Chrome, Firefox, Edge, Opera, in-app views) are excluded. */

@@ -24,8 +24,3 @@ export const loadInstallState = () => read<InstallPromptState>(INSTALL_STATE_KEY
 export const saveInstallState = (s: InstallPromptState) => write(INSTALL_STATE_KEY, s);
 export const loadIosGuideState = () => read<IosGuideState>(IOS_GUIDE_KEY, { snoozedUntil: null });
 export const saveIosGuideState = (s: IosGuideState) => write(IOS_GUIDE_KEY, s);
-
-export function isStandalone(): boolean {
-  const nav = navigator as Navigator & { standalone?: boolean };
-  return nav.standalone === true || window.matchMedia?.('(display-mode: standalone)').matches === true;
-}

@@ -1,11 +1,10 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { isIos } from '../install/installRules';
-import { isStandalone } from '../install/installStorage';
+import { isIos, isStandalone } from '../../lib/platform';
+import { wasEverEnabled } from '../../lib/push/pushClient';
+import { usePushState } from '../../lib/push/usePushState';
 import { browserFamily, setupStep } from './deviceSetup';
-import { wasEverEnabled } from './pushClient';
 import { EnableNotificationsButton, TestNotificationButton } from './NotificationControls';
-import { usePushState } from './usePushState';
 
 /**
  * Says, until this device is subscribed, that it will not ring, and offers the one step that

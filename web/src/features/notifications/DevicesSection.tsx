@@ -4,12 +4,12 @@ import useSWR from 'swr';
 import { toast } from '../../components/toast';
 import { api } from '../../lib/api';
 import { formatDateTime } from '../../lib/format';
+import { currentSubscription, disableNotifications } from '../../lib/push/pushClient';
+import { pushStateChanged, usePushState } from '../../lib/push/usePushState';
 import { swrKeys } from '../../lib/swrKeys';
 import type { Device } from '../../lib/types';
 import { useLang } from '../../lib/useLang';
 import { EnableNotificationsButton, TestNotificationButton } from './NotificationControls';
-import { currentSubscription, disableNotifications } from './pushClient';
-import { pushStateChanged, usePushState } from './usePushState';
 
 /**
  * Settings → Devices: every device of the user with a readable label, when it was added and

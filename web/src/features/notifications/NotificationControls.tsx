@@ -1,9 +1,9 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from '../../components/toast';
-import { enableNotifications, PushError, sendTestNotification } from './pushClient';
+import { enableNotifications, PushError, sendTestNotification } from '../../lib/push/pushClient';
+import { pushStateChanged, usePushState } from '../../lib/push/usePushState';
 import { waitForShownTest } from './shownSignal';
-import { pushStateChanged, usePushState } from './usePushState';
 
 /** Asks permission and subscribes, saying how it went; `busy` while it runs. */
 function useEnable(onEnabled?: () => void): { enable: () => Promise<void>; busy: boolean } {

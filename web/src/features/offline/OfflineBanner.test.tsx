@@ -8,12 +8,12 @@ import { act, render, screen, waitFor } from '@testing-library/react';
 import { Suspense } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { initI18n } from '../../i18n';
+import { OfflineStore } from '../../lib/offline/offlineDb';
+import { enqueue, pendingCount, startOfflineSync, stopOfflineSync } from '../../lib/offline/offlineSync';
+import { getPendingCount, setPendingCount, SYNC_STATUS_POLL_MS } from '../../lib/offline/pendingStatus';
 import type { Reminder } from '../../lib/types';
 import { mockFetch, ok } from '../../test/renderApp';
 import { OfflineBanner, SyncBanner } from './OfflineBanner';
-import { OfflineStore } from './offlineDb';
-import { enqueue, pendingCount, startOfflineSync, stopOfflineSync } from './offlineSync';
-import { getPendingCount, setPendingCount, SYNC_STATUS_POLL_MS } from './pendingStatus';
 
 async function inLang(lang: 'ja' | 'en', ui: React.ReactNode) {
   const i18n = initI18n(lang);
@@ -58,7 +58,7 @@ const INPUT = { title: 'Stretch', send_at: '2030-01-02T09:00:00+09:00', timezone
 
 function serverReminder(id: string, title = 'Stretch'): Reminder {
   const at = '2030-01-02T00:00:00Z';
-  return { ...INPUT, title, id, user_id: 'u-banner', scheduled_at: at, is_active: true, is_archived: false, status: 'pending', created_at: at, updated_at: at };
+  return { ...INPUT, title, id, user_id: 'u-banner', scheduled_at: at, overdue: false, is_active: true, is_archived: false, status: 'pending', created_at: at, updated_at: at };
 }
 
 describe('OfflineBanner with the pending-action queue', () => {

@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
-import { useOnline } from '../health/useHealth';
-import { usePendingCount } from './pendingStatus';
+import { usePendingCount } from '../../lib/offline/pendingStatus';
+import { useOnline } from '../../lib/useOnline';
 
 /**
  * The offline/sync status banner: "オフラインモード" / "Offline mode" while offline, and how many

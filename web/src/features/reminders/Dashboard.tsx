@@ -1,15 +1,16 @@
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { LangLink } from '../../components/LangLink';
 import { Spinner } from '../../components/Spinner';
-import { OPEN_CREATE_DIALOG } from '../../lib/navState';
 import { formatDate, formatDateTime, formatTime } from '../../lib/format';
+import { OPEN_CREATE_DIALOG } from '../../lib/navState';
 import { useLang, useLocalizedPath } from '../../lib/useLang';
-import { DeviceSetupNotice } from '../notifications/DeviceSetupNotice';
 import { dashboardSummary } from './reminderLogic';
 import { useReminders } from './useReminders';
 
-export default function Dashboard() {
+/** `deviceNotice`: whether this device will ring, shown under the title (the app passes it in). */
+export default function Dashboard({ deviceNotice }: { deviceNotice: ReactNode }) {
   const { t } = useTranslation('reminders');
   const lang = useLang();
   const lp = useLocalizedPath();
@@ -21,7 +22,7 @@ export default function Dashboard() {
   return (
     <div className="dashboard">
       <h1>{t('dashboard.title')}</h1>
-      <DeviceSetupNotice />
+      {deviceNotice}
       <section className="stats" aria-label={t('dashboard.statsLabel')}>
         <Stat label={t('dashboard.active')} value={summary.active} />
         <Stat label={t('dashboard.completed')} value={summary.completed} />
@@ -59,8 +60,12 @@ export default function Dashboard() {
                   {r.snoozed_until && <p className="small snoozed">{t('snoozedUntil', { when: formatDateTime(r.snoozed_until, lang, r.timezone) })}</p>}
                 </div>
                 <div className="reminder-when">
-                  <span>{formatDate(r.scheduled_at, lang, r.timezone)}</span>
-                  <span>{formatTime(r.scheduled_at, lang, r.timezone)}</span>
+                  {r.scheduled_at && (
+                    <>
+                      <span>{formatDate(r.scheduled_at, lang, r.timezone)}</span>
+                      <span>{formatTime(r.scheduled_at, lang, r.timezone)}</span>
+                    </>
+                  )}
                 </div>
               </li>
             ))}

@@ -5,10 +5,10 @@ import { Spinner } from '../../components/Spinner';
 import { toast } from '../../components/toast';
 import { api, isApiError } from '../../lib/api';
 import { formatDateTime } from '../../lib/format';
+import { enqueue } from '../../lib/offline/offlineSync';
 import { isReminderKey, swrKeys } from '../../lib/swrKeys';
 import { SNOOZE_PRESETS, type DeliveryLog, type Reminder } from '../../lib/types';
 import { useLang } from '../../lib/useLang';
-import { enqueue } from '../offline/offlineSync';
 import { latestLog, logStatusKey } from './reminderLogic';
 
 const UPCOMING = 5;

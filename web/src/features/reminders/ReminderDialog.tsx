@@ -1,18 +1,16 @@
-import { useEffect, useId, useMemo, useState, type FormEvent } from 'react';
+import { useEffect, useId, useMemo, useState, type FormEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Dialog } from '../../components/Dialog';
 import { TimeZoneSelect } from '../../components/TimeZoneSelect';
 import { api, isApiError } from '../../lib/api';
 import { formatDateTime } from '../../lib/format';
 import { preventImeSubmit } from '../../lib/ime';
-import { WEEKDAYS, type Reminder, type ReminderInput, type Weekday } from '../../lib/types';
+import { RECURRENCE_KINDS, WEEKDAYS, type Reminder, type ReminderInput, type Weekday } from '../../lib/types';
 import { useLang } from '../../lib/useLang';
-import { DeviceSetupNotice } from '../notifications/DeviceSetupNotice';
 import {
   DESCRIPTION_MAX,
   HOURLY_MAX,
   HOURLY_MIN,
-  RECURRENCE_KINDS,
   TITLE_MAX,
   formToInput,
   validateForm,
@@ -63,12 +61,15 @@ export function ReminderDialog({
   editing,
   onClose,
   onSave,
+  deviceNotice,
 }: {
   open: boolean;
   initial: ReminderForm;
   editing: Reminder | null;
   onClose: () => void;
   onSave: (input: ReminderInput) => Promise<void>;
+  /** shown above the form: whether this device will ring (the app passes it in) */
+  deviceNotice: ReactNode;
 }) {
   const { t } = useTranslation('reminders');
   const lang = useLang();
@@ -147,7 +148,7 @@ export function ReminderDialog({
         </>
       }
     >
-      <DeviceSetupNotice compact />
+      {deviceNotice}
       <form id={`${ids}-form`} className="reminder-form" onSubmit={submit} onKeyDown={preventImeSubmit} noValidate>
         <label htmlFor={`${ids}-title`}>{t('fields.title')}</label>
         <input

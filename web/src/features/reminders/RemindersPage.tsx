@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
 import useSWR from 'swr';
@@ -7,22 +7,23 @@ import { Spinner } from '../../components/Spinner';
 import { toast } from '../../components/toast';
 import { api } from '../../lib/api';
 import { formatDate, formatDateTime, formatTime } from '../../lib/format';
-import { swrKeys } from '../../lib/swrKeys';
 import { OPEN_CREATE_DELAY_MS, OPEN_CREATE_DIALOG } from '../../lib/navState';
+import { isTempId } from '../../lib/offline/syncQueue';
+import { swrKeys } from '../../lib/swrKeys';
 import type { Reminder } from '../../lib/types';
 import { useLang } from '../../lib/useLang';
 import { browserTimeZone } from '../../lib/zonedTime';
-import { isTempId } from '../offline/syncQueue';
 import { useRecurrenceLabel } from './RecurrenceLabel';
 import { ReminderDetails } from './ReminderDetails';
 import { ReminderDialog } from './ReminderDialog';
-import { MAX_ACTIVE_REMINDERS, changedFields, emptyForm, formFromReminder, formToInput, isActive, type ReminderForm } from './reminderLogic';
+import { MAX_ACTIVE_REMINDERS, byNextRing, changedFields, emptyForm, formFromReminder, formToInput, isActive, type ReminderForm } from './reminderLogic';
 import { useNotificationAction } from './useNotificationAction';
 import { useReminderMutations, useReminders } from './useReminders';
 
 type Tab = 'active' | 'completed';
 
-export default function RemindersPage() {
+/** `deviceNotice` goes into the create/edit dialog (the app passes it in). */
+export default function RemindersPage({ deviceNotice }: { deviceNotice: ReactNode }) {
   const { t } = useTranslation('reminders');
   const lang = useLang();
   const location = useLocation();
@@ -69,9 +70,7 @@ export default function RemindersPage() {
     const all = data ?? [];
     const filtered = tab === 'active' ? all.filter(isActive) : all.filter((r) => r.is_archived);
     return filtered.sort((a, b) =>
-      tab === 'active'
-        ? Date.parse(a.scheduled_at) - Date.parse(b.scheduled_at)
-        : Date.parse(b.updated_at) - Date.parse(a.updated_at),
+      tab === 'active' ? byNextRing(a, b) : Date.parse(b.updated_at) - Date.parse(a.updated_at),
     );
   }, [data, tab]);
   const activeCount = (data ?? []).filter(isActive).length;
@@ -174,8 +173,12 @@ export default function RemindersPage() {
                   {r.snoozed_until && <p className="small snoozed">{t('snoozedUntil', { when: formatDateTime(r.snoozed_until, lang, r.timezone) })}</p>}
                 </div>
                 <div className="reminder-when">
-                  <span>{formatDate(r.scheduled_at, lang, r.timezone)}</span>
-                  <span>{formatTime(r.scheduled_at, lang, r.timezone)}</span>
+                  {r.scheduled_at && (
+                    <>
+                      <span>{formatDate(r.scheduled_at, lang, r.timezone)}</span>
+                      <span>{formatTime(r.scheduled_at, lang, r.timezone)}</span>
+                    </>
+                  )}
                   {r.timezone && <span className="muted small">{r.timezone}</span>}
                 </div>
                 <div className="reminder-actions">
@@ -217,6 +220,7 @@ export default function RemindersPage() {
         editing={dialog.editing}
         onClose={() => setDialog((d) => ({ ...d, open: false }))}
         onSave={save}
+        deviceNotice={deviceNotice}
       />
 
       <Dialog

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import type { PendingAction } from '../../lib/offline/syncQueue';
 import type { Reminder } from '../../lib/types';
-import type { PendingAction } from '../offline/syncQueue';
 import { overlayPending, tempReminder } from './pendingOverlay';
 
 const server: Reminder = tempReminder({ title: 'Server', send_at: '2030-01-01T00:00:00Z', recurrence: { kind: 'none' } }, 'r1', 'u1', 0);

@@ -4,17 +4,21 @@
  * reconnect, often before the queue has run). The list the app shows is the server's, plus
  * the queued creates (temp ids) and with the queued updates applied.
  */
+import { isTempId, type PendingAction } from '../../lib/offline/syncQueue';
 import type { Reminder, ReminderInput } from '../../lib/types';
-import { isTempId, type PendingAction } from '../offline/syncQueue';
 
 /** The optimistic reminder a create shows before the server has it. */
 export function tempReminder(input: ReminderInput, id: string, userId: string, at: number): Reminder {
   const iso = new Date(at).toISOString();
   return {
     ...input,
+    // Left out, the server makes it one-time in the account's zone; '' shows as no zone until it answers.
+    recurrence: input.recurrence ?? { kind: 'none' },
+    timezone: input.timezone ?? '',
     id,
     user_id: userId,
     scheduled_at: input.send_at,
+    overdue: false,
     is_active: true,
     is_archived: false,
     status: 'pending',

@@ -1,5 +1,5 @@
 import type { Recurrence, RecurrenceKind, Reminder, ReminderInput, Weekday } from '../../lib/types';
-import { WEEKDAYS } from '../../lib/types';
+import { LOG_STATES, WEEKDAYS } from '../../lib/types';
 import { utcToZoned, zonedToRfc3339, zonedToUtc } from '../../lib/zonedTime';
 
 export const DASHBOARD_UPCOMING = 5;
@@ -8,15 +8,6 @@ export const HOURLY_MIN = 1;
 export const HOURLY_MAX = 24;
 export const TITLE_MAX = 200;
 export const DESCRIPTION_MAX = 2000;
-export const RECURRENCE_KINDS: readonly RecurrenceKind[] = [
-  'none',
-  'hourly',
-  'daily',
-  'weekly',
-  'weekdays',
-  'custom',
-  'monthly',
-];
 
 export function isActive(r: Pick<Reminder, 'is_active' | 'is_archived'>): boolean {
   return r.is_active && !r.is_archived;
@@ -30,11 +21,17 @@ export interface DashboardSummary {
   upcoming: Reminder[];
 }
 
+/** Sorts by the next ring, soonest first; completed ones (no next ring) last, as the server does. */
+export function byNextRing(a: Pick<Reminder, 'scheduled_at'>, b: Pick<Reminder, 'scheduled_at'>): number {
+  if (!a.scheduled_at || !b.scheduled_at) return (a.scheduled_at ? 0 : 1) - (b.scheduled_at ? 0 : 1);
+  return Date.parse(a.scheduled_at) - Date.parse(b.scheduled_at);
+}
+
 /** Dashboard counts: active; completed = archived; due soon = next 5 active by scheduled_at. */
 export function dashboardSummary(reminders: readonly Reminder[], limit = DASHBOARD_UPCOMING): DashboardSummary {
   const active = reminders.filter(isActive);
   const upcoming = [...active]
-    .sort((a, b) => Date.parse(a.scheduled_at) - Date.parse(b.scheduled_at))
+    .sort(byNextRing)
     .slice(0, limit);
   return {
     active: active.length,
@@ -114,7 +111,7 @@ export function formFromReminder(r: Reminder, fallbackTz: string): ReminderForm 
   const timezone = r.timezone || fallbackTz;
   // A recurring reminder edits from its next occurrence, not its (maybe long past) first one.
   const recurring = (r.recurrence?.kind ?? 'none') !== 'none';
-  const { date, time } = utcToZoned((recurring && r.scheduled_at && !r.snoozed_until ? r.scheduled_at : r.send_at) || r.scheduled_at, timezone);
+  const { date, time } = utcToZoned(recurring && r.scheduled_at && !r.snoozed_until ? r.scheduled_at : r.send_at, timezone);
   const rec = r.recurrence ?? { kind: 'none' };
   return {
     title: r.title,
@@ -148,26 +145,6 @@ export function latestLog<L extends { occurrence_at: string }>(logs: readonly L[
   for (const l of logs) if (!best || Date.parse(l.occurrence_at) > Date.parse(best.occurrence_at)) best = l;
   return best;
 }
-
-export const LOG_STATES = [
-  'pending',
-  'queued',
-  'sending',
-  'sent',
-  'delivered',
-  'shown',
-  'failed',
-  'no_devices',
-  'missed',
-  'cancelled',
-  'emailed',
-  'gone',
-  'late',
-  'complete',
-  'completed',
-  'snooze',
-  'snoozed',
-] as const;
 
 /** The text key of a delivery state or action, or null for one the app does not know (shown as "unknown", never raw). */
 export function logStatusKey(status: string): string | null {

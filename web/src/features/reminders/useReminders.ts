@@ -2,11 +2,11 @@ import { useEffect } from 'react';
 import useSWR, { useSWRConfig } from 'swr';
 import { api, isApiError } from '../../lib/api';
 import { showOverdueBadge } from '../../lib/appBadge';
+import { getAuthState } from '../../lib/authStore';
+import { cacheReminders, cachedReminders, enqueue, pendingActions } from '../../lib/offline/offlineSync';
+import { makeTempId } from '../../lib/offline/syncQueue';
 import { swrKeys } from '../../lib/swrKeys';
 import type { Reminder, ReminderInput } from '../../lib/types';
-import { makeTempId } from '../offline/syncQueue';
-import { cacheReminders, cachedReminders, enqueue, pendingActions } from '../offline/offlineSync';
-import { getAuthState } from '../auth/authStore';
 import { overlayPending, tempReminder } from './pendingOverlay';
 
 /** The queued (not yet synced) creates and updates stay on screen over any fresh list. */

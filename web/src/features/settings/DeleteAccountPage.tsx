@@ -3,9 +3,9 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { toast } from '../../components/toast';
 import { api } from '../../lib/api';
+import { signOut, useAuth } from '../../lib/authStore';
 import { preventImeSubmit } from '../../lib/ime';
 import { useLocalizedPath } from '../../lib/useLang';
-import { signOut, useAuth } from '../auth/authStore';
 
 export default function DeleteAccountPage() {
   const { t } = useTranslation('settings');

@@ -1,17 +1,17 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import useSWR from 'swr';
 import { LangLink } from '../../components/LangLink';
-import { TimeZoneSelect } from '../../components/TimeZoneSelect';
 import { Spinner } from '../../components/Spinner';
+import { TimeZoneSelect } from '../../components/TimeZoneSelect';
 import { toast } from '../../components/toast';
 import { api, isApiError } from '../../lib/api';
 import { preventImeSubmit } from '../../lib/ime';
 import { swrKeys } from '../../lib/swrKeys';
 import { EMAIL_FALLBACK_CHOICES, SNOOZE_PRESETS, type Settings } from '../../lib/types';
-import { DevicesSection } from '../notifications/DevicesSection';
 
-export default function SettingsPage() {
+/** `devices`: the list of this account's devices, between the form and the danger zone (the app passes it in). */
+export default function SettingsPage({ devices }: { devices: ReactNode }) {
   const { t } = useTranslation('settings');
   const { data, error, isLoading, mutate } = useSWR(swrKeys.settings(), () => api.settings.get());
   const [form, setForm] = useState<Settings | null>(null);
@@ -64,7 +64,7 @@ export default function SettingsPage() {
           <select
             id="settings-snooze"
             value={form.default_snooze_minutes}
-            onChange={(e) => set('default_snooze_minutes', Number(e.target.value) as Settings['default_snooze_minutes'])}
+            onChange={(e) => set('default_snooze_minutes', Number(e.target.value))}
           >
             {SNOOZE_PRESETS.map((m) => (
               <option key={m} value={m}>
@@ -107,7 +107,7 @@ export default function SettingsPage() {
           </button>
         </form>
       ) : null}
-      <DevicesSection />
+      {devices}
       <section className="card danger-zone">
         <h2>{t('dangerZone')}</h2>
         <LangLink to="/settings/delete-account" className="button danger">

@@ -5,7 +5,8 @@
  */
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { resetAuthForTests } from '../auth/authStore';
+import { resetAuthForTests } from '../../lib/authStore';
+import { metricFormat } from '../../lib/statusData';
 import type { User } from '../../lib/types';
 import {
   DAY0,
@@ -17,7 +18,6 @@ import {
   statusWithoutTimeline,
 } from '../../test/metricsFixtures';
 import { json, mockFetch, ok, renderApp } from '../../test/renderApp';
-import { metricFormat } from './statusData';
 
 const USER: User = { id: 'u1', email: 'admin@example.com', is_active: true, created_at: '2025-01-01T00:00:00Z', updated_at: '2025-01-01T00:00:00Z' };
 const en = metricFormat('en');

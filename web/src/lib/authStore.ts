@@ -5,8 +5,8 @@
  * - sign-out, a failed session check (401) or any 401 AUTHENTICATION_REQUIRED returns to signed out.
  */
 import { useSyncExternalStore } from 'react';
-import { api, isApiError } from '../../lib/api';
-import type { User } from '../../lib/types';
+import { api, isApiError } from './api';
+import type { User } from './types';
 
 export const AUTH_STORAGE_KEY = 'auth-storage';
 

@@ -1,10 +1,10 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { clearToasts } from './components/toast';
-import { resetAuthForTests } from './features/auth/authStore';
-import { LANG_STORAGE_KEY } from './lib/lang';
-import type { Reminder, User } from './lib/types';
-import { json, mockFetch, ok, renderApp, unauthorized } from './test/renderApp';
+import { clearToasts } from '../components/toast';
+import { resetAuthForTests } from '../lib/authStore';
+import { LANG_STORAGE_KEY } from '../lib/lang';
+import type { Reminder, User } from '../lib/types';
+import { json, mockFetch, ok, renderApp, unauthorized } from '../test/renderApp';
 
 const USER: User = { id: 'u1', email: 'taro@example.com', is_active: true, created_at: '2025-01-01T00:00:00Z', updated_at: '2025-01-01T00:00:00Z' };
 const loc = () => screen.getByTestId('location').textContent;
@@ -193,7 +193,7 @@ describe('auth callback', () => {
 function reminder(id: string, at: string, extra: Partial<Reminder> = {}): Reminder {
   return {
     id, user_id: 'u1', title: `Title ${id}`, send_at: at, scheduled_at: at, timezone: 'Asia/Tokyo',
-    recurrence: { kind: 'none' }, is_active: true, is_archived: false, status: 'pending', created_at: at, updated_at: at, ...extra,
+    recurrence: { kind: 'none' }, overdue: false, is_active: true, is_archived: false, status: 'pending', created_at: at, updated_at: at, ...extra,
   };
 }
 

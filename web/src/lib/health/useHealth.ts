@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useState } from 'react';
-import { api } from '../../lib/api';
-import { usePushState } from '../notifications/usePushState';
+import { api } from '../api';
+import { usePushState } from '../push/usePushState';
+import { useOnline } from '../useOnline';
 import {
   HEALTH_PROBE_INTERVAL_MS,
   HEALTH_PROBE_TIMEOUT_MS,
@@ -23,21 +24,6 @@ export async function readServiceWorkerState(): Promise<ServiceWorkerState> {
   } catch {
     return 'not-registered';
   }
-}
-
-export function useOnline(): boolean {
-  const [online, setOnline] = useState(() => navigator.onLine);
-  useEffect(() => {
-    const up = () => setOnline(true);
-    const down = () => setOnline(false);
-    window.addEventListener('online', up);
-    window.addEventListener('offline', down);
-    return () => {
-      window.removeEventListener('online', up);
-      window.removeEventListener('offline', down);
-    };
-  }, []);
-  return online;
 }
 
 export interface Health {

@@ -2,8 +2,8 @@
  * Browser push: permission, subscription and the server's subscribe/test endpoints.
  * Errors carry a `code` the UI maps to texts (namespace `notifications`).
  */
-import { api, isApiError } from '../../lib/api';
-import { browserTimeZone } from '../../lib/zonedTime';
+import { api, isApiError } from '../api';
+import { browserTimeZone } from '../zonedTime';
 
 export type PushErrorCode =
   | 'unsupported'

@@ -1,13 +1,13 @@
 import { lazy, Suspense, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Outlet, useLocation, useNavigate } from 'react-router';
-import { useAuth } from '../features/auth/authStore';
+import { Footer } from '../components/Footer';
+import { SideNav } from '../components/SideNav';
+import { PageFallback } from '../components/Spinner';
+import { Toaster } from '../components/Toaster';
+import { useAuth } from '../lib/authStore';
 import { langFromPath } from '../lib/lang';
-import { Footer } from './Footer';
 import { Header } from './Header';
-import { SideNav } from './SideNav';
-import { PageFallback } from './Spinner';
-import { Toaster } from './Toaster';
 
 // Overlays (install prompt, iOS guide, offline/sync banner) are not needed for the first paint.
 const Overlays = lazy(() => import('./Overlays'));

@@ -1,9 +1,9 @@
 import { lazy, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useAuth } from '../features/auth/authStore';
-import { LangLink } from './LangLink';
-import { LangSwitch } from './LangSwitch';
-import { LogoMark } from './Logo';
+import { LangLink } from '../components/LangLink';
+import { LangSwitch } from '../components/LangSwitch';
+import { LogoMark } from '../components/Logo';
+import { useAuth } from '../lib/authStore';
 
 // Signed-in controls (create, notifications, test, health, menu) load only for signed-in users.
 const SignedInControls = lazy(() => import('./SignedInControls'));

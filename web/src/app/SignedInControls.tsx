@@ -1,12 +1,12 @@
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
-import { signOut, useAuth } from '../features/auth/authStore';
+import { MenuIcon, PlusIcon } from '../components/icons';
+import { LangLink } from '../components/LangLink';
 import { HealthIndicator } from '../features/health/HealthIndicator';
 import { NotificationToggle, TestNotificationButton } from '../features/notifications/NotificationControls';
-import { useLocalizedPath } from '../lib/useLang';
+import { signOut, useAuth } from '../lib/authStore';
 import { OPEN_CREATE_DIALOG } from '../lib/navState';
-import { MenuIcon, PlusIcon } from './icons';
-import { LangLink } from './LangLink';
+import { useLocalizedPath } from '../lib/useLang';
 
 /** Header controls for signed-in users (lazy-loaded). */
 export default function SignedInControls({ email }: { email: string }) {

@@ -1,11 +1,11 @@
 /** Work that starts after the first paint: push subscription health, offline sync, sign-out cleanup. */
 import { mutate } from 'swr';
-import { getAuthState, onSignOut, subscribeAuth } from './auth/authStore';
-import { installInAppAlerts } from './notifications/inAppAlert';
-import { syncSubscription } from './notifications/pushClient';
-import { pushStateChanged } from './notifications/usePushState';
-import { wipeOfflineData } from './offline/offlineDb';
-import { startOfflineSync, stopOfflineSync } from './offline/offlineSync';
+import { installInAppAlerts } from '../features/notifications/inAppAlert';
+import { getAuthState, onSignOut, subscribeAuth } from '../lib/authStore';
+import { wipeOfflineData } from '../lib/offline/offlineDb';
+import { startOfflineSync, stopOfflineSync } from '../lib/offline/offlineSync';
+import { syncSubscription } from '../lib/push/pushClient';
+import { pushStateChanged } from '../lib/push/usePushState';
 
 let started = false;
 

@@ -1,13 +1,14 @@
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'react-router';
+import { HealthChecklist, StatusDot } from '../../components/HealthChecklist';
 import { LangLink } from '../../components/LangLink';
-import { useAuth } from '../auth/authStore';
-import { HealthChecklist, StatusDot } from '../health/HealthIndicator';
-import { useHealth } from '../health/useHealth';
-import { NotificationToggle, TestNotificationButton } from '../notifications/NotificationControls';
-import { usePushState } from '../notifications/usePushState';
-import { browserChecks, gatherBrowserFacts, type BrowserCheck, type BrowserCheckStatus } from './browserChecks';
+import { browserChecks, gatherBrowserFacts, type BrowserCheck, type BrowserCheckStatus } from '../../features/info/browserChecks';
+import { NotificationToggle, TestNotificationButton } from '../../features/notifications/NotificationControls';
+import { useAuth } from '../../lib/authStore';
+import { useHealth } from '../../lib/health/useHealth';
+import { isStandalone } from '../../lib/platform';
+import { usePushState } from '../../lib/push/usePushState';
 
 const PROGRESS_KEY = 'hibiki.guideProgress';
 const STEPS = ['install', 'signIn', 'enable', 'test', 'create'] as const;
@@ -21,9 +22,6 @@ function saveProgress(done: string[]): void {
   }
 }
 
-const isStandalone = () =>
-  (typeof matchMedia === 'function' && matchMedia('(display-mode: standalone)').matches) ||
-  (navigator as Navigator & { standalone?: boolean }).standalone === true;
 type Tab = 'steps' | 'troubleshooting' | 'diagnostics' | 'platforms';
 
 function loadProgress(): string[] {

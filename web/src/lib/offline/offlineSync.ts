@@ -3,9 +3,9 @@
  * Loaded lazily (after first paint).
  */
 import { mutate } from 'swr';
-import { api } from '../../lib/api';
-import { isReminderKey } from '../../lib/swrKeys';
-import type { Reminder, ReminderInput } from '../../lib/types';
+import { api } from '../api';
+import { isReminderKey } from '../swrKeys';
+import type { Reminder, ReminderInput } from '../types';
 import { OfflineStore } from './offlineDb';
 import { setPendingCount, SYNC_STATUS_POLL_MS } from './pendingStatus';
 import { processQueue, SyncScheduler, type PendingAction, type QueueStorage, type SyncNotifier } from './syncQueue';

@@ -3,7 +3,7 @@
  * or newer server), so every figure is a number or null ("not reported"), timelines are null
  * when absent, and fields this app does not know are kept apart to be listed as they are.
  */
-import { readBuckets, readCount, type BucketRow } from '../../components/chartData';
+import { readBuckets, readCount, type BucketRow } from '../components/chartData';
 
 export const STATUS_BUCKET_MS = 5 * 60_000;
 export const ADMIN_BUCKET_MS = 60 * 60_000;

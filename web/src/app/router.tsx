@@ -1,27 +1,28 @@
 import { lazy, type ComponentType, type LazyExoticComponent, type ReactNode } from 'react';
 import { Route, Routes } from 'react-router';
-import { Layout } from './components/Layout';
-import { ProtectedRoute } from './features/auth/ProtectedRoute';
-import LoginPage from './features/auth/LoginPage';
-import HomePage from './features/home/HomePage';
+import LoginPage from '../features/auth/LoginPage';
+import { ProtectedRoute } from '../features/auth/ProtectedRoute';
+import { Layout } from './Layout';
+import HomePage from './routes/HomePage';
 
-// Home and login are in the initial bundle; every other page loads on demand.
+// Home and login are in the initial bundle; every other page loads on demand. A page that
+// shows another feature's parts is composed in ./routes (features do not import each other).
 const page = (load: () => Promise<{ default: ComponentType }>) => lazy(load);
 
-const AuthCallbackPage = page(() => import('./features/auth/AuthCallbackPage'));
-const RemindersPage = page(() => import('./features/reminders/RemindersPage'));
-const SettingsPage = page(() => import('./features/settings/SettingsPage'));
-const DeleteAccountPage = page(() => import('./features/settings/DeleteAccountPage'));
-const FaqPage = page(() => import('./features/info/FaqPage'));
-const GuidePage = page(() => import('./features/info/GuidePage'));
-const PrivacyPage = page(() => import('./features/info/PrivacyPage'));
-const TermsPage = page(() => import('./features/info/TermsPage'));
-const CommercialPage = page(() => import('./features/info/CommercialTransactionActPage'));
-const AdminPage = page(() => import('./features/admin/AdminPage'));
-const AdminUsersPage = page(() => import('./features/admin/AdminUsersPage'));
-const TestEmailPage = page(() => import('./features/admin/TestEmailPage'));
-const StatusPage = page(() => import('./features/status/StatusPage'));
-const NotFoundPage = page(() => import('./components/NotFoundPage'));
+const AuthCallbackPage = page(() => import('../features/auth/AuthCallbackPage'));
+const RemindersPage = page(() => import('./routes/RemindersRoute'));
+const SettingsPage = page(() => import('./routes/SettingsRoute'));
+const DeleteAccountPage = page(() => import('../features/settings/DeleteAccountPage'));
+const FaqPage = page(() => import('../features/info/FaqPage'));
+const GuidePage = page(() => import('./routes/GuidePage'));
+const PrivacyPage = page(() => import('../features/info/PrivacyPage'));
+const TermsPage = page(() => import('../features/info/TermsPage'));
+const CommercialPage = page(() => import('../features/info/CommercialTransactionActPage'));
+const AdminPage = page(() => import('../features/admin/AdminPage'));
+const AdminUsersPage = page(() => import('../features/admin/AdminUsersPage'));
+const TestEmailPage = page(() => import('../features/admin/TestEmailPage'));
+const StatusPage = page(() => import('../features/status/StatusPage'));
+const NotFoundPage = page(() => import('../components/NotFoundPage'));
 
 interface RouteDef {
   path: string;

@@ -1,18 +1,6 @@
-import { lazy } from 'react';
 import { useTranslation } from 'react-i18next';
 import { LangLink } from '../../components/LangLink';
 import { LogoMark } from '../../components/Logo';
-import { PageFallback } from '../../components/Spinner';
-import { useAuth } from '../auth/authStore';
-
-const Dashboard = lazy(() => import('../reminders/Dashboard'));
-
-export default function HomePage() {
-  const auth = useAuth();
-  if (auth.user) return <Dashboard />;
-  if (auth.status === 'checking') return <PageFallback />;
-  return <SignedOutHome />;
-}
 
 const FEATURES = ['audio', 'schedule', 'interactive'] as const;
 // Simple line icons (24×24), drawn in the brand colour.
