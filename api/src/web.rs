@@ -16,7 +16,7 @@ use tower_http::services::ServeDir;
 const IMMUTABLE: &str = "public, max-age=31536000, immutable";
 const REVALIDATE: &str = "no-cache";
 
-/// The client-side routes of `web/src/routes.tsx`, each also under `/en`.
+/// The client-side routes of `web/src/app/router.tsx`, each also under `/en`.
 const APP_ROUTES: &[&str] = &[
     "",
     "login",
@@ -108,7 +108,8 @@ mod tests {
     /// The server's list and the web app's router must agree, or a page would answer 404.
     #[test]
     fn the_route_list_matches_the_web_apps_router() {
-        let routes = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../web/src/routes.tsx")).expect("web/src/routes.tsx");
+        let routes =
+            std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../web/src/app/router.tsx")).expect("web/src/app/router.tsx");
         let declared: Vec<&str> = routes.split("path: '").skip(1).filter_map(|rest| rest.split('\'').next()).collect();
         assert!(declared.len() >= 10, "{declared:?}");
         for path in &declared {
