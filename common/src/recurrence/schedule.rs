@@ -2,7 +2,7 @@
 
 use std::iter::FusedIterator;
 
-use jiff::civil::{Date, DateTime, Weekday};
+use jiff::civil::{Date, DateTime, Time, Weekday};
 use jiff::tz::TimeZone;
 use jiff::{SignedDuration, Span, Timestamp};
 
@@ -71,6 +71,7 @@ impl Schedule {
         skip.sort_unstable();
         Occurrences {
             source: self.source(send_at, scan_from),
+            send_at,
             floor: from.max(send_at),
             last: None,
             shape: Shaping {
@@ -164,7 +165,8 @@ impl Shaping {
         if self.skip.binary_search(&moved).is_ok() {
             return Ok(None);
         }
-        let time = candidate.at.to_zoned(self.tz.clone()).time();
+        // The reminder's own wall time on the new date (not a gap-shifted one).
+        let time = candidate.time.unwrap_or_else(|| candidate.at.to_zoned(self.tz.clone()).time());
         Ok(self.tz.to_ambiguous_timestamp(moved.to_datetime(time)).compatible().ok())
     }
 }
@@ -186,6 +188,8 @@ fn business_day(date: Date, step: i64) -> Option<Date> {
 #[derive(Debug, Clone)]
 pub struct Occurrences {
     source: Source,
+    /// The pattern's instants before `send_at` are not occurrences (nor moved into one).
+    send_at: Timestamp,
     /// Candidates before this instant are skipped. It is `max(from, send_at)`.
     floor: Timestamp,
     /// The last instant yielded. Candidates at or before it are dropped, so the
@@ -203,6 +207,7 @@ impl Occurrences {
     fn unshaped(source: Source, floor: Timestamp) -> Occurrences {
         Occurrences {
             source,
+            send_at: floor,
             floor,
             last: None,
             shape: Shaping { tz: TimeZone::UTC, until: None, end: None, skip: Vec::new(), holidays: HolidayRule::Ignore },
@@ -222,6 +227,9 @@ impl Iterator for Occurrences {
             {
                 self.examined += 1;
             }
+            if candidate.at < self.send_at {
+                continue;
+            }
             let Ok(shaped) = self.shape.apply(candidate) else {
                 self.source = Source::Done;
                 return None;
@@ -238,11 +246,13 @@ impl Iterator for Occurrences {
 
 impl FusedIterator for Occurrences {}
 
-/// A candidate instant and the pattern's date it is for (None: the instant's local date).
+/// A candidate instant, and the pattern's date and wall time it is for (None: the instant's
+/// local ones).
 #[derive(Debug, Clone, Copy)]
 struct Candidate {
     at: Timestamp,
     date: Option<Date>,
+    time: Option<Time>,
 }
 
 /// Produces candidate instants in non-decreasing order. This holds because
@@ -350,16 +360,16 @@ impl Source {
     fn next_candidate(&mut self) -> Option<Candidate> {
         let (candidate, more) = match self {
             Source::Done => (None, false),
-            Source::Once(t) => (Some(Candidate { at: *t, date: None }), false),
+            Source::Once(t) => (Some(Candidate { at: *t, date: None, time: None }), false),
             Source::Hourly { next, step } => {
                 let current = *next;
                 match current.checked_add(*step) {
                     Ok(following) => {
                         *next = following;
-                        (Some(Candidate { at: current, date: None }), true)
+                        (Some(Candidate { at: current, date: None, time: None }), true)
                     }
                     // The next step is out of range. Yield this one, then stop.
-                    Err(_) => (Some(Candidate { at: current, date: None }), false),
+                    Err(_) => (Some(Candidate { at: current, date: None, time: None }), false),
                 }
             }
             Source::Civil(civil) => {
@@ -389,13 +399,13 @@ impl Civil {
         if date == self.anchor.date() {
             // The anchor's own date is `send_at` itself. Recomputing it could
             // pick the other instant when `send_at` is in a fold.
-            return Some(Candidate { at: self.send_at, date: Some(date) });
+            return Some(Candidate { at: self.send_at, date: Some(date), time: Some(self.anchor.time()) });
         }
         let local = date.to_datetime(self.anchor.time());
         // Compatible: a gap moves forward by its length, a fold takes the earlier instant.
         // An error here means we ran off the end of jiff's range.
         let at = self.tz.to_ambiguous_timestamp(local).compatible().ok()?;
-        Some(Candidate { at, date: Some(date) })
+        Some(Candidate { at, date: Some(date), time: Some(self.anchor.time()) })
     }
 }
 
