@@ -59,6 +59,24 @@ impl HolidayTable {
         !matches!(day.weekday(), Weekday::Saturday | Weekday::Sunday) && !self.is_holiday(day)
     }
 
+    /// `ok`, `expiring` (the table ends within 90 days of `today`) or `expired`: the health
+    /// check's word for the table (update Hibiki to extend it).
+    pub fn coverage(&self, today: Date) -> &'static str {
+        if today > self.last {
+            "expired"
+        } else if today.checked_add(jiff::Span::new().days(90)).is_ok_and(|d| d > self.last) {
+            "expiring"
+        } else {
+            "ok"
+        }
+    }
+
+    /// [`HolidayTable::coverage`] on today's date in Japan.
+    pub fn coverage_now(&self) -> &'static str {
+        let tokyo = jiff::tz::TimeZone::get("Asia/Tokyo").unwrap_or(jiff::tz::TimeZone::UTC);
+        self.coverage(jiff::Timestamp::now().to_zoned(tokyo).date())
+    }
+
     /// The holidays in `[from, to]`.
     pub fn between(&self, from: Date, to: Date) -> impl Iterator<Item = (Date, &str)> {
         let start = self.days.partition_point(|(d, _)| *d < from);
@@ -127,6 +145,16 @@ mod tests {
         assert!(t.is_business_day(date(2026, 9, 24)));
         assert!(!t.is_business_day(date(2026, 9, 22)), "国民の休日");
         assert!(!t.is_business_day(date(2026, 9, 26)), "a Saturday");
+    }
+
+    #[test]
+    fn coverage_warns_90_days_ahead() {
+        let t = table();
+        let last = t.last;
+        assert_eq!(t.coverage(last.checked_sub(jiff::Span::new().days(91)).unwrap()), "ok");
+        assert_eq!(t.coverage(last.checked_sub(jiff::Span::new().days(89)).unwrap()), "expiring");
+        assert_eq!(t.coverage(last), "expiring");
+        assert_eq!(t.coverage(last.tomorrow().unwrap()), "expired");
     }
 
     #[test]

@@ -16,6 +16,10 @@ async fn health_status_and_openapi(app: &TestApp) {
     for check in ["queue", "scheduler", "mail"] {
         assert!(h["data"]["checks"][check].is_string(), "{check}");
     }
+    // The shipped holiday table reaches past next year, so it is not about to run out.
+    assert_eq!(h["data"]["checks"]["holidays"], "ok", "{h}");
+    let until: jiff::civil::Date = h["data"]["holidays_until"].as_str().unwrap().parse().unwrap();
+    assert!(until >= jiff::civil::date(jiff::Timestamp::now().to_zoned(jiff::tz::TimeZone::UTC).year() + 1, 12, 31), "{until}");
 
     let s = json(app.get("/api/status", None).await).await;
     assert!(s["data"]["scheduler_last_tick"].is_string(), "{s}");

@@ -40,9 +40,14 @@ pub async fn detail(State(state): State<AppState>) -> Response {
     let degraded = database != "ok" || scheduler == "stalled" || queue != "ok";
     let status = if degraded { "degraded" } else { "ok" };
     let code = if database == "ok" { StatusCode::OK } else { StatusCode::SERVICE_UNAVAILABLE };
+    // The shipped holiday table runs out some day: warn 90 days ahead (it does not degrade
+    // delivery; schedules just stop seeing holidays after it).
+    let table = hibiki_common::holidays::table();
+    let holidays = table.coverage_now();
     let body = json!({
         "status": status,
-        "checks": { "database": database, "queue": queue, "scheduler": scheduler, "mail": mail },
+        "checks": { "database": database, "queue": queue, "scheduler": scheduler, "mail": mail, "holidays": holidays },
+        "holidays_until": table.last.to_string(),
     });
     (code, ok(body)).into_response()
 }
@@ -65,6 +70,11 @@ pub struct StatusSummary {
     pub deliveries_1h: DeliveryCounts,
     /// The last hour in 12 buckets of 5 minutes, oldest first.
     pub timeline_1h: Vec<TimelineBucket>,
+    /// The last date the shipped Japanese holiday table covers.
+    #[schema(value_type = String, format = Date)]
+    pub holidays_until: jiff::civil::Date,
+    /// `ok`, `expiring` (within 90 days) or `expired`.
+    pub holidays: &'static str,
 }
 
 /// Unix ms when a scheduler last showed life: its tick when it runs in this process, else the
@@ -99,5 +109,7 @@ pub async fn status(State(state): State<AppState>) -> ApiResult<Json<serde_json:
         deliveries_5m: state.db.delivery_counts_since(now - SignedDuration::from_mins(5)).await?,
         deliveries_1h: state.db.delivery_counts_since(hour_ago).await?,
         timeline_1h,
+        holidays_until: hibiki_common::holidays::table().last,
+        holidays: hibiki_common::holidays::table().coverage_now(),
     }))
 }

@@ -816,6 +816,13 @@ export interface components {
         StatusSummary: {
             deliveries_1h: components["schemas"]["DeliveryCounts"];
             deliveries_5m: components["schemas"]["DeliveryCounts"];
+            /** @description `ok`, `expiring` (within 90 days) or `expired`. */
+            holidays: string;
+            /**
+             * Format: date
+             * @description The last date the shipped Japanese holiday table covers.
+             */
+            holidays_until: string;
             lateness_1h: components["schemas"]["Lateness"];
             /** Format: int64 */
             queue_depth: number;
