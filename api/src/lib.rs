@@ -29,7 +29,7 @@ use tower_http::trace::TraceLayer;
 use utoipa::OpenApi;
 
 use crate::error::ApiError;
-use crate::routes::{account, admin, auth as auth_routes, health, notifications, reminders};
+use crate::routes::{account, admin, auth as auth_routes, calendar, health, notifications, reminders};
 pub use crate::state::AppState;
 
 /// The contract's body limit.
@@ -60,6 +60,8 @@ pub fn router(state: AppState) -> Router {
         .route("/api/reminders/{id}/occurrences", get(reminders::occurrences))
         .route("/api/reminders/{id}/logs", get(reminders::logs))
         .route("/api/reminders/{id}/skip", post(reminders::skip))
+        .route("/api/calendar/token", post(calendar::create_token).delete(calendar::delete_token))
+        .route("/api/calendar/{file}", get(calendar::feed))
         .route("/api/settings", get(account::get_settings).put(account::put_settings))
         .route("/api/account", axum::routing::delete(account::delete_account))
         .route("/api/test-email", post(account::test_email))

@@ -8,7 +8,7 @@ use utoipa::openapi::security::{ApiKey, ApiKeyValue, HttpAuthScheme, HttpBuilder
 use utoipa::openapi::{ContentBuilder, ObjectBuilder, RefOr, ResponseBuilder, Schema, Type};
 use utoipa::{Modify, OpenApi};
 
-use crate::routes::{account, admin, auth, health, notifications, reminders};
+use crate::routes::{account, admin, auth, calendar, health, notifications, reminders};
 
 #[derive(OpenApi)]
 #[openapi(
@@ -17,13 +17,14 @@ use crate::routes::{account, admin, auth, health, notifications, reminders};
         auth::request_otp, auth::verify, auth::verify_link, auth::dev_login, auth::session, auth::logout,
         reminders::list, reminders::create_or_act, reminders::get, reminders::update, reminders::delete,
         reminders::preview, reminders::occurrences, reminders::logs, reminders::skip,
+        calendar::create_token, calendar::delete_token, calendar::feed,
         account::get_settings, account::put_settings, account::delete_account, account::test_email,
         admin::stats, admin::users,
         notifications::vapid_public_key, notifications::subscriptions, notifications::delete_subscription, notifications::action, notifications::push_test, reminders::send,
         health::head, health::detail, health::status,
     ),
     modifiers(&Contract),
-    tags((name = "auth"), (name = "reminders"), (name = "account"), (name = "admin"), (name = "notifications"), (name = "health"))
+    tags((name = "auth"), (name = "reminders"), (name = "account"), (name = "admin"), (name = "notifications"), (name = "health"), (name = "calendar"))
 )]
 pub struct ApiDoc;
 

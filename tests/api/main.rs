@@ -4,6 +4,7 @@
 mod account;
 mod admin;
 mod auth;
+mod calendar;
 mod delivery;
 mod guessing;
 mod hardening;

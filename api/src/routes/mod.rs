@@ -1,6 +1,7 @@
 pub mod account;
 pub mod admin;
 pub mod auth;
+pub mod calendar;
 pub mod health;
 pub mod notifications;
 pub mod reminders;

@@ -4,6 +4,7 @@
 
 mod admin;
 mod auth;
+mod calendar;
 mod claims;
 mod delivery;
 mod fallback;
