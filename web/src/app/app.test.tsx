@@ -157,7 +157,7 @@ describe('login countdown', () => {
     fireEvent.change(code, { target: { value: '12' } });
     const start = Date.now();
     const clock = vi.spyOn(Date, 'now').mockReturnValue(start + 61_000);
-    const resend = await screen.findByRole('button', { name: 'Resend code' }, { timeout: 2500 });
+    const resend = await screen.findByRole('button', { name: 'Resend code' });
     expect(resend).toBeEnabled();
     expect(screen.getByText('Code expires in 18:59')).toBeInTheDocument();
     fireEvent.click(resend);
@@ -166,7 +166,7 @@ describe('login countdown', () => {
     expect(code).toHaveValue('');
     expect(screen.getByRole('button', { name: /Resend available in 60 s/ })).toBeDisabled();
     clock.mockReturnValue(start + 61_000 + 1_200_000);
-    expect(await screen.findByText('This code has expired. Please request a new one.', {}, { timeout: 2500 })).toBeInTheDocument();
+    expect(await screen.findByText('This code has expired. Please request a new one.')).toBeInTheDocument();
     expect(code).toBeDisabled();
     expect(screen.getByRole('button', { name: 'Sign in' })).toBeDisabled();
   });
@@ -240,7 +240,7 @@ describe('signed in', () => {
     fireEvent.change(within(dialog).getByLabelText('Repeat'), { target: { value: 'custom' } });
     fireEvent.click(within(dialog).getByLabelText('Mon'));
     fireEvent.click(within(dialog).getByLabelText('Wed'));
-    expect(await within(dialog).findAllByRole('listitem', {}, { timeout: 2000 })).toHaveLength(2);
+    expect(await within(dialog).findAllByRole('listitem')).toHaveLength(2);
     await act(async () => {
       fireEvent.click(screen.getByRole('button', { name: 'Save' }));
     });
