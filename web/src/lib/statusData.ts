@@ -28,6 +28,9 @@ export interface StatusView {
   deliveries1h: Counts;
   /** 5-minute buckets, oldest first; null when the server has no timeline_1h */
   timeline: BucketRow<StatusSeries>[] | null;
+  /** the last date of the shipped Japanese holiday table (YYYY-MM-DD), and whether it runs out soon */
+  holidaysUntil: string | null;
+  holidays: 'ok' | 'expiring' | 'expired' | null;
   /** fields this page does not know, shown as they are */
   extra: Record<string, unknown>;
 }
@@ -54,7 +57,8 @@ function pick(o: Record<string, unknown>, known: readonly string[]): Record<stri
   return Object.fromEntries(Object.entries(o).filter(([k]) => !known.includes(k)));
 }
 
-const STATUS_KNOWN = ['scheduler_last_tick', 'lateness_1h', 'queue_depth', 'deliveries_5m', 'deliveries_1h', 'timeline_1h'];
+const STATUS_KNOWN = ['scheduler_last_tick', 'lateness_1h', 'queue_depth', 'deliveries_5m', 'deliveries_1h', 'timeline_1h', 'holidays_until', 'holidays'];
+const HOLIDAY_STATES = ['ok', 'expiring', 'expired'] as const;
 const ADMIN_KNOWN = ['users', 'active_reminders', 'deliveries_24h', 'failures_24h', 'queue_depth', 'timeline_24h'];
 
 export function readServerStatus(raw: unknown): StatusView {
@@ -68,6 +72,8 @@ export function readServerStatus(raw: unknown): StatusView {
     deliveries5m: counts(o.deliveries_5m),
     deliveries1h: counts(o.deliveries_1h),
     timeline: readBuckets(o.timeline_1h, STATUS_SERIES),
+    holidaysUntil: typeof o.holidays_until === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(o.holidays_until) ? o.holidays_until : null,
+    holidays: HOLIDAY_STATES.find((s) => s === o.holidays) ?? null,
     extra: pick(o, STATUS_KNOWN),
   };
 }

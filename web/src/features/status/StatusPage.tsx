@@ -86,6 +86,19 @@ export function ServerStatus({ raw }: { raw: unknown }) {
     { id: 'p99', label: t('figures.p99'), value: duration(l.p99) },
     { id: 'max', label: t('figures.max'), value: duration(l.max) },
   ];
+  if (view.holidaysUntil && view.holidays) {
+    // The shipped Japanese holiday table: schedules stop seeing holidays after its last date.
+    const until = new Intl.DateTimeFormat(lang === 'ja' ? 'ja-JP' : 'en-US', { dateStyle: 'medium', timeZone: 'UTC' }).format(
+      new Date(`${view.holidaysUntil}T00:00:00Z`),
+    );
+    items.push({
+      id: 'holidays',
+      label: t('figures.holidays'),
+      value: until,
+      detail: t(`figures.holidays_${view.holidays}`),
+      tone: view.holidays === 'ok' ? undefined : 'danger',
+    });
+  }
 
   return (
     <>

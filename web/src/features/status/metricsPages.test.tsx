@@ -87,6 +87,20 @@ describe('/status', () => {
     expect(screen.getAllByText('表で表示')).toHaveLength(2);
   });
 
+  it('the holiday table: its last date, and a warning in both languages when it runs out soon', async () => {
+    mockFetch({ 'GET /api/status': () => ok({ ...status, holidays_until: '2030-12-31', holidays: 'ok' }) });
+    const { unmount } = renderApp('/en/status');
+    await waitFor(() => expect(figure('Holiday table covers until')).toBe('Dec 31, 2030'));
+    expect(screen.getByText('Japanese public holidays are known until this date')).toBeInTheDocument();
+    expect(screen.queryByText('holidays_until')).toBeNull();
+    unmount();
+    mockFetch({ 'GET /api/status': () => ok({ ...status, holidays_until: '2026-12-31', holidays: 'expiring' }) });
+    renderApp('/status');
+    await waitFor(() => expect(figure('祝日表の収録期限')).toBe('2026/12/31'));
+    expect(screen.getByText('90日以内に期限切れになります。Hibiki を更新してください')).toBeInTheDocument();
+    expect(screen.queryByText('expiring')).toBeNull();
+  });
+
   it('an older server without timeline_1h: the figures, no charts, unknown fields listed', async () => {
     mockFetch({ 'GET /api/status': () => ok({ ...statusWithoutTimeline, wheel_size: 17 }) });
     renderApp('/en/status');
