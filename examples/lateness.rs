@@ -127,7 +127,7 @@ async fn run(backend: &str, n: usize) {
             for i in 0..count {
                 let contents =
                     Contents { title: format!("Reminder {i}"), description: Some("Benchmark".into()), send_to: None, metadata: None };
-                db.create_reminder(&keys, &user.id, &contents, &timing, far, now).await.unwrap();
+                db.create_reminder(&keys, &user.id, &contents, &timing, &hibiki_common::alarms::Alarms::default(), now).await.unwrap();
             }
         });
         if tasks.len() >= 8 {

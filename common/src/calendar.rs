@@ -299,6 +299,8 @@ mod tests {
             scheduled_at: Some(send_at),
             snoozed_until: None,
             overdue: false,
+            alerts: crate::alarms::default_alerts(),
+            repeat_until_done: None,
             is_active: true,
             is_archived: false,
             status: ReminderStatus::Pending,

@@ -3,6 +3,7 @@
 //! Everything here is plain Rust that the API, scheduler and worker crates call; nothing in
 //! this crate speaks HTTP.
 
+pub mod alarms;
 pub mod calendar;
 pub mod config;
 pub mod crypto;

@@ -6,6 +6,7 @@ use jiff::tz::TimeZone;
 use serde::{Deserialize, Deserializer, Serialize};
 use utoipa::ToSchema;
 
+use crate::alarms::{self, Alert, RepeatUntilDone};
 use crate::error::{Error, FieldErrors};
 use crate::ids::{ReminderId, UserId};
 use crate::recurrence::{Recurrence, Schedule};
@@ -35,6 +36,12 @@ pub struct ReminderInput {
     pub timezone: Option<String>,
     #[serde(default)]
     pub recurrence: Option<Recurrence>,
+    /// Up to 5 rings before each occurrence; `[{"before_minutes": 0}]` (the occurrence itself) when absent.
+    #[serde(default)]
+    pub alerts: Option<Vec<Alert>>,
+    /// Ring again until Complete or Snooze.
+    #[serde(default)]
+    pub repeat_until_done: Option<RepeatUntilDone>,
     /// Ids of the user's push subscriptions to deliver to; all of them when absent.
     #[serde(default)]
     pub send_to: Option<Vec<String>>,
@@ -58,6 +65,12 @@ pub struct ReminderPatch {
     pub timezone: Option<String>,
     #[serde(default)]
     pub recurrence: Option<Recurrence>,
+    #[serde(default)]
+    pub alerts: Option<Vec<Alert>>,
+    /// `null` turns it off.
+    #[serde(default, deserialize_with = "present")]
+    #[schema(value_type = Option<RepeatUntilDone>)]
+    pub repeat_until_done: Option<Option<RepeatUntilDone>>,
     #[serde(default, deserialize_with = "present")]
     #[schema(value_type = Option<Vec<String>>)]
     pub send_to: Option<Option<Vec<String>>>,
@@ -136,6 +149,8 @@ pub struct Reminder {
     pub snoozed_until: Option<Timestamp>,
     /// A one-time reminder that fired and got no action (completed, snoozed) yet.
     pub overdue: bool,
+    pub alerts: Vec<Alert>,
+    pub repeat_until_done: Option<RepeatUntilDone>,
     pub is_active: bool,
     pub is_archived: bool,
     pub status: ReminderStatus,
@@ -300,6 +315,8 @@ pub struct Applied {
     pub timing_changed: bool,
     /// A completed reminder got a new time and is pending again (counts against the limit).
     pub reactivate: bool,
+    /// The alerts or the repeat changed: the pending alert and repeat are replaced.
+    pub alarms_changed: bool,
 }
 
 impl ReminderPatch {
@@ -324,11 +341,20 @@ impl ReminderPatch {
             contents.metadata = m;
         }
         let mut errors = FieldErrors::default();
+        let mut alarms_changed = false;
+        if self.alerts.is_some() || self.repeat_until_done.is_some() {
+            let mut alerts = self.alerts.unwrap_or_else(|| r.alerts.clone());
+            let repeat = self.repeat_until_done.unwrap_or(r.repeat_until_done);
+            alarms::check(&mut alerts, repeat.as_ref(), &mut errors);
+            alarms_changed = alerts != r.alerts || repeat != r.repeat_until_done;
+            r.alerts = alerts;
+            r.repeat_until_done = repeat;
+        }
         check_contents(&mut contents, &mut errors);
         let send_at = self.send_at.map(crate::time::ceil_to_second).filter(|t| *t != r.send_at);
         let timezone = self.timezone.map(|tz| canonical_timezone(&tz).unwrap_or(tz)).filter(|tz| *tz != r.timezone);
         let recurrence = self.recurrence.filter(|rec| *rec != r.recurrence);
-        let mut applied = Applied::default();
+        let mut applied = Applied { alarms_changed, ..Applied::default() };
         if send_at.is_some() || timezone.is_some() || recurrence.is_some() {
             let mut timing = Timing {
                 send_at: send_at.unwrap_or(r.send_at),
@@ -341,7 +367,7 @@ impl ReminderPatch {
             r.timezone = timing.timezone;
             r.recurrence = timing.recurrence;
             r.scheduled_at = next;
-            applied = Applied { timing_changed: true, reactivate: r.is_archived };
+            applied = Applied { timing_changed: true, reactivate: r.is_archived, alarms_changed };
         } else {
             errors.into_result()?;
         }
@@ -375,7 +401,7 @@ pub fn skip_next(r: &mut Reminder, now: Timestamp) -> Result<Applied, Error> {
     }
     let timing = Timing { send_at: r.send_at, timezone: r.timezone.clone(), recurrence: r.recurrence.clone() };
     r.scheduled_at = timing.schedule().next_after(now);
-    Ok(Applied { timing_changed: true, reactivate: false })
+    Ok(Applied { timing_changed: true, reactivate: false, alarms_changed: false })
 }
 
 /// How far ahead `snooze_until` may be.
@@ -595,6 +621,8 @@ mod tests {
             scheduled_at: Some(t),
             snoozed_until: None,
             overdue: false,
+            alerts: crate::alarms::default_alerts(),
+            repeat_until_done: None,
             is_active: true,
             is_archived: false,
             status: ReminderStatus::Pending,

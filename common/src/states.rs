@@ -102,6 +102,10 @@ word_enum! {
     FireKind {
         Occurrence = "occurrence",
         Snooze = "snooze",
+        /// An alert before an occurrence.
+        Alert = "alert",
+        /// Repeat until done: the occurrence again.
+        Repeat = "repeat",
     }
 }
 

@@ -88,10 +88,7 @@ fn key(reminder_id: &ReminderId, kind: FireKind) -> Option<Key> {
 }
 
 fn unkey((id, kind): Key) -> (ReminderId, FireKind) {
-    (
-        ReminderId::from(uuid::Uuid::from_u128(id).to_string()),
-        if kind == FireKind::Snooze as u8 { FireKind::Snooze } else { FireKind::Occurrence },
-    )
+    (ReminderId::from(uuid::Uuid::from_u128(id).to_string()), FireKind::ALL.get(usize::from(kind)).copied().unwrap_or(FireKind::Occurrence))
 }
 
 /// Fires are stored in ms; the wheel counts whole seconds, rounding up so nothing fires early.

@@ -398,7 +398,86 @@ async fn concurrent_claims_of_a_fire_yield_one_delivery(app: &TestApp, _sink: &P
     assert_eq!(delivered, 1, "{claims:?}");
 }
 
-delivery_tests!(a_burst_of_three_hundred_in_one_second, concurrent_claims_of_a_fire_yield_one_delivery, a_skipped_date_does_not_ring);
+delivery_tests!(
+    a_burst_of_three_hundred_in_one_second,
+    concurrent_claims_of_a_fire_yield_one_delivery,
+    a_skipped_date_does_not_ring,
+    alerts_repeats_and_snooze_until_ring_as_set
+);
+
+/// Within one minute and ten seconds, through the push sink: an alert one minute before and
+/// its occurrence arrive once each; repeat until done rings the occurrence again, and stops
+/// after max_times, or at once on Complete; a snooze until an instant rings at that second.
+async fn alerts_repeats_and_snooze_until_ring_as_set(app: &TestApp, sink: &PushSink) {
+    let (token, sub) = user_with_device(app, sink).await;
+    let sub_id = sub["id"].as_str().unwrap();
+    let start = Timestamp::now().as_second();
+    let at = |s: i64| Timestamp::from_second(start + s).unwrap();
+    let create = |body: Value| {
+        let post = app.post("/api/reminders", &body, Some(&token));
+        async move {
+            let r = post.await;
+            assert_eq!(r.status(), 201, "{}", r.text().await.unwrap());
+            json(r).await["data"].clone()
+        }
+    };
+    let alerted =
+        create(json!({ "title": "alerted", "send_at": at(65).to_string(), "alerts": [{ "before_minutes": 0 }, { "before_minutes": 1 }] }))
+            .await;
+    assert_eq!(alerted["alerts"], json!([{ "before_minutes": 1 }, { "before_minutes": 0 }]));
+    let nag =
+        create(json!({ "title": "nag", "send_at": at(5).to_string(), "repeat_until_done": { "every_minutes": 1, "max_times": 1 } })).await;
+    let done =
+        create(json!({ "title": "done", "send_at": at(5).to_string(), "repeat_until_done": { "every_minutes": 1, "max_times": 5 } })).await;
+    let snoozed = create(json!({ "title": "snoozed", "send_at": at(6).to_string() })).await;
+    let of = |pushes: &[Value], title: &str| -> Vec<Value> {
+        pushes.iter().filter(|p| p["payload"]["notification"]["title"] == title).cloned().collect()
+    };
+
+    // The first seconds: the alert (a minute before "alerted"), "nag", "done" and "snoozed".
+    let got = sink.wait_for(sub_id, 4, 20).await;
+    assert_eq!(got.len(), 4, "{got:?}");
+    let alert = &of(&got, "alerted")[0];
+    assert_eq!(alert["payload"]["notification"]["data"]["kind"], "alert");
+    let received = alert["received_at"].as_f64().unwrap();
+    assert!(received >= (start + 5) as f64 && received < (start + 6) as f64, "the alert rings at its second: {received} vs {}", start + 5);
+    // "done" is completed from its notification: no repeat follows.
+    let done_push = &of(&got, "done")[0]["payload"]["notification"]["data"];
+    let complete = json!({ "reminder_id": done["id"], "log_id": done_push["log_id"], "action": "complete", "action_token": done_push["action_token"] });
+    assert_eq!(app.post("/api/reminders?action=handle", &complete, None).await.status(), 200);
+    // "snoozed" is snoozed until a named second.
+    let snoozed_push = &of(&got, "snoozed")[0]["payload"]["notification"]["data"];
+    let until = Timestamp::from_second(Timestamp::now().as_second() + 4).unwrap();
+    let snooze =
+        json!({ "reminder_id": snoozed["id"], "log_id": snoozed_push["log_id"], "action": "snooze", "snooze_until": until.to_string() });
+    assert_eq!(app.post("/api/reminders?action=handle", &snooze, Some(&token)).await.status(), 200);
+    let got = sink.wait_for(sub_id, 5, 15).await;
+    let again = of(&got, "snoozed");
+    assert_eq!(again.len(), 2, "{got:?}");
+    assert_eq!(again[1]["payload"]["notification"]["data"]["kind"], "snooze");
+    let received = again[1]["received_at"].as_f64().unwrap();
+    assert!(received >= until.as_second() as f64 && received < (until.as_second() + 1) as f64, "{received} vs {until}");
+
+    // A minute on: "nag" rings once more (max_times 1); "alerted" rings at its time.
+    let got = sink.wait_for(sub_id, 7, 80).await;
+    let nags = of(&got, "nag");
+    assert_eq!(nags.len(), 2, "{got:?}");
+    assert_eq!(nags[1]["payload"]["notification"]["data"]["kind"], "repeat");
+    let received = nags[1]["received_at"].as_f64().unwrap();
+    assert!(received >= (start + 65) as f64 && received < (start + 66) as f64, "{received}");
+    let alerted_pushes = of(&got, "alerted");
+    assert_eq!(alerted_pushes.len(), 2, "{got:?}");
+    assert_eq!(alerted_pushes[1]["payload"]["notification"]["data"]["kind"], "occurrence");
+    tokio::time::sleep(std::time::Duration::from_secs(3)).await;
+    let all = sink.received(sub_id).await;
+    assert_eq!(all.len(), 7, "nothing more: no second nag, no repeat of the completed one: {all:?}");
+    let logs = json(app.get(&format!("/api/reminders/{}/logs", alerted["id"].as_str().unwrap()), Some(&token)).await).await;
+    let kinds: Vec<&str> = logs["data"].as_array().unwrap().iter().map(|e| e["kind"].as_str().unwrap()).collect();
+    assert_eq!(kinds, ["occurrence", "alert"], "each its own entry, newest first");
+    let logs = json(app.get(&format!("/api/reminders/{}/logs", nag["id"].as_str().unwrap()), Some(&token)).await).await;
+    let kinds: Vec<&str> = logs["data"].as_array().unwrap().iter().map(|e| e["kind"].as_str().unwrap()).collect();
+    assert_eq!(kinds, ["repeat", "occurrence"]);
+}
 
 /// "Skip next" on a daily reminder due in a few seconds: that second passes in silence, while
 /// a one-time reminder due at the same second rings; the skipped one waits for tomorrow.

@@ -2,6 +2,7 @@ use axum::Json;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
+use hibiki_common::alarms::{self, Alarms};
 use hibiki_common::error::FieldErrors;
 use hibiki_common::ids::{LogId, ReminderId};
 use hibiki_common::recurrence::Recurrence;
@@ -104,10 +105,11 @@ async fn create(state: &AppState, auth: &AuthUser, input: ReminderInput) -> ApiR
     let mut timing = Timing { send_at: input.send_at, timezone, recurrence: input.recurrence.unwrap_or(Recurrence::once()) };
     let mut errors = FieldErrors::default();
     reminder::check_contents(&mut contents, &mut errors);
-    let next = reminder::check_timing(&mut timing, true, now, &mut errors);
+    reminder::check_timing(&mut timing, true, now, &mut errors);
+    let mut alarms = Alarms { alerts: input.alerts.unwrap_or_else(alarms::default_alerts), repeat: input.repeat_until_done };
+    alarms::check(&mut alarms.alerts, alarms.repeat.as_ref(), &mut errors);
     errors.into_result()?;
-    let next = next.ok_or_else(|| ApiError::field("send_at", "send_at must be in the future"))?;
-    let created = state.db.create_reminder(&state.keys, &auth.user.id, &contents, &timing, next, now).await?;
+    let created = state.db.create_reminder(&state.keys, &auth.user.id, &contents, &timing, &alarms, now).await?;
     metrics::counter!("hibiki_reminders_created_total").increment(1);
     Ok((StatusCode::CREATED, ok(created)).into_response())
 }
@@ -131,7 +133,9 @@ async fn handle(state: &AppState, auth: Option<AuthUser>, req: HandleRequest) ->
     let default_snooze = state.db.settings(&user_id).await?.default_snooze_minutes;
     let effect =
         reminder::action_effect(req.action, r.recurrence.is_one_time(), req.snooze_minutes, req.snooze_until, default_snooze, now)?;
-    if state.db.apply_action(&req.log_id, &r.id, req.action, effect, now).await? {
+    let schedule = Timing { send_at: r.send_at, timezone: r.timezone.clone(), recurrence: r.recurrence.clone() }.schedule();
+    let stop = hibiki_common::alarms::stop_rest(&schedule, &r.alerts, entry.occurrence(), now);
+    if state.db.apply_action(&req.log_id, &r.id, req.action, effect, &stop, now).await? {
         metrics::counter!("hibiki_notification_actions_total", "action" => req.action.as_str()).increment(1);
     }
     state.db.touch_user(&user_id, now).await?;

@@ -9,6 +9,7 @@ use sqlx::{AssertSqlSafe, Row};
 use super::delivery::{Claimed, LATE_WINDOW};
 use super::{Db, placeholders, value_rows};
 use crate::Result;
+use crate::alarms::Alarms;
 use crate::ids::{LogId, ReminderId, UserId};
 use crate::reminder::Timing;
 use crate::states::{EntryStatus, FireKind};
@@ -23,6 +24,7 @@ const LATE_AFTER: SignedDuration = SignedDuration::from_secs(5);
 struct ReminderRow {
     user_id: UserId,
     timing: Timing,
+    alarms: Alarms,
     is_active: bool,
 }
 
@@ -35,6 +37,10 @@ struct Entry {
     missed: bool,
     late: bool,
     next: Option<Timestamp>,
+    /// An alert's or repeat's occurrence.
+    occurrence_of: Option<Timestamp>,
+    /// The alert or repeat that follows this fire: (kind, when, its occurrence).
+    follow_up: Option<(FireKind, Timestamp, Timestamp)>,
 }
 
 impl Db {
@@ -74,7 +80,7 @@ impl Db {
         let until_ms = to_millis(until.max(now));
 
         // 1. Take the fires that are still there and due.
-        let mut taken: Vec<(ReminderId, FireKind, Timestamp)> = Vec::new();
+        let mut taken: Vec<(ReminderId, FireKind, Timestamp, Timestamp)> = Vec::new();
         for &kind in FireKind::ALL {
             let ids: Vec<&str> =
                 chunk.iter().filter(|(_, k)| *k == kind).map(|(id, _)| id.as_str()).collect::<HashSet<_>>().into_iter().collect();
@@ -82,7 +88,7 @@ impl Db {
                 continue;
             }
             let sql = format!(
-                "DELETE FROM fires WHERE kind = $1 AND fire_at <= $2 AND reminder_id IN ({}) RETURNING reminder_id, fire_at",
+                "DELETE FROM fires WHERE kind = $1 AND fire_at <= $2 AND reminder_id IN ({}) RETURNING reminder_id, fire_at, occurrence_at",
                 placeholders(3, ids.len())
             );
             let mut query = sqlx::query(AssertSqlSafe(sql)).bind(kind.as_str()).bind(until_ms);
@@ -90,7 +96,12 @@ impl Db {
                 query = query.bind(*id);
             }
             for row in query.fetch_all(&mut *tx).await? {
-                taken.push((row.try_get("reminder_id")?, kind, from_millis(row.try_get("fire_at")?)));
+                taken.push((
+                    row.try_get("reminder_id")?,
+                    kind,
+                    from_millis(row.try_get("fire_at")?),
+                    from_millis(row.try_get("occurrence_at")?),
+                ));
             }
         }
         if taken.is_empty() {
@@ -99,9 +110,9 @@ impl Db {
         }
 
         // 2. Their reminders.
-        let ids: Vec<&str> = taken.iter().map(|(id, _, _)| id.as_str()).collect::<HashSet<_>>().into_iter().collect();
+        let ids: Vec<&str> = taken.iter().map(|(id, _, _, _)| id.as_str()).collect::<HashSet<_>>().into_iter().collect();
         let sql = format!(
-            "SELECT id, user_id, send_at, timezone, recurrence, is_active FROM reminders WHERE id IN ({})",
+            "SELECT id, user_id, send_at, timezone, recurrence, is_active, alerts, repeat_until_done FROM reminders WHERE id IN ({})",
             placeholders(1, ids.len())
         );
         let mut query = sqlx::query(AssertSqlSafe(sql));
@@ -117,23 +128,46 @@ impl Db {
                 recurrence: serde_json::from_str(&recurrence)?,
             };
             let id: ReminderId = row.try_get("id")?;
-            reminders
-                .insert(id, ReminderRow { user_id: row.try_get("user_id")?, timing, is_active: row.try_get::<i64, _>("is_active")? != 0 });
+            let alarms = Alarms {
+                alerts: serde_json::from_str(&row.try_get::<String, _>("alerts")?).unwrap_or_else(|_| crate::alarms::default_alerts()),
+                repeat: row.try_get::<Option<String>, _>("repeat_until_done")?.and_then(|r| serde_json::from_str(&r).ok()),
+            };
+            let is_active = row.try_get::<i64, _>("is_active")? != 0;
+            reminders.insert(id, ReminderRow { user_id: row.try_get("user_id")?, timing, alarms, is_active });
         }
 
         // 3. An entry per fire of an active reminder, and its next occurrence.
         let mut entries = Vec::new();
-        for (reminder_id, kind, fire_at) in taken {
+        for (reminder_id, kind, fire_at, occurrence_at) in taken {
             let Some(reminder) = reminders.get(&reminder_id).filter(|r| r.is_active) else { continue };
             let lateness = now.duration_since(fire_at);
             let missed = lateness > LATE_WINDOW;
-            let next = if kind == FireKind::Occurrence {
-                // After a long outage, skip ahead to the future rather than replaying every miss.
-                reminder.timing.schedule().next_after(if missed { now } else { fire_at })
-            } else {
-                None
+            // After a long outage, skip ahead to the future rather than replaying every miss.
+            let from = if missed { now } else { fire_at };
+            let next = if kind == FireKind::Occurrence { reminder.timing.schedule().next_after(from) } else { None };
+            let repeat_after = |occurrence: Timestamp, rang: Timestamp| {
+                let repeat = reminder.alarms.repeat.as_ref().filter(|_| !missed)?;
+                crate::alarms::next_repeat(repeat, occurrence, rang).map(|at| (FireKind::Repeat, at, occurrence))
             };
-            entries.push(Entry { reminder_id, kind, fire_at, log_id: LogId::generate(), missed, late: lateness >= LATE_AFTER, next });
+            let follow_up = match kind {
+                FireKind::Occurrence => repeat_after(fire_at, fire_at),
+                FireKind::Repeat => repeat_after(occurrence_at, fire_at),
+                FireKind::Alert => crate::alarms::next_alert(&reminder.timing.schedule(), &reminder.alarms.alerts, from, None)
+                    .map(|(at, occurrence)| (FireKind::Alert, at, occurrence)),
+                FireKind::Snooze => None,
+            };
+            let occurrence_of = matches!(kind, FireKind::Alert | FireKind::Repeat).then_some(occurrence_at);
+            entries.push(Entry {
+                reminder_id,
+                kind,
+                fire_at,
+                log_id: LogId::generate(),
+                missed,
+                late: lateness >= LATE_AFTER,
+                next,
+                occurrence_of,
+                follow_up,
+            });
         }
         if entries.is_empty() {
             tx.commit().await?;
@@ -141,9 +175,9 @@ impl Db {
         }
 
         let sql = format!(
-            "INSERT INTO delivery_logs (id, reminder_id, user_id, occurrence_at, status, late, created_at, kind) VALUES {}
+            "INSERT INTO delivery_logs (id, reminder_id, user_id, occurrence_at, status, late, created_at, kind, occurrence_of) VALUES {}
              ON CONFLICT (reminder_id, occurrence_at) DO NOTHING RETURNING id",
-            value_rows(1, entries.len(), 8, |_, p| p)
+            value_rows(1, entries.len(), 9, |c, p| if c == 8 { format!("CAST({p} AS BIGINT)") } else { p })
         );
         let mut query = sqlx::query(AssertSqlSafe(sql));
         for e in &entries {
@@ -155,7 +189,8 @@ impl Db {
                 .bind(if e.missed { EntryStatus::Missed } else { EntryStatus::Queued }.as_str())
                 .bind(i64::from(e.late))
                 .bind(to_millis(now))
-                .bind(e.kind.as_str());
+                .bind(e.kind.as_str())
+                .bind(e.occurrence_of.map(to_millis));
         }
         let logged: HashSet<LogId> =
             query.fetch_all(&mut *tx).await?.iter().map(|r| r.try_get("id")).collect::<std::result::Result<_, _>>()?;
@@ -202,7 +237,25 @@ impl Db {
             }
             query.execute(&mut *tx).await?;
         }
+        // Each alert or repeat schedules the next (a fire set meanwhile by an edit stays).
+        let follow_ups: Vec<(&ReminderId, FireKind, i64, i64)> =
+            entries.iter().filter_map(|e| e.follow_up.map(|(k, at, occ)| (&e.reminder_id, k, to_millis(at), to_millis(occ)))).collect();
+        for chunk in follow_ups.chunks(CLAIM_CHUNK / 4) {
+            let sql = format!(
+                "INSERT INTO fires (reminder_id, kind, fire_at, occurrence_at) VALUES {} ON CONFLICT (reminder_id, kind) DO NOTHING",
+                value_rows(1, chunk.len(), 4, |c, p| if c >= 2 { format!("CAST({p} AS BIGINT)") } else { p })
+            );
+            let mut query = sqlx::query(AssertSqlSafe(sql));
+            for (id, kind, at, occ) in chunk {
+                query = query.bind(*id).bind(kind.as_str()).bind(*at).bind(*occ);
+            }
+            query.execute(&mut *tx).await?;
+        }
         tx.commit().await?;
+        let announce: HashSet<&ReminderId> = follow_ups.iter().map(|(id, ..)| *id).collect();
+        for id in announce {
+            self.reminder_changed(id).await;
+        }
 
         Ok(entries
             .into_iter()

@@ -9,7 +9,8 @@ use sqlx::{AssertSqlSafe, Row};
 use utoipa::ToSchema;
 
 use super::Db;
-use super::fires::{drop_fires, set_fire};
+use super::fires::{drop_fires, put_fire, set_fire};
+use crate::alarms::StopRest;
 use crate::ids::{LogId, ReminderId, SubscriptionId, UserId};
 use crate::reminder::ActionEffect;
 use crate::states::{DeviceDeliveryStatus, EntryKind, EntryStatus, FireKind, NotificationAction};
@@ -40,6 +41,15 @@ pub struct PendingDelivery {
     pub kind: EntryKind,
     pub late: bool,
     pub status: EntryStatus,
+    /// An alert's or repeat's occurrence.
+    pub occurrence_of: Option<Timestamp>,
+}
+
+impl PendingDelivery {
+    /// The occurrence this entry belongs to (itself, unless it is an alert or a repeat).
+    pub fn occurrence(&self) -> Timestamp {
+        self.occurrence_of.unwrap_or(self.occurrence_at)
+    }
 }
 
 impl Db {
@@ -76,10 +86,12 @@ impl Db {
         if super::reminders::plausible_id(log_id.as_str()).is_err() {
             return Ok(None);
         }
-        let row = sqlx::query("SELECT id, reminder_id, user_id, occurrence_at, kind, late, status FROM delivery_logs WHERE id = $1")
-            .bind(log_id)
-            .fetch_optional(&self.pool)
-            .await?;
+        let row = sqlx::query(
+            "SELECT id, reminder_id, user_id, occurrence_at, kind, late, status, occurrence_of FROM delivery_logs WHERE id = $1",
+        )
+        .bind(log_id)
+        .fetch_optional(&self.pool)
+        .await?;
         row.map(|r| {
             Ok(PendingDelivery {
                 log_id: r.try_get("id")?,
@@ -89,6 +101,7 @@ impl Db {
                 kind: stored_word(&r, "kind", EntryKind::parse)?,
                 late: r.try_get::<i64, _>("late")? != 0,
                 status: stored_word(&r, "status", EntryStatus::parse)?,
+                occurrence_of: r.try_get::<Option<i64>, _>("occurrence_of")?.map(from_millis),
             })
         })
         .transpose()
@@ -150,6 +163,7 @@ impl Db {
         reminder_id: &ReminderId,
         action: NotificationAction,
         effect: ActionEffect,
+        stop: &StopRest,
         now: Timestamp,
     ) -> Result<bool> {
         let mut tx = self.pool.begin().await?;
@@ -169,6 +183,46 @@ impl Db {
             .bind(reminder_id)
             .execute(&mut *tx)
             .await?;
+        // The occurrence's nagging ends; acted on before it rang, the occurrence and its other
+        // alerts do not ring either.
+        sqlx::query("DELETE FROM fires WHERE reminder_id = $1 AND kind = 'repeat' AND occurrence_at = $2")
+            .bind(reminder_id)
+            .bind(to_millis(stop.occurrence))
+            .execute(&mut *tx)
+            .await?;
+        if let Some(ahead) = &stop.ahead {
+            drop_fires(&mut tx, reminder_id, Some(FireKind::Alert)).await?;
+            if let Some((at, occurrence)) = ahead.next_alert {
+                put_fire(&mut tx, reminder_id, FireKind::Alert, at, occurrence).await?;
+            }
+            match ahead.next_occurrence {
+                Some(next) => {
+                    let moved = sqlx::query(
+                        "UPDATE fires SET fire_at = $3, occurrence_at = $3 WHERE reminder_id = $1 AND kind = 'occurrence' AND fire_at = $2",
+                    )
+                    .bind(reminder_id)
+                    .bind(to_millis(stop.occurrence))
+                    .bind(to_millis(next))
+                    .execute(&mut *tx)
+                    .await?
+                    .rows_affected();
+                    if moved > 0 {
+                        sqlx::query("UPDATE reminders SET scheduled_at = $2 WHERE id = $1")
+                            .bind(reminder_id)
+                            .bind(to_millis(next))
+                            .execute(&mut *tx)
+                            .await?;
+                    }
+                }
+                None => {
+                    sqlx::query("DELETE FROM fires WHERE reminder_id = $1 AND kind = 'occurrence' AND fire_at = $2")
+                        .bind(reminder_id)
+                        .bind(to_millis(stop.occurrence))
+                        .execute(&mut *tx)
+                        .await?;
+                }
+            }
+        }
         match effect {
             ActionEffect::Archive => super::reminders::archive(&mut tx, reminder_id, now).await?,
             ActionEffect::ClearSnooze => drop_fires(&mut tx, reminder_id, Some(FireKind::Snooze)).await?,

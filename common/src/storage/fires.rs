@@ -33,6 +33,28 @@ pub(super) async fn set_fire(conn: &mut AnyConnection, reminder_id: &ReminderId,
     Ok(())
 }
 
+/// Sets (or replaces) a fire that rings at `fire_at` for the occurrence at `occurrence_at`
+/// (an alert before it, a repeat after it).
+pub(super) async fn put_fire(
+    conn: &mut AnyConnection,
+    reminder_id: &ReminderId,
+    kind: FireKind,
+    fire_at: Timestamp,
+    occurrence_at: Timestamp,
+) -> Result<()> {
+    sqlx::query(
+        "INSERT INTO fires (reminder_id, kind, fire_at, occurrence_at) VALUES ($1, $2, $3, $4)
+         ON CONFLICT (reminder_id, kind) DO UPDATE SET fire_at = excluded.fire_at, occurrence_at = excluded.occurrence_at",
+    )
+    .bind(reminder_id)
+    .bind(kind.as_str())
+    .bind(to_millis(fire_at))
+    .bind(to_millis(occurrence_at))
+    .execute(conn)
+    .await?;
+    Ok(())
+}
+
 /// Drops the reminder's pending fires: all of them, or those of one kind.
 pub(super) async fn drop_fires(conn: &mut AnyConnection, reminder_id: &ReminderId, kind: Option<FireKind>) -> Result<()> {
     match kind {

@@ -6,10 +6,12 @@ use sqlx::any::AnyRow;
 use sqlx::{AnyConnection, AssertSqlSafe, Row};
 
 use super::{Db, flag};
+use crate::alarms::Alarms;
 use crate::crypto::Keys;
 use crate::ids::{ReminderId, UserId};
 use crate::recurrence::Recurrence;
 use crate::reminder::{Applied, Contents, FireState, MAX_ACTIVE_REMINDERS, Reminder, ReminderStatus, StatusFilter, Timing};
+use crate::states::FireKind;
 use crate::time::{from_millis, to_millis};
 use crate::{Error, Result};
 
@@ -42,7 +44,7 @@ pub(super) fn open_json<T: serde::de::DeserializeOwned>(keys: &Keys, context: &s
 /// A reminder with what its pending fires say: the snooze, and whether an occurrence is still
 /// to come. One column list for every read.
 const REMINDER_SELECT: &str = "SELECT r.id, r.user_id, r.title, r.description, r.send_to, r.metadata, r.send_at, r.timezone, r.recurrence,
-        r.scheduled_at, r.is_active, r.is_archived, r.created_at, r.updated_at,
+        r.scheduled_at, r.is_active, r.is_archived, r.created_at, r.updated_at, r.alerts, r.repeat_until_done,
         (SELECT f.fire_at FROM fires f WHERE f.reminder_id = r.id AND f.kind = 'snooze') AS snooze_at,
         (SELECT f.fire_at FROM fires f WHERE f.reminder_id = r.id AND f.kind = 'occurrence') AS next_at
      FROM reminders r";
@@ -71,6 +73,8 @@ fn reminder_from_row(keys: &Keys, row: &AnyRow, now: Timestamp) -> Result<Remind
         scheduled_at: state.scheduled_at(),
         snoozed_until: state.snoozed_until(),
         overdue: state.overdue(now),
+        alerts: serde_json::from_str(&row.try_get::<String, _>("alerts")?).unwrap_or_else(|_| crate::alarms::default_alerts()),
+        repeat_until_done: row.try_get::<Option<String>, _>("repeat_until_done")?.and_then(|r| serde_json::from_str(&r).ok()),
         is_active,
         is_archived,
         status: if is_archived { ReminderStatus::Completed } else { ReminderStatus::Pending },
@@ -105,16 +109,19 @@ async fn room_for_one_more(tx: &mut sqlx::Transaction<'_, sqlx::Any>, user_id: &
 }
 
 impl Db {
-    /// Inserts a reminder unless the user already has the maximum of active ones.
+    /// Inserts a reminder unless the user already has the maximum of active ones; its first
+    /// occurrence after `now` (and its first alert) become its pending fires.
     pub async fn create_reminder(
         &self,
         keys: &Keys,
         user_id: &UserId,
         contents: &Contents,
         timing: &Timing,
-        next: Timestamp,
+        alarms: &Alarms,
         now: Timestamp,
     ) -> Result<Reminder> {
+        let schedule = timing.schedule();
+        let next = schedule.next_after(now).ok_or_else(|| Error::field("send_at", "send_at must be in the future"))?;
         let id = ReminderId::generate();
         let [title, description, send_to, metadata] = seal_contents(keys, &id, contents)?;
         let recurrence = serde_json::to_string(&timing.recurrence)?;
@@ -123,8 +130,8 @@ impl Db {
         room_for_one_more(&mut tx, user_id).await?;
         sqlx::query(
             "INSERT INTO reminders (id, user_id, title, description, send_to, metadata, send_at, timezone, recurrence, scheduled_at,
-                 is_active, is_archived, created_at, updated_at)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 1, 0, $11, $11)",
+                 is_active, is_archived, created_at, updated_at, alerts, repeat_until_done)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 1, 0, $11, $11, $12, $13)",
         )
         .bind(&id)
         .bind(user_id)
@@ -137,6 +144,8 @@ impl Db {
         .bind(recurrence)
         .bind(to_millis(next))
         .bind(now_ms)
+        .bind(serde_json::to_string(&alarms.alerts)?)
+        .bind(alarms.repeat.map(|r| serde_json::to_string(&r)).transpose()?)
         .execute(&mut *tx)
         .await?;
         sqlx::query("INSERT INTO fires (reminder_id, kind, fire_at, occurrence_at) VALUES ($1, 'occurrence', $2, $2)")
@@ -144,6 +153,9 @@ impl Db {
             .bind(to_millis(next))
             .execute(&mut *tx)
             .await?;
+        if let Some((at, occurrence)) = crate::alarms::next_alert(&schedule, &alarms.alerts, now, None) {
+            super::fires::put_fire(&mut tx, &id, FireKind::Alert, at, occurrence).await?;
+        }
         tx.commit().await?;
         self.reminder_changed(&id).await;
         self.get_reminder(keys, user_id, &id).await
@@ -178,7 +190,7 @@ impl Db {
     /// active limit like a create; changed timing replaces the pending occurrence fire with
     /// the new `scheduled_at`.
     pub async fn save_reminder(&self, keys: &Keys, r: &Reminder, applied: Applied, now: Timestamp) -> Result<Reminder> {
-        let Applied { reactivate, timing_changed } = applied;
+        let Applied { reactivate, timing_changed, alarms_changed } = applied;
         let contents = Contents {
             title: r.title.clone(),
             description: r.description.clone(),
@@ -195,7 +207,7 @@ impl Db {
         sqlx::query(
             "UPDATE reminders SET title = $3, description = $4, send_to = $5, metadata = $6, send_at = $7, timezone = $8,
                  recurrence = $9, scheduled_at = $10, is_active = $11, is_archived = $12, archived_at = CASE WHEN $12 = 1 THEN archived_at ELSE NULL END,
-                 updated_at = $13
+                 updated_at = $13, alerts = $14, repeat_until_done = $15
              WHERE id = $1 AND user_id = $2",
         )
         .bind(&r.id)
@@ -211,8 +223,19 @@ impl Db {
         .bind(flag(is_active))
         .bind(flag(is_archived))
         .bind(to_millis(now))
+        .bind(serde_json::to_string(&r.alerts)?)
+        .bind(r.repeat_until_done.map(|x| serde_json::to_string(&x)).transpose()?)
         .execute(&mut *tx)
         .await?;
+        if timing_changed || alarms_changed {
+            // The pending alert and repeat follow the new timing (an occurrence already rung
+            // keeps no nagging once its reminder is edited).
+            sqlx::query("DELETE FROM fires WHERE reminder_id = $1 AND kind IN ('alert', 'repeat')").bind(&r.id).execute(&mut *tx).await?;
+            let timing = Timing { send_at: r.send_at, timezone: r.timezone.clone(), recurrence: r.recurrence.clone() };
+            if is_active && let Some((at, occurrence)) = crate::alarms::next_alert(&timing.schedule(), &r.alerts, now, None) {
+                super::fires::put_fire(&mut tx, &r.id, FireKind::Alert, at, occurrence).await?;
+            }
+        }
         if timing_changed {
             sqlx::query("DELETE FROM fires WHERE reminder_id = $1 AND kind = 'occurrence'").bind(&r.id).execute(&mut *tx).await?;
             if let (true, Some(next)) = (is_active, r.scheduled_at) {
@@ -224,7 +247,7 @@ impl Db {
             }
         }
         tx.commit().await?;
-        if timing_changed {
+        if timing_changed || alarms_changed {
             self.reminder_changed(&r.id).await;
         }
         self.get_reminder(keys, &r.user_id, &r.id).await

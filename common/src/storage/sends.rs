@@ -125,7 +125,7 @@ impl Db {
             let sql = format!(
                 "SELECT r.user_id, COUNT(*) AS n FROM reminders r
                  WHERE r.is_active = 1 AND r.recurrence = '{{\"kind\":\"none\"}}' AND r.scheduled_at <= $1
-                   AND NOT EXISTS (SELECT 1 FROM fires f WHERE f.reminder_id = r.id) AND r.user_id IN ({})
+                   AND NOT EXISTS (SELECT 1 FROM fires f WHERE f.reminder_id = r.id AND f.kind IN ('occurrence', 'snooze')) AND r.user_id IN ({})
                  GROUP BY r.user_id",
                 placeholders(2, chunk.len())
             );

@@ -199,7 +199,7 @@ impl Db {
         Ok(sqlx::query(
             "UPDATE reminders SET is_active = 0, is_archived = 1, archived_at = $1, updated_at = $1
              WHERE is_active = 1 AND recurrence = '{\"kind\":\"none\"}' AND scheduled_at < $2
-               AND NOT EXISTS (SELECT 1 FROM fires f WHERE f.reminder_id = reminders.id)",
+               AND NOT EXISTS (SELECT 1 FROM fires f WHERE f.reminder_id = reminders.id AND f.kind IN ('occurrence', 'snooze'))",
         )
         .bind(now_ms)
         .bind(cutoff)

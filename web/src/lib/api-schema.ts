@@ -515,6 +515,11 @@ export interface components {
             /** Format: date-time */
             last_active_at: string;
         };
+        /** @description A ring `before_minutes` before the occurrence (0 is the occurrence itself). */
+        Alert: {
+            /** Format: int32 */
+            before_minutes: number;
+        };
         CalendarUrl: {
             /** @description `https://…/api/calendar/{secret}.ics`; a calendar app subscribes to it (`webcal:` works too). */
             url: string;
@@ -715,6 +720,7 @@ export interface components {
         Recurrence: components["schemas"]["Pattern"] & components["schemas"]["Shape"];
         /** @description A reminder as the API answers it. */
         Reminder: {
+            alerts: components["schemas"]["Alert"][];
             /** Format: date-time */
             created_at: string;
             description?: string | null;
@@ -725,6 +731,7 @@ export interface components {
             /** @description A one-time reminder that fired and got no action (completed, snoozed) yet. */
             overdue: boolean;
             recurrence: components["schemas"]["Recurrence"];
+            repeat_until_done?: null | components["schemas"]["RepeatUntilDone"];
             /**
              * Format: date-time
              * @description The next instant it rings: the snooze while snoozed; for an overdue one-time reminder
@@ -748,9 +755,12 @@ export interface components {
         };
         /** @description `POST /api/reminders` body. */
         ReminderInput: {
+            /** @description Up to 5 rings before each occurrence; `[{"before_minutes": 0}]` (the occurrence itself) when absent. */
+            alerts?: components["schemas"]["Alert"][] | null;
             description?: string | null;
             metadata?: unknown;
             recurrence?: null | components["schemas"]["Recurrence"];
+            repeat_until_done?: null | components["schemas"]["RepeatUntilDone"];
             /**
              * Format: date-time
              * @description RFC 3339 with offset; a fraction of a second is rounded up to the next second.
@@ -767,9 +777,11 @@ export interface components {
          *     ones.
          */
         ReminderPatch: {
+            alerts?: components["schemas"]["Alert"][] | null;
             description?: string | null;
             metadata?: Record<string, never> | null;
             recurrence?: null | components["schemas"]["Recurrence"];
+            repeat_until_done?: null | components["schemas"]["RepeatUntilDone"];
             /** Format: date-time */
             send_at?: string | null;
             send_to?: string[] | null;
@@ -778,6 +790,16 @@ export interface components {
         };
         /** @enum {string} */
         ReminderStatus: "pending" | "completed";
+        /**
+         * @description Ring the occurrence again every `every_minutes` until Complete or Snooze, at most
+         *     `max_times` more times.
+         */
+        RepeatUntilDone: {
+            /** Format: int32 */
+            every_minutes: number;
+            /** Format: int32 */
+            max_times: number;
+        };
         /** @description `POST /api/reminders/{id}/send`'s answer. */
         SendNowAnswer: {
             /** @description Devices it was sent to; 0 when the user has none (or none that `send_to` names). */

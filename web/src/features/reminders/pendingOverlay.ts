@@ -11,6 +11,8 @@ import type { Reminder, ReminderInput } from '../../lib/types';
 export function tempReminder(input: ReminderInput, id: string, userId: string, at: number): Reminder {
   const iso = new Date(at).toISOString();
   return {
+    // The server's default: one alert of 0 minutes, the occurrence itself.
+    alerts: [{ before_minutes: 0 }],
     ...input,
     // Left out, the server makes it one-time in the account's zone; '' shows as no zone until it answers.
     recurrence: input.recurrence ?? { kind: 'none' },

@@ -22,6 +22,7 @@ function rem(id: string, scheduled: string, extra: Partial<Reminder> = {}): Remi
     scheduled_at: scheduled,
     timezone: 'UTC',
     recurrence: { kind: 'none' },
+    alerts: [{ before_minutes: 0 }],
     overdue: false,
     is_active: true,
     is_archived: false,
