@@ -116,11 +116,14 @@ fn event(out: &mut Lines, r: &Reminder, options: &FeedOptions<'_>) -> Option<Str
             out.line(&format!("RDATE{prefix}:{}", added.join(",")));
         }
     }
-    out.line("BEGIN:VALARM");
-    out.line("ACTION:DISPLAY");
-    out.line("TRIGGER:PT0S");
-    out.property("DESCRIPTION", &summary);
-    out.line("END:VALARM");
+    // One VALARM per alert: at the time, and each alert before it.
+    for alert in &r.alerts {
+        out.line("BEGIN:VALARM");
+        out.line("ACTION:DISPLAY");
+        out.line(&if alert.before_minutes == 0 { "TRIGGER:PT0S".to_owned() } else { format!("TRIGGER:-PT{}M", alert.before_minutes) });
+        out.property("DESCRIPTION", &summary);
+        out.line("END:VALARM");
+    }
     out.line("END:VEVENT");
     zone
 }
@@ -344,8 +347,11 @@ mod tests {
     #[test]
     fn hidden_content_and_one_time_reminders() {
         let r = reminder("歯医者", "2026-09-18T09:00:00+09:00", "Asia/Tokyo", r#"{"kind":"none"}"#);
+        let mut r = r;
+        r.alerts = vec![crate::alarms::Alert { before_minutes: 1440 }, crate::alarms::Alert { before_minutes: 0 }];
         let feed = feed(&[r], &options(true));
         assert!(feed.contains("SUMMARY:リマインダー\r\n"));
+        assert!(feed.contains("TRIGGER:-PT1440M\r\n") && feed.contains("TRIGGER:PT0S\r\n"), "a VALARM per alert");
         assert!(!feed.contains("歯医者") && !feed.contains("DESCRIPTION:line"));
         assert!(!feed.contains("RRULE"));
         assert!(feed.contains("TRIGGER:PT0S"));
