@@ -116,11 +116,12 @@ fn event(out: &mut Lines, r: &Reminder, options: &FeedOptions<'_>) -> Option<Str
             out.line(&format!("RDATE{prefix}:{}", added.join(",")));
         }
     }
-    // One VALARM per alert: at the time, and each alert before it.
-    for alert in &r.alerts {
+    // A VALARM at the time (the occurrence always rings) and one per alert before it.
+    let befores = r.alerts.iter().map(|a| a.before_minutes).filter(|m| *m > 0);
+    for before in std::iter::once(0).chain(befores) {
         out.line("BEGIN:VALARM");
         out.line("ACTION:DISPLAY");
-        out.line(&if alert.before_minutes == 0 { "TRIGGER:PT0S".to_owned() } else { format!("TRIGGER:-PT{}M", alert.before_minutes) });
+        out.line(&if before == 0 { "TRIGGER:PT0S".to_owned() } else { format!("TRIGGER:-PT{before}M") });
         out.property("DESCRIPTION", &summary);
         out.line("END:VALARM");
     }
@@ -348,7 +349,7 @@ mod tests {
     fn hidden_content_and_one_time_reminders() {
         let r = reminder("歯医者", "2026-09-18T09:00:00+09:00", "Asia/Tokyo", r#"{"kind":"none"}"#);
         let mut r = r;
-        r.alerts = vec![crate::alarms::Alert { before_minutes: 1440 }, crate::alarms::Alert { before_minutes: 0 }];
+        r.alerts = vec![crate::alarms::Alert { before_minutes: 1440 }];
         let feed = feed(&[r], &options(true));
         assert!(feed.contains("SUMMARY:リマインダー\r\n"));
         assert!(feed.contains("TRIGGER:-PT1440M\r\n") && feed.contains("TRIGGER:PT0S\r\n"), "a VALARM per alert");
