@@ -13,6 +13,7 @@ import {
   DESCRIPTION_MAX,
   HOURLY_MAX,
   HOURLY_MIN,
+  DEFAULT_REPEAT_OPTIONS,
   INTERVAL_MAX,
   TITLE_MAX,
   buildRecurrence,
@@ -160,6 +161,8 @@ export function ReminderDialog({
     }
   }
 
+  const rule = buildRecurrence(form);
+  const optionsSet = JSON.stringify(rule) !== JSON.stringify(buildRecurrence({ ...form, ...DEFAULT_REPEAT_OPTIONS }));
   const err = (k: keyof FormErrors) =>
     errors[k] ? (
       <p id={`${ids}-${k}-err`} className="field-error" role="alert">
@@ -288,10 +291,12 @@ export function ReminderDialog({
             >
               {t('fields.moreOptions')}
             </button>
-            {/* What the options make of the rule, in words: visible while they are folded away too. */}
-            <p className="hint" aria-live="polite">
-              {recurrenceText(buildRecurrence(form), t, lang)}
-            </p>
+            {/* What the options make of the rule, in words, also while they are folded away. */}
+            {optionsSet && (
+              <p className="hint" aria-live="polite">
+                {recurrenceText(rule, t, lang)}
+              </p>
+            )}
           </div>
         )}
         {form.kind !== 'none' && moreOpen && <RepeatOptions id={`${ids}-more`} form={form} setForm={setForm} err={err} described={described} />}
