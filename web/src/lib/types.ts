@@ -33,8 +33,14 @@ export interface SessionAnswer {
 export type Weekday = Schemas['Day'];
 export const WEEKDAYS: readonly Weekday[] = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'];
 
-/** How a reminder repeats: `{kind: 'none' | 'hourly' (interval_hours) | 'daily' | 'weekly' | 'weekdays' | 'custom' (days) | 'monthly'}`. */
+/**
+ * How a reminder repeats: a pattern (`kind`: none, hourly (interval_hours), daily, weekly,
+ * weekdays, custom (days), monthly (day, or week + weekday), yearly; `interval`) and its shape
+ * (`until` or `count`, `skip`, `holidays`), as one flat object.
+ */
 export type Recurrence = Schemas['Recurrence'];
+/** What a Japanese public holiday does to an occurrence on it. */
+export type HolidayRule = Schemas['HolidayRule'];
 
 export type RecurrenceKind = Recurrence['kind'];
 /** The kinds the reminder dialog offers, in its order (each has a text in reminders.json). */
@@ -46,6 +52,7 @@ export const RECURRENCE_KINDS: readonly RecurrenceKind[] = [
   'weekdays',
   'custom',
   'monthly',
+  'yearly',
 ];
 
 export interface ReminderInput {

@@ -9,25 +9,46 @@ import { enqueue } from '../../lib/offline/offlineSync';
 import { isReminderKey, swrKeys } from '../../lib/swrKeys';
 import { SNOOZE_PRESETS, type DeliveryLog, type Reminder } from '../../lib/types';
 import { useLang } from '../../lib/useLang';
+import { useNow } from '../../lib/useNow';
+import { formatLocalDate } from './recurrenceText';
 import { latestLog, logStatusKey } from './reminderLogic';
+import { pickBounds, pickedTime, thisEvening, tomorrowMorning } from './snoozeUntil';
+import { skipNextOccurrence } from './useReminders';
 
 const UPCOMING = 5;
+
+/** The settings that place "this evening" and "tomorrow morning". */
+export interface SnoozeClock {
+  timezone: string;
+  morningTime: string;
+  eveningTime: string;
+}
+
+/** A snooze menu choice: minutes ('10'), or until this evening, tomorrow morning or a picked time. */
+type SnoozeChoice = `${number}` | 'evening' | 'morning' | 'pick';
 
 /**
  * A reminder's details (opened from the list, or by `?reminder=<id>` from a notification): the
  * next occurrences, the delivery history, and Complete / Snooze (for the latest delivery) and
  * Send now. Complete and snooze are queued when offline.
  */
-export function ReminderDetails({ reminder, snoozeMinutes }: { reminder: Reminder; snoozeMinutes: number }) {
+export function ReminderDetails({ reminder, snoozeMinutes, snoozeClock }: { reminder: Reminder; snoozeMinutes: number; snoozeClock: SnoozeClock }) {
   const { t } = useTranslation('reminders');
   const lang = useLang();
   const { mutate } = useSWRConfig();
   const id = reminder.id;
   const occurrences = useSWR(reminder.is_archived ? null : swrKeys.occurrences(id, UPCOMING), () => api.reminders.occurrences(id, UPCOMING));
   const logs = useSWR(swrKeys.logs(id), () => api.reminders.logs(id));
-  const [busy, setBusy] = useState<null | 'complete' | 'snooze' | 'send'>(null);
-  const [snoozeChoice, setSnoozeChoice] = useState(snoozeMinutes);
+  const [busy, setBusy] = useState<null | 'complete' | 'snooze' | 'send' | 'skip'>(null);
+  const [chosen, setSnoozeChoice] = useState<SnoozeChoice>(`${snoozeMinutes}`);
+  const [picked, setPicked] = useState('');
+  const [pickError, setPickError] = useState<string | null>(null);
+  const now = useNow(30_000);
+  const evening = thisEvening(now, snoozeClock.timezone, snoozeClock.eveningTime);
+  // "This evening" leaves the menu once the evening has come: fall back to the default minutes.
+  const snoozeChoice: SnoozeChoice = chosen === 'evening' && !evening ? `${snoozeMinutes}` : chosen;
   const last = latestLog(logs.data ?? []);
+  const recurring = (reminder.recurrence?.kind ?? 'none') !== 'none';
   // Any delivered reminder can be completed or snoozed here, also while snoozed.
   const canHandle = !reminder.is_archived && last !== null;
   const stateText = (s: string) => {
@@ -35,21 +56,31 @@ export function ReminderDetails({ reminder, snoozeMinutes }: { reminder: Reminde
     return key ? t(key) : t('details.state.unknown');
   };
 
+  /** The snooze request's `snooze_minutes` or `snooze_until`, or null after showing why the picked time will not do. */
+  function snoozeBody(): { snooze_minutes: number } | { snooze_until: string } | null {
+    const at = Date.now();
+    if (snoozeChoice === 'evening') return { snooze_until: thisEvening(at, snoozeClock.timezone, snoozeClock.eveningTime) ?? '' };
+    if (snoozeChoice === 'morning') return { snooze_until: tomorrowMorning(at, snoozeClock.timezone, snoozeClock.morningTime) };
+    if (snoozeChoice === 'pick') {
+      const p = pickedTime(picked, at, snoozeClock.timezone);
+      setPickError('error' in p ? p.error : null);
+      return 'error' in p ? null : { snooze_until: p.until };
+    }
+    return { snooze_minutes: Number(snoozeChoice) };
+  }
+
   async function handle(action: 'complete' | 'snooze') {
     if (!last) return;
+    const snooze = action === 'snooze' ? snoozeBody() : undefined;
+    if (snooze === null) return;
+    const minutes = snooze && 'snooze_minutes' in snooze ? snooze.snooze_minutes : snoozeMinutes;
     setBusy(action);
-    const minutes = snoozeChoice;
     try {
       if (!navigator.onLine) {
-        await enqueue({ type: action, reminderId: id, logId: last.id, data: action === 'snooze' ? { snooze_minutes: minutes } : undefined });
+        await enqueue({ type: action, reminderId: id, logId: last.id, data: snooze });
         toast.success(t('toast.queued'));
       } else {
-        const after = await api.reminders.handle({
-          reminder_id: id,
-          log_id: last.id,
-          action,
-          ...(action === 'snooze' ? { snooze_minutes: minutes } : {}),
-        });
+        const after = await api.reminders.handle({ reminder_id: id, log_id: last.id, action, ...snooze });
         toast.success(
           action === 'complete'
             ? t('details.completedToast')
@@ -61,6 +92,24 @@ export function ReminderDetails({ reminder, snoozeMinutes }: { reminder: Reminde
       await mutate(isReminderKey);
     } catch {
       toast.error(t('details.actionFailed'));
+    } finally {
+      setBusy(null);
+    }
+  }
+
+  async function skipNext() {
+    setBusy('skip');
+    try {
+      const before = new Set(reminder.recurrence?.skip ?? []);
+      const after = await skipNextOccurrence(id);
+      // The toast names the date the server added to `skip`.
+      const added = (after.recurrence.skip ?? []).filter((d) => !before.has(d)).sort()[0];
+      const next = occurrences.data?.occurrences[0];
+      const date = added ? formatLocalDate(added, lang, true) : next ? formatDateTime(next, lang, reminder.timezone) : '';
+      toast.success(t('details.skippedToast', { date }));
+      await mutate(isReminderKey);
+    } catch {
+      toast.error(t('details.skipFailed'));
     } finally {
       setBusy(null);
     }
@@ -129,18 +178,53 @@ export function ReminderDetails({ reminder, snoozeMinutes }: { reminder: Reminde
               <label className="visually-hidden" htmlFor={`snooze-${id}`}>
                 {t('details.snoozeFor')}
               </label>
-              <select id={`snooze-${id}`} value={snoozeChoice} onChange={(e) => setSnoozeChoice(Number(e.target.value))} disabled={busy !== null}>
+              <select
+                id={`snooze-${id}`}
+                value={snoozeChoice}
+                onChange={(e) => {
+                  setSnoozeChoice(e.target.value as SnoozeChoice);
+                  setPickError(null);
+                }}
+                disabled={busy !== null}
+              >
                 {SNOOZE_PRESETS.map((m) => (
                   <option key={m} value={m}>
                     {t('details.snoozeMinutes', { n: m })}
                   </option>
                 ))}
+                {evening && <option value="evening">{t('details.snoozeEvening', { time: snoozeClock.eveningTime })}</option>}
+                <option value="morning">{t('details.snoozeMorning', { time: snoozeClock.morningTime })}</option>
+                <option value="pick">{t('details.snoozePick')}</option>
               </select>
+              {snoozeChoice === 'pick' && (
+                <>
+                  <label className="visually-hidden" htmlFor={`snooze-at-${id}`}>
+                    {t('details.snoozePickLabel')}
+                  </label>
+                  <input
+                    id={`snooze-at-${id}`}
+                    type="datetime-local"
+                    value={picked}
+                    {...pickBounds(now, snoozeClock.timezone)}
+                    onChange={(e) => {
+                      setPicked(e.target.value);
+                      setPickError(null);
+                    }}
+                    disabled={busy !== null}
+                    {...(pickError ? { 'aria-invalid': true, 'aria-describedby': `snooze-at-${id}-err` } : {})}
+                  />
+                </>
+              )}
               <button type="button" className="button small secondary" disabled={busy !== null} onClick={() => void handle('snooze')}>
-                {t('details.snooze', { n: snoozeChoice })}
+                {/^\d+$/.test(snoozeChoice) ? t('details.snooze', { n: Number(snoozeChoice) }) : t('details.snoozeSubmit')}
               </button>
             </span>
           </>
+        )}
+        {!reminder.is_archived && recurring && (
+          <button type="button" className="button small secondary" disabled={busy !== null} onClick={() => void skipNext()}>
+            {t('details.skipNext')}
+          </button>
         )}
         {!reminder.is_archived && (
           <button type="button" className="button small secondary" disabled={busy !== null} onClick={() => void sendNow()}>
@@ -148,6 +232,11 @@ export function ReminderDetails({ reminder, snoozeMinutes }: { reminder: Reminde
           </button>
         )}
       </div>
+      {canHandle && snoozeChoice === 'pick' && pickError && (
+        <p id={`snooze-at-${id}-err`} className="field-error" role="alert">
+          {t(pickError)}
+        </p>
+      )}
       {!canHandle && !reminder.is_archived && <p className="hint">{t('details.handleHint')}</p>}
     </div>
   );

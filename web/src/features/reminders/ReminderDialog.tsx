@@ -7,22 +7,35 @@ import { formatDateTime } from '../../lib/format';
 import { preventImeSubmit } from '../../lib/ime';
 import { RECURRENCE_KINDS, WEEKDAYS, type Reminder, type ReminderInput, type Weekday } from '../../lib/types';
 import { useLang } from '../../lib/useLang';
+import { markPreview, needsPlainPreview, type PreviewRow } from './previewMarks';
+import { formatLocalDate, recurrenceText } from './recurrenceText';
 import {
   DESCRIPTION_MAX,
   HOURLY_MAX,
   HOURLY_MIN,
+  DEFAULT_REPEAT_OPTIONS,
+  INTERVAL_MAX,
   TITLE_MAX,
+  buildRecurrence,
   formToInput,
   validateForm,
   type FormErrors,
   type ReminderForm,
 } from './reminderLogic';
+import { RepeatOptions } from './RepeatOptions';
 
 const PREVIEW_DEBOUNCE_MS = 400;
+const PREVIEW_MARK_TEXT = { moved: 'dialog.previewMoved', skipped: 'dialog.previewSkipped', holiday: 'dialog.previewHoliday' } as const;
+const PREVIEW_COUNT = 5;
+/** Fields shown under "More options": an error in one opens it. */
+const MORE_OPTION_FIELDS: readonly (keyof FormErrors)[] = ['interval', 'monthDay', 'until', 'count'];
 
-/** Next occurrences from POST /api/reminders/preview, debounced. */
+/**
+ * Next occurrences from POST /api/reminders/preview, debounced. With a holiday rule or skipped
+ * dates, the same rule without them is previewed too, to mark what moved or was dropped.
+ */
 function usePreview(form: ReminderForm, enabled: boolean) {
-  const [state, setState] = useState<{ items: string[]; error: boolean; loading: boolean }>({ items: [], error: false, loading: false });
+  const [state, setState] = useState<{ rows: PreviewRow[]; error: boolean; loading: boolean }>({ rows: [], error: false, loading: false });
   const input = useMemo(() => {
     if (!enabled) return null;
     const errors = validateForm({ ...form, title: form.title.trim() || 'preview' }, 0, { requireFuture: false });
@@ -36,15 +49,37 @@ function usePreview(form: ReminderForm, enabled: boolean) {
 
   useEffect(() => {
     if (!input) {
-      setState({ items: [], error: false, loading: false });
+      setState({ rows: [], error: false, loading: false });
       return;
     }
     let cancelled = false;
     setState((s) => ({ ...s, loading: true }));
     const h = setTimeout(() => {
-      api.reminders.preview(JSON.parse(input) as ReminderInput, 5).then(
-        (r) => !cancelled && setState({ items: r.occurrences, error: false, loading: false }),
-        () => !cancelled && setState({ items: [], error: true, loading: false }),
+      const rule = JSON.parse(input) as ReminderInput;
+      const rec = rule.recurrence ?? { kind: 'none' };
+      const skip = rec.skip ?? [];
+      const holidays = rec.holidays ?? 'ignore';
+      let plain: Promise<string[] | null> = Promise.resolve(null);
+      if (needsPlainPreview(holidays, skip)) {
+        const { holidays: _h, skip: _s, ...plainRec } = rec;
+        // Enough plain dates to reach past the dropped ones.
+        const count = Math.min(50, PREVIEW_COUNT + skip.length + 5);
+        plain = api.reminders.preview({ ...rule, recurrence: plainRec as typeof rec }, count).then((r) => r.occurrences);
+      }
+      Promise.all([api.reminders.preview(rule, PREVIEW_COUNT), plain]).then(
+        ([actual, plainList]) =>
+          !cancelled &&
+          setState({
+            rows: markPreview(actual.occurrences, plainList, {
+              skip,
+              holidays,
+              timezone: rule.timezone ?? 'UTC',
+              complete: actual.occurrences.length < PREVIEW_COUNT,
+            }),
+            error: false,
+            loading: false,
+          }),
+        () => !cancelled && setState({ rows: [], error: true, loading: false }),
       );
     }, PREVIEW_DEBOUNCE_MS);
     return () => {
@@ -78,6 +113,7 @@ export function ReminderDialog({
   const [errors, setErrors] = useState<FormErrors>({});
   const [serverError, setServerError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const [moreOpen, setMoreOpen] = useState(false);
   const preview = usePreview(form, open);
 
   useEffect(() => {
@@ -85,6 +121,7 @@ export function ReminderDialog({
       setForm(initial);
       setErrors({});
       setServerError(null);
+      setMoreOpen(false);
     }
   }, [open, initial]);
 
@@ -98,6 +135,7 @@ export function ReminderDialog({
     const timeChanged = !editing || form.date !== initial.date || form.time !== initial.time || form.timezone !== initial.timezone;
     const errs = validateForm(form, Date.now(), { requireFuture: timeChanged });
     setErrors(errs);
+    if (MORE_OPTION_FIELDS.some((k) => errs[k])) setMoreOpen(true);
     if (Object.keys(errs).length > 0) return;
     setBusy(true);
     setServerError(null);
@@ -112,7 +150,7 @@ export function ReminderDialog({
           ...(f.description ? { description: f.description } : {}),
           ...(f.send_at ? { time: f.send_at } : {}),
           ...(f.timezone ? { timezone: f.timezone } : {}),
-          ...(f.recurrence ? { days: f.recurrence } : {}),
+          ...(f.recurrence ? { recurrence: f.recurrence } : {}),
         });
         setServerError(t('errors.validation'));
       } else if (isApiError(err, 'REMINDER_LIMIT')) setServerError(t('errors.limit'));
@@ -123,10 +161,14 @@ export function ReminderDialog({
     }
   }
 
+  const rule = buildRecurrence(form);
+  const optionsSet = JSON.stringify(rule) !== JSON.stringify(buildRecurrence({ ...form, ...DEFAULT_REPEAT_OPTIONS }));
   const err = (k: keyof FormErrors) =>
     errors[k] ? (
       <p id={`${ids}-${k}-err`} className="field-error" role="alert">
-        {errors[k]!.startsWith('errors.') ? t(errors[k]!, { max: k === 'title' ? TITLE_MAX : DESCRIPTION_MAX }) : errors[k]}
+        {errors[k]!.startsWith('errors.')
+          ? t(errors[k]!, { max: k === 'title' ? TITLE_MAX : k === 'interval' ? INTERVAL_MAX[form.kind] : DESCRIPTION_MAX })
+          : errors[k]}
       </p>
     ) : null;
   const described = (k: keyof FormErrors) => (errors[k] ? { 'aria-invalid': true, 'aria-describedby': `${ids}-${k}-err` } : {});
@@ -236,6 +278,49 @@ export function ReminderDialog({
           </fieldset>
         )}
         {form.kind === 'custom' && err('days')}
+        {err('recurrence')}
+
+        {form.kind !== 'none' && (
+          <div className="more-options">
+            <button
+              type="button"
+              className="button small secondary disclosure"
+              aria-expanded={moreOpen}
+              aria-controls={`${ids}-more`}
+              onClick={() => setMoreOpen((o) => !o)}
+            >
+              {t('fields.moreOptions')}
+            </button>
+            {/* What the options make of the rule, in words, also while they are folded away. */}
+            {optionsSet && (
+              <p className="hint" aria-live="polite">
+                {recurrenceText(rule, t, lang)}
+              </p>
+            )}
+          </div>
+        )}
+        {form.kind !== 'none' && moreOpen && <RepeatOptions id={`${ids}-more`} form={form} setForm={setForm} err={err} described={described} />}
+
+        {form.kind !== 'none' && form.skip.length > 0 && (
+          <section className="skipped" aria-labelledby={`${ids}-skipped`}>
+            <h3 id={`${ids}-skipped`}>{t('fields.skipped')}</h3>
+            <ul>
+              {[...form.skip].sort().map((d) => (
+                <li key={d}>
+                  <span>{formatLocalDate(d, lang, true)}</span>
+                  <button
+                    type="button"
+                    className="icon-button"
+                    aria-label={t('fields.unskip', { date: formatLocalDate(d, lang, true) })}
+                    onClick={() => setForm((f) => ({ ...f, skip: f.skip.filter((x) => x !== d) }))}
+                  >
+                    ×
+                  </button>
+                </li>
+              ))}
+            </ul>
+          </section>
+        )}
 
         <section className="preview" aria-live="polite" aria-labelledby={`${ids}-preview`}>
           <h3 id={`${ids}-preview`}>{t('dialog.preview')}</h3>
@@ -243,12 +328,15 @@ export function ReminderDialog({
             <p className="muted">{t('dialog.previewLoading')}</p>
           ) : preview.error ? (
             <p className="muted">{t('dialog.previewUnavailable')}</p>
-          ) : preview.items.length === 0 ? (
+          ) : preview.rows.length === 0 ? (
             <p className="muted">{t('dialog.previewEmpty')}</p>
           ) : (
             <ol>
-              {preview.items.map((iso) => (
-                <li key={iso}>{formatDateTime(iso, lang, form.timezone)}</li>
+              {preview.rows.map(({ iso, mark }) => (
+                <li key={`${iso}-${mark ?? ''}`} className={mark === 'skipped' || mark === 'holiday' ? 'dropped' : undefined}>
+                  <span className="when">{formatDateTime(iso, lang, form.timezone)}</span>
+                  {mark && <span className={`badge${mark === 'moved' ? '' : ' muted'}`}>{t(PREVIEW_MARK_TEXT[mark])}</span>}
+                </li>
               ))}
             </ol>
           )}

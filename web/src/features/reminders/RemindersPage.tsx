@@ -52,6 +52,12 @@ export default function RemindersPage({ deviceNotice }: { deviceNotice: ReactNod
       return next;
     });
   const snoozeMinutes = settings.data?.default_snooze_minutes ?? 10;
+  // "This evening" / "tomorrow morning" are the settings' times in the settings' zone.
+  const snoozeClock = {
+    timezone: defaultTz,
+    morningTime: settings.data?.morning_time ?? '08:00',
+    eveningTime: settings.data?.evening_time ?? '18:00',
+  };
   // A declarative notification's Complete/Snooze opens `?reminder=&log=&do=`: act once here.
   useNotificationAction();
   const focused = focusId ? (data ?? []).find((r) => r.id === focusId) : undefined;
@@ -205,7 +211,7 @@ export default function RemindersPage({ deviceNotice }: { deviceNotice: ReactNod
                 {expanded.has(r.id) && !isTempId(r.id) && (
                   <div id={`details-${r.id}`} className="reminder-details-wrap">
                     {r.id === focusId && <p className="badge">{t('details.openedFromNotification')}</p>}
-                    <ReminderDetails reminder={r} snoozeMinutes={snoozeMinutes} />
+                    <ReminderDetails reminder={r} snoozeMinutes={snoozeMinutes} snoozeClock={snoozeClock} />
                   </div>
                 )}
               </li>

@@ -1,8 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { Reminder } from '../../lib/types';
 import {
+  DEFAULT_REPEAT_OPTIONS,
   changedFields,
   buildRecurrence,
+  nthWeekdayOf,
+  repeatOptionsOf,
   dashboardSummary,
   emptyForm,
   formFromReminder,
@@ -87,6 +90,8 @@ const base: ReminderForm = {
   kind: 'none',
   intervalHours: 1,
   days: [],
+  ...DEFAULT_REPEAT_OPTIONS,
+  skip: [],
 };
 
 describe('reminder form', () => {
@@ -98,9 +103,9 @@ describe('reminder form', () => {
       timezone: 'Asia/Tokyo',
       recurrence: { kind: 'none' },
     });
-    expect(buildRecurrence({ kind: 'custom', intervalHours: 1, days: ['wed', 'mon'] })).toEqual({ kind: 'custom', days: ['mon', 'wed'] });
-    expect(buildRecurrence({ kind: 'hourly', intervalHours: 3, days: [] })).toEqual({ kind: 'hourly', interval_hours: 3 });
-    expect(buildRecurrence({ kind: 'weekdays', intervalHours: 3, days: ['mon'] })).toEqual({ kind: 'weekdays' });
+    expect(buildRecurrence({ ...base, kind: 'custom', days: ['wed', 'mon'] })).toEqual({ kind: 'custom', days: ['mon', 'wed'] });
+    expect(buildRecurrence({ ...base, kind: 'hourly', intervalHours: 3 })).toEqual({ kind: 'hourly', interval_hours: 3 });
+    expect(buildRecurrence({ ...base, kind: 'weekdays', intervalHours: 3, days: ['mon'] })).toEqual({ kind: 'weekdays' });
   });
   it('validates title, hourly range, custom days and future time', () => {
     const now = Date.UTC(2030, 0, 1);
@@ -121,6 +126,82 @@ describe('reminder form', () => {
   it('loads an existing reminder into the form', () => {
     const r = rem('r', '2030-01-02T00:00:05Z', { timezone: 'Asia/Tokyo', recurrence: { kind: 'custom', days: ['fri'] }, description: 'd' });
     expect(formFromReminder(r, 'UTC')).toMatchObject({ date: '2030-01-02', time: '09:00:05', kind: 'custom', days: ['fri'], description: 'd' });
+  });
+});
+
+describe('recurrence from the form and back', () => {
+  // 2030-01-02 is a Wednesday, the first of January 2030.
+  const build = (f: Partial<ReminderForm>) => buildRecurrence({ ...base, ...f });
+  const roundTrip = (f: Partial<ReminderForm>) => {
+    const rec = build(f);
+    return buildRecurrence({ ...base, kind: rec.kind, ...repeatOptionsOf(rec, base.date), days: rec.kind === 'custom' ? rec.days : [] });
+  };
+
+  it('sends only what differs from the defaults (no interval 1, no holidays ignore, no empty skip)', () => {
+    expect(build({ kind: 'daily' })).toEqual({ kind: 'daily' });
+    expect(build({ kind: 'daily', interval: 1, holidays: 'ignore', skip: [], end: 'never' })).toEqual({ kind: 'daily' });
+    expect(build({ kind: 'monthly', monthlyBy: 'day', monthDay: 2 })).toEqual({ kind: 'monthly' });
+    expect(build({ kind: 'monthly', monthlyBy: 'day', monthDay: null })).toEqual({ kind: 'monthly' });
+    // a one-time reminder carries none of the options
+    expect(build({ kind: 'none', interval: 3, end: 'count', count: 2, holidays: 'skip', skip: ['2030-01-03'] })).toEqual({ kind: 'none' });
+    // weekdays and hourly have no interval
+    expect(build({ kind: 'weekdays', interval: 3 })).toEqual({ kind: 'weekdays' });
+  });
+
+  it('builds intervals, monthly days and weekdays, ends, skips and holiday rules', () => {
+    expect(build({ kind: 'custom', days: ['thu', 'tue'], interval: 2 })).toEqual({ kind: 'custom', days: ['tue', 'thu'], interval: 2 });
+    expect(build({ kind: 'monthly', monthlyBy: 'weekday', week: 2, weekday: 'tue', holidays: 'skip', end: 'count', count: 5 })).toEqual({
+      kind: 'monthly',
+      week: 2,
+      weekday: 'tue',
+      count: 5,
+      holidays: 'skip',
+    });
+    expect(build({ kind: 'monthly', monthlyBy: 'lastDay', interval: 3 })).toEqual({ kind: 'monthly', interval: 3, day: -1 });
+    expect(build({ kind: 'monthly', monthlyBy: 'day', monthDay: 25 })).toEqual({ kind: 'monthly', day: 25 });
+    expect(build({ kind: 'yearly', interval: 2, end: 'until', until: '2040-12-31' })).toEqual({ kind: 'yearly', interval: 2, until: '2040-12-31' });
+    expect(build({ kind: 'weekly', skip: ['2030-02-01', '2030-01-09'], holidays: 'next_business_day' })).toEqual({
+      kind: 'weekly',
+      skip: ['2030-01-09', '2030-02-01'],
+      holidays: 'next_business_day',
+    });
+    expect(build({ kind: 'hourly', intervalHours: 6, end: 'count', count: 3 })).toEqual({ kind: 'hourly', interval_hours: 6, count: 3 });
+  });
+
+  it('reads every option back from a stored recurrence', () => {
+    for (const f of [
+      { kind: 'monthly', monthlyBy: 'weekday', week: -1, weekday: 'fri', holidays: 'previous_business_day' },
+      { kind: 'monthly', monthlyBy: 'day', monthDay: 31, interval: 12, end: 'until', until: '2031-01-01' },
+      { kind: 'monthly', monthlyBy: 'lastDay', skip: ['2030-01-31'] },
+      { kind: 'custom', days: ['sat'], interval: 52, end: 'count', count: 1000 },
+      { kind: 'daily', interval: 365, holidays: 'skip' },
+      { kind: 'yearly' },
+    ] as Partial<ReminderForm>[]) {
+      expect(roundTrip(f)).toEqual(build(f));
+    }
+    expect(repeatOptionsOf({ kind: 'weekly' }, '2030-01-02')).toMatchObject({ interval: 1, end: 'never', holidays: 'ignore', skip: [], monthlyBy: 'day', monthDay: null });
+  });
+
+  it('offers the start date as the Nth weekday (a fifth one as the last)', () => {
+    expect(nthWeekdayOf('2030-01-02')).toEqual({ week: 1, weekday: 'wed' });
+    expect(nthWeekdayOf('2026-12-08')).toEqual({ week: 2, weekday: 'tue' });
+    expect(nthWeekdayOf('2026-12-29')).toEqual({ week: -1, weekday: 'tue' });
+  });
+
+  it('validates interval per kind, month day, end date and count', () => {
+    const now = Date.UTC(2030, 0, 1);
+    const v = (f: Partial<ReminderForm>) => validateForm({ ...base, ...f }, now, { requireFuture: true });
+    expect(v({ kind: 'daily', interval: 365 })).toEqual({});
+    expect(v({ kind: 'daily', interval: 366 }).interval).toBe('errors.intervalOutOfRange');
+    expect(v({ kind: 'monthly', interval: 13 }).interval).toBe('errors.intervalOutOfRange');
+    expect(v({ kind: 'yearly', interval: 0 }).interval).toBe('errors.intervalOutOfRange');
+    expect(v({ kind: 'weekdays', interval: 0 })).toEqual({});
+    expect(v({ kind: 'monthly', monthDay: 32 }).monthDay).toBe('errors.monthDayRange');
+    expect(v({ kind: 'daily', end: 'until', until: '' }).until).toBe('errors.untilRequired');
+    expect(v({ kind: 'daily', end: 'until', until: '2030-01-01' }).until).toBe('errors.untilBeforeStart');
+    expect(v({ kind: 'daily', end: 'until', until: '2030-01-02' })).toEqual({});
+    expect(v({ kind: 'daily', end: 'count', count: 1001 }).count).toBe('errors.countRange');
+    expect(v({ kind: 'none', end: 'count', count: 0 })).toEqual({});
   });
 });
 

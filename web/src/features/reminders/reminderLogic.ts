@@ -1,4 +1,4 @@
-import type { Recurrence, RecurrenceKind, Reminder, ReminderInput, Weekday } from '../../lib/types';
+import type { HolidayRule, Recurrence, RecurrenceKind, Reminder, ReminderInput, Weekday } from '../../lib/types';
 import { LOG_STATES, WEEKDAYS } from '../../lib/types';
 import { utcToZoned, zonedToRfc3339, zonedToUtc } from '../../lib/zonedTime';
 
@@ -50,19 +50,100 @@ export interface ReminderForm {
   kind: RecurrenceKind;
   intervalHours: number;
   days: Weekday[];
+  /** every N days/weeks/months/years (daily, weekly, custom, monthly, yearly) */
+  interval: number;
+  /** monthly: on a day of the month, on its last day, or on the Nth weekday */
+  monthlyBy: MonthlyBy;
+  /** monthly on day N; null follows the start date's day (then nothing is sent) */
+  monthDay: number | null;
+  /** monthly on the Nth weekday: 1..5 or -1 (last) */
+  week: number;
+  weekday: Weekday;
+  end: RecurrenceEnd;
+  /** last local date (inclusive), when end is 'until' */
+  until: string;
+  /** occurrences, when end is 'count' */
+  count: number;
+  holidays: HolidayRule;
+  /** local dates without an occurrence ("Skip next" adds them) */
+  skip: string[];
 }
 
-export type FormErrors = Partial<Record<'title' | 'description' | 'date' | 'time' | 'intervalHours' | 'days' | 'timezone', string>>;
+export type MonthlyBy = 'day' | 'lastDay' | 'weekday';
+export type RecurrenceEnd = 'never' | 'until' | 'count';
+export const HOLIDAY_RULES: readonly HolidayRule[] = ['ignore', 'skip', 'next_business_day', 'previous_business_day'];
+/** 1st..5th and last, for "monthly on the Nth weekday" */
+export const WEEKS_OF_MONTH = [1, 2, 3, 4, 5, -1] as const;
+export const COUNT_MAX = 1000;
+/** The largest `interval` per kind (api.md); hourly uses `interval_hours` instead. */
+export const INTERVAL_MAX: Partial<Record<RecurrenceKind, number>> = { daily: 365, weekly: 52, custom: 52, monthly: 12, yearly: 10 };
 
-export function buildRecurrence(f: Pick<ReminderForm, 'kind' | 'intervalHours' | 'days'>): Recurrence {
+/** The defaults of the "More options" fields: a form with these sends none of them. */
+export const DEFAULT_REPEAT_OPTIONS = {
+  interval: 1,
+  monthlyBy: 'day',
+  monthDay: null,
+  week: 1,
+  weekday: 'mon',
+  end: 'never',
+  until: '',
+  count: 10,
+  holidays: 'ignore',
+  skip: [],
+} as const satisfies Partial<ReminderForm>;
+
+export type FormErrors = Partial<
+  Record<'title' | 'description' | 'date' | 'time' | 'intervalHours' | 'days' | 'timezone' | 'interval' | 'monthDay' | 'until' | 'count' | 'recurrence', string>
+>;
+
+/** Day of the month (1..31) of a YYYY-MM-DD date, NaN when it is not one. */
+export function dayOfMonth(date: string): number {
+  return /^\d{4}-\d{2}-(\d{2})$/.test(date) ? Number(date.slice(8)) : NaN;
+}
+
+/** The weekday of a YYYY-MM-DD date and which one of the month it is (the 5th counts as the last). */
+export function nthWeekdayOf(date: string): { week: number; weekday: Weekday } {
+  const [y, m, d] = date.split('-').map(Number) as [number, number, number];
+  const weekday = WEEKDAYS[(new Date(Date.UTC(y, m - 1, d)).getUTCDay() + 6) % 7]!;
+  const week = Math.ceil(d / 7);
+  return { week: week === 5 ? -1 : week, weekday };
+}
+
+type RecurrenceForm = Pick<ReminderForm, 'kind' | 'intervalHours' | 'days' | 'date'> & Partial<Omit<ReminderForm, 'kind' | 'intervalHours' | 'days' | 'date'>>;
+
+/** The recurrence the form describes, with only the fields that differ from the API's defaults. */
+export function buildRecurrence(form: RecurrenceForm): Recurrence {
+  const f = { ...DEFAULT_REPEAT_OPTIONS, ...form };
+  const interval = f.interval !== 1 && INTERVAL_MAX[f.kind] ? { interval: f.interval } : {};
+  let pattern: Recurrence;
   switch (f.kind) {
+    case 'none':
+      return { kind: 'none' };
     case 'hourly':
-      return { kind: 'hourly', interval_hours: f.intervalHours };
+      pattern = { kind: 'hourly', interval_hours: f.intervalHours };
+      break;
     case 'custom':
-      return { kind: 'custom', days: WEEKDAYS.filter((d) => f.days.includes(d)) };
+      pattern = { kind: 'custom', days: WEEKDAYS.filter((d) => f.days.includes(d)), ...interval };
+      break;
+    case 'monthly':
+      pattern = { kind: 'monthly', ...interval, ...monthlyDay(f) };
+      break;
     default:
-      return { kind: f.kind };
+      pattern = { kind: f.kind, ...interval };
   }
+  return {
+    ...pattern,
+    ...(f.end === 'until' ? { until: f.until } : f.end === 'count' ? { count: f.count } : {}),
+    ...(f.skip.length > 0 ? { skip: [...f.skip].sort() } : {}),
+    ...(f.holidays !== 'ignore' ? { holidays: f.holidays } : {}),
+  };
+}
+
+function monthlyDay(f: Pick<ReminderForm, 'monthlyBy' | 'monthDay' | 'week' | 'weekday' | 'date'>) {
+  if (f.monthlyBy === 'lastDay') return { day: -1 };
+  if (f.monthlyBy === 'weekday') return { week: f.week, weekday: f.weekday };
+  // Left out, the server repeats on the start date's day.
+  return f.monthDay !== null && f.monthDay !== dayOfMonth(f.date) ? { day: f.monthDay } : {};
 }
 
 export function formToInput(f: ReminderForm): ReminderInput {
@@ -75,6 +156,8 @@ export function formToInput(f: ReminderForm): ReminderInput {
     recurrence: buildRecurrence(f),
   };
 }
+
+const inRange = (n: number, min: number, max: number) => Number.isInteger(n) && n >= min && n <= max;
 
 /** Client-side checks; values are i18n keys in the `reminders` namespace. */
 export function validateForm(f: ReminderForm, now: number, opts: { requireFuture: boolean }): FormErrors {
@@ -90,6 +173,14 @@ export function validateForm(f: ReminderForm, now: number, opts: { requireFuture
     e.intervalHours = 'errors.intervalRange';
   }
   if (f.kind === 'custom' && f.days.length === 0) e.days = 'errors.daysRequired';
+  const intervalMax = INTERVAL_MAX[f.kind];
+  if (intervalMax && !inRange(f.interval, 1, intervalMax)) e.interval = 'errors.intervalOutOfRange';
+  if (f.kind === 'monthly' && f.monthlyBy === 'day' && f.monthDay !== null && !inRange(f.monthDay, 1, 31)) e.monthDay = 'errors.monthDayRange';
+  if (f.kind !== 'none' && f.end === 'until') {
+    if (!/^\d{4}-\d{2}-\d{2}$/.test(f.until)) e.until = 'errors.untilRequired';
+    else if (f.until < f.date) e.until = 'errors.untilBeforeStart';
+  }
+  if (f.kind !== 'none' && f.end === 'count' && !inRange(f.count, 1, COUNT_MAX)) e.count = 'errors.countRange';
   if (opts.requireFuture && !e.date && !e.time && !e.timezone) {
     try {
       if (zonedToUtc({ date: f.date, time: f.time }, f.timezone) <= now) e.time = 'errors.mustBeFuture';
@@ -104,7 +195,7 @@ export function validateForm(f: ReminderForm, now: number, opts: { requireFuture
 export function emptyForm(timezone: string, now: number): ReminderForm {
   const start = Math.ceil(now / 60_000) * 60_000 + 5 * 60_000;
   const { date, time } = utcToZoned(start, timezone);
-  return { title: '', description: '', date, time, timezone, kind: 'none', intervalHours: 1, days: [] };
+  return { title: '', description: '', date, time, timezone, kind: 'none', intervalHours: 1, days: [], ...DEFAULT_REPEAT_OPTIONS, skip: [] };
 }
 
 export function formFromReminder(r: Reminder, fallbackTz: string): ReminderForm {
@@ -122,6 +213,24 @@ export function formFromReminder(r: Reminder, fallbackTz: string): ReminderForm 
     kind: rec.kind,
     intervalHours: rec.kind === 'hourly' ? rec.interval_hours : 1,
     days: rec.kind === 'custom' ? [...rec.days] : [],
+    ...repeatOptionsOf(rec, date),
+  };
+}
+
+/** The "More options" fields of a stored recurrence (the inverse of buildRecurrence). */
+export function repeatOptionsOf(rec: Recurrence, date: string): Omit<ReminderForm, 'title' | 'description' | 'date' | 'time' | 'timezone' | 'kind' | 'intervalHours' | 'days'> {
+  const monthly = rec.kind === 'monthly' ? rec : null;
+  const nth = monthly?.week != null && monthly.weekday ? { week: monthly.week, weekday: monthly.weekday } : nthWeekdayOf(date);
+  return {
+    interval: 'interval' in rec && typeof rec.interval === 'number' ? rec.interval : 1,
+    monthlyBy: monthly?.day === -1 ? 'lastDay' : monthly?.week != null ? 'weekday' : 'day',
+    monthDay: monthly?.day != null && monthly.day > 0 ? monthly.day : null,
+    ...nth,
+    end: rec.until ? 'until' : rec.count != null ? 'count' : 'never',
+    until: rec.until ?? '',
+    count: rec.count ?? DEFAULT_REPEAT_OPTIONS.count,
+    holidays: rec.holidays ?? 'ignore',
+    skip: [...(rec.skip ?? [])],
   };
 }
 

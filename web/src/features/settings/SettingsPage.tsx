@@ -73,6 +73,34 @@ export default function SettingsPage({ devices }: { devices: ReactNode }) {
             ))}
           </select>
 
+          <div className="grid-2">
+            <div>
+              <label htmlFor="settings-morning">{t('morningTime')}</label>
+              <input
+                id="settings-morning"
+                type="time"
+                required
+                value={form.morning_time ?? '08:00'}
+                onChange={(e) => set('morning_time', e.target.value.slice(0, 5))}
+                aria-describedby="settings-snooze-times-hint"
+              />
+            </div>
+            <div>
+              <label htmlFor="settings-evening">{t('eveningTime')}</label>
+              <input
+                id="settings-evening"
+                type="time"
+                required
+                value={form.evening_time ?? '18:00'}
+                onChange={(e) => set('evening_time', e.target.value.slice(0, 5))}
+                aria-describedby="settings-snooze-times-hint"
+              />
+            </div>
+          </div>
+          <p id="settings-snooze-times-hint" className="hint">
+            {t('snoozeTimesHint')}
+          </p>
+
           <label className="check">
             <input type="checkbox" checked={form.speak_titles} onChange={(e) => set('speak_titles', e.target.checked)} />
             <span>{t('speakTitles')}</span>

@@ -66,6 +66,11 @@ describe('executeAction', () => {
     await executeAction(act({ type: 'snooze', reminderId: 'r', logId: 'l', data: { snooze_minutes: 15 } }, 1), api);
     expect(api.handle).toHaveBeenCalledWith({ reminder_id: 'r', log_id: 'l', action: 'snooze', snooze_minutes: 15 });
   });
+  it('passes a snooze-until instant', async () => {
+    const { api } = fakeApi();
+    await executeAction(act({ type: 'snooze', reminderId: 'r', logId: 'l', data: { snooze_until: '2026-11-26T08:00:00+09:00' } }, 1), api);
+    expect(api.handle).toHaveBeenCalledWith({ reminder_id: 'r', log_id: 'l', action: 'snooze', snooze_until: '2026-11-26T08:00:00+09:00' });
+  });
 });
 
 describe('processQueue', () => {

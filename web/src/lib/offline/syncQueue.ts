@@ -39,6 +39,7 @@ export interface SyncApi {
     log_id: string;
     action: 'complete' | 'snooze';
     snooze_minutes?: number;
+    snooze_until?: string;
   }): Promise<unknown>;
 }
 
@@ -91,12 +92,13 @@ export async function executeAction(
       if (!action.reminderId || !action.logId) {
         throw new SyncActionError(`Missing reminderId or logId for ${action.type} action`);
       }
-      const snooze = (action.data as { snooze_minutes?: unknown } | undefined)?.snooze_minutes;
+      const data = action.data as { snooze_minutes?: unknown; snooze_until?: unknown } | undefined;
       await api.handle({
         reminder_id: action.reminderId,
         log_id: action.logId,
         action: action.type,
-        ...(action.type === 'snooze' && typeof snooze === 'number' ? { snooze_minutes: snooze } : {}),
+        ...(action.type === 'snooze' && typeof data?.snooze_minutes === 'number' ? { snooze_minutes: data.snooze_minutes } : {}),
+        ...(action.type === 'snooze' && typeof data?.snooze_until === 'string' ? { snooze_until: data.snooze_until } : {}),
       });
       return undefined;
     }
