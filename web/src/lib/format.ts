@@ -23,3 +23,13 @@ export function formatDateTime(iso: string, lang: Lang, timeZone?: string): stri
     ...(timeZone ? { timeZone, timeZoneName: 'short' } : {}),
   }).format(new Date(iso));
 }
+
+/** Hours and minutes only: 9:00 (ja), 9:00 AM (en). */
+export function formatClock(iso: string, lang: Lang, timeZone?: string): string {
+  return new Intl.DateTimeFormat(locales[lang], { hour: 'numeric', minute: '2-digit', ...(timeZone ? { timeZone } : {}) }).format(new Date(iso));
+}
+
+/** A day with its weekday, no year: 12月1日(火) (ja), Tue, Dec 1 (en). */
+export function formatDay(iso: string, lang: Lang, timeZone?: string): string {
+  return new Intl.DateTimeFormat(locales[lang], { month: 'short', day: 'numeric', weekday: 'short', ...(timeZone ? { timeZone } : {}) }).format(new Date(iso));
+}

@@ -9,8 +9,11 @@ import { useLang, useLocalizedPath } from '../../lib/useLang';
 import { dashboardSummary } from './reminderLogic';
 import { useReminders } from './useReminders';
 
-/** `deviceNotice`: whether this device will ring, shown under the title (the app passes it in). */
-export default function Dashboard({ deviceNotice }: { deviceNotice: ReactNode }) {
+/**
+ * `deviceNotice`: whether this device will ring, shown under the title; `quickAdd`: the quick-add
+ * box (both from other features; the app passes them in).
+ */
+export default function Dashboard({ deviceNotice, quickAdd }: { deviceNotice: ReactNode; quickAdd?: ReactNode }) {
   const { t } = useTranslation('reminders');
   const lang = useLang();
   const lp = useLocalizedPath();
@@ -23,6 +26,7 @@ export default function Dashboard({ deviceNotice }: { deviceNotice: ReactNode })
     <div className="dashboard">
       <h1>{t('dashboard.title')}</h1>
       {deviceNotice}
+      {quickAdd}
       <section className="stats" aria-label={t('dashboard.statsLabel')}>
         <Stat label={t('dashboard.active')} value={summary.active} />
         <Stat label={t('dashboard.completed')} value={summary.completed} />

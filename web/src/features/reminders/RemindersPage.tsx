@@ -7,7 +7,7 @@ import { Spinner } from '../../components/Spinner';
 import { toast } from '../../components/toast';
 import { api } from '../../lib/api';
 import { formatDate, formatDateTime, formatTime } from '../../lib/format';
-import { OPEN_CREATE_DELAY_MS, OPEN_CREATE_DIALOG } from '../../lib/navState';
+import { OPEN_CREATE_DELAY_MS, OPEN_CREATE_DIALOG, QUICK_ADD_PREFILL, type QuickAddPrefill } from '../../lib/navState';
 import { isTempId } from '../../lib/offline/syncQueue';
 import { swrKeys } from '../../lib/swrKeys';
 import type { Reminder } from '../../lib/types';
@@ -16,14 +16,15 @@ import { browserTimeZone } from '../../lib/zonedTime';
 import { useRecurrenceLabel } from './RecurrenceLabel';
 import { ReminderDetails } from './ReminderDetails';
 import { ReminderDialog } from './ReminderDialog';
+import { formFromQuickAdd, withQuickAddRecurrence } from './quickAddForm';
 import { MAX_ACTIVE_REMINDERS, byNextRing, changedFields, emptyForm, formFromReminder, formToInput, isActive, type ReminderForm } from './reminderLogic';
 import { useNotificationAction } from './useNotificationAction';
 import { useReminderMutations, useReminders } from './useReminders';
 
 type Tab = 'active' | 'completed';
 
-/** `deviceNotice` goes into the create/edit dialog (the app passes it in). */
-export default function RemindersPage({ deviceNotice }: { deviceNotice: ReactNode }) {
+/** `deviceNotice` goes into the create/edit dialog; `quickAdd` is the quick-add box (the app passes both in). */
+export default function RemindersPage({ deviceNotice, quickAdd }: { deviceNotice: ReactNode; quickAdd?: ReactNode }) {
   const { t } = useTranslation('reminders');
   const lang = useLang();
   const location = useLocation();
@@ -35,7 +36,7 @@ export default function RemindersPage({ deviceNotice }: { deviceNotice: ReactNod
   const settings = useSWR(swrKeys.settings(), () => api.settings.get(), { shouldRetryOnError: false });
   const defaultTz = settings.data?.timezone || browserTimeZone();
   const [tab, setTab] = useState<Tab>('active');
-  const [dialog, setDialog] = useState<{ open: boolean; editing: Reminder | null; initial: ReminderForm }>(() => ({
+  const [dialog, setDialog] = useState<{ open: boolean; editing: Reminder | null; initial: ReminderForm; quick?: QuickAddPrefill }>(() => ({
     open: false,
     editing: null,
     initial: emptyForm(browserTimeZone(), Date.now()),
@@ -83,6 +84,7 @@ export default function RemindersPage({ deviceNotice }: { deviceNotice: ReactNod
   const atLimit = activeCount >= MAX_ACTIVE_REMINDERS;
 
   const openCreate = () => setDialog({ open: true, editing: null, initial: emptyForm(defaultTz, Date.now()) });
+  const openQuickAdd = (p: QuickAddPrefill) => setDialog({ open: true, editing: null, initial: formFromQuickAdd(p, Date.now()), quick: p });
   const openEdit = (r: Reminder) => setDialog({ open: true, editing: r, initial: formFromReminder(r, defaultTz) });
 
   // Header "create" button: navigate here, then open the dialog 100 ms later. `?new=1` does the
@@ -90,13 +92,16 @@ export default function RemindersPage({ deviceNotice }: { deviceNotice: ReactNod
   const openRequest =
     (location.state as Record<string, unknown> | null)?.[OPEN_CREATE_DIALOG] ??
     (new URLSearchParams(location.search).get('new') === '1' ? 'query' : undefined);
-  const latest = useRef({ openCreate, location, navigate });
-  latest.current = { openCreate, location, navigate };
+  const latest = useRef({ openCreate, openQuickAdd, location, navigate });
+  latest.current = { openCreate, openQuickAdd, location, navigate };
   useEffect(() => {
     if (!openRequest) return;
     const h = setTimeout(() => {
-      const { openCreate: open, location: here, navigate: go } = latest.current;
-      open();
+      const { openCreate: open, openQuickAdd: openFilled, location: here, navigate: go } = latest.current;
+      // Quick add's phrase, when it sent one: the dialog opens filled in for confirmation.
+      const prefill = (here.state as Record<string, unknown> | null)?.[QUICK_ADD_PREFILL] as QuickAddPrefill | undefined;
+      if (prefill) openFilled(prefill);
+      else open();
       const params = new URLSearchParams(here.search);
       params.delete('new');
       const qs = params.toString();
@@ -110,7 +115,7 @@ export default function RemindersPage({ deviceNotice }: { deviceNotice: ReactNod
       await update(dialog.editing.id, changedFields(formToInput(dialog.initial), input));
       toast.success(navigator.onLine ? t('toast.updated') : t('toast.queued'));
     } else {
-      await create(input);
+      await create(dialog.quick ? withQuickAddRecurrence(input, dialog.initial, dialog.quick) : input);
       toast.success(navigator.onLine ? t('toast.created') : t('toast.queued'));
     }
   }
@@ -138,6 +143,7 @@ export default function RemindersPage({ deviceNotice }: { deviceNotice: ReactNod
         </button>
       </div>
       {atLimit && <p className="notice">{t('errors.limit')}</p>}
+      {quickAdd}
 
       <div className="tabs" role="tablist" aria-label={t('tabsLabel')}>
         {(['active', 'completed'] as const).map((k) => (

@@ -1,0 +1,112 @@
+import { useId, useRef, useState, type ChangeEvent, type KeyboardEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import useSWR from 'swr';
+import { api } from '../../lib/api';
+import { isImeComposing } from '../../lib/ime';
+import { OPEN_CREATE_DIALOG, QUICK_ADD_PREFILL, type QuickAddPrefill } from '../../lib/navState';
+import { swrKeys } from '../../lib/swrKeys';
+import { useLang, useLocalizedPath } from '../../lib/useLang';
+import { browserTimeZone } from '../../lib/zonedTime';
+import type { QuickAddResult } from './parse';
+import { summaryParts } from './summary';
+
+type ParseModule = typeof import('./parse');
+let parser: Promise<ParseModule> | null = null;
+/** chrono-node and the grammar load on first use (focus or a keystroke), never with the page. */
+const loadParser = () => (parser ??= import('./parse'));
+
+/**
+ * Quick add: a phrase in ja or en ("明日9時 薬", "every weekday at 7:30") understood as it is
+ * typed; Enter opens the create dialog filled in (on /reminders). It never saves by itself.
+ */
+export function QuickAdd() {
+  const { t } = useTranslation('reminders');
+  const lang = useLang();
+  const lp = useLocalizedPath();
+  const navigate = useNavigate();
+  const ids = useId();
+  const settings = useSWR(swrKeys.settings(), () => api.settings.get(), { shouldRetryOnError: false });
+  const [text, setText] = useState('');
+  const [result, setResult] = useState<QuickAddResult | null>(null);
+  const [loading, setLoading] = useState(false);
+  const latest = useRef('');
+
+  const parse = (value: string, mod: ParseModule) =>
+    value.trim() === ''
+      ? null
+      : mod.parseQuickAdd(value, {
+          now: Date.now(),
+          timeZone: settings.data?.timezone || browserTimeZone(),
+          lang,
+          morning: settings.data?.morning_time,
+          evening: settings.data?.evening_time,
+        });
+
+  function update(value: string) {
+    latest.current = value;
+    setText(value);
+    setLoading(true);
+    void loadParser().then(
+      (mod) => {
+        if (latest.current !== value) return;
+        setLoading(false);
+        setResult(parse(value, mod));
+      },
+      () => setLoading(false),
+    );
+  }
+
+  async function submit() {
+    if (text.trim() === '') return;
+    const r = parse(text, await loadParser());
+    if (!r) return;
+    const prefill: QuickAddPrefill = { title: r.title, send_at: r.send_at, timezone: r.timezone, recurrence: r.recurrence };
+    navigate(lp('/reminders'), { state: { [OPEN_CREATE_DIALOG]: Date.now(), [QUICK_ADD_PREFILL]: prefill } });
+    setText('');
+    setResult(null);
+  }
+
+  function onKeyDown(e: KeyboardEvent<HTMLInputElement>) {
+    if (e.key !== 'Enter' || isImeComposing(e)) return;
+    e.preventDefault();
+    void submit();
+  }
+
+  const parts = result ? summaryParts(result, lang, Date.now(), t) : null;
+  return (
+    <div className="quick-add">
+      <label htmlFor={`${ids}-input`}>{t('quickAdd.label')}</label>
+      <input
+        id={`${ids}-input`}
+        type="text"
+        enterKeyHint="done"
+        autoComplete="off"
+        value={text}
+        placeholder={t('quickAdd.placeholder')}
+        aria-describedby={`${ids}-result ${ids}-hint`}
+        onFocus={() => void loadParser()}
+        onChange={(e: ChangeEvent<HTMLInputElement>) => update(e.target.value)}
+        onKeyDown={onKeyDown}
+      />
+      <p id={`${ids}-result`} className="quick-add-result" aria-live="polite" data-testid="quick-add-result">
+        {parts ? (
+          <>
+            <span className="visually-hidden">{t('quickAdd.understood')}: </span>
+            {parts.map((p, i) => (
+              <span key={i} className="quick-add-part">
+                {i > 0 && <span aria-hidden="true">{t('quickAdd.separator')}</span>}
+                {p}
+              </span>
+            ))}
+          </>
+        ) : loading && text.trim() !== '' ? (
+          t('quickAdd.loading')
+        ) : null}
+      </p>
+      <p id={`${ids}-hint`} className="small muted">
+        {t('quickAdd.hint')}
+      </p>
+    </div>
+  );
+}
