@@ -1,7 +1,7 @@
 import type { QuickAddPrefill } from '../../lib/navState';
 import type { ReminderInput } from '../../lib/types';
 import { utcToZoned } from '../../lib/zonedTime';
-import { emptyForm, formToInput, type ReminderForm } from './reminderLogic';
+import { emptyForm, formToInput, repeatOptionsOf, type ReminderForm } from './reminderLogic';
 
 /**
  * The create form quick add opens: its title, time, zone and the repeat fields the form has.
@@ -10,10 +10,13 @@ import { emptyForm, formToInput, type ReminderForm } from './reminderLogic';
 export function formFromQuickAdd(p: QuickAddPrefill, now: number): ReminderForm {
   const base = emptyForm(p.timezone, now);
   const rec = p.recurrence;
+  const when = p.send_at ? utcToZoned(p.send_at, p.timezone) : { date: base.date, time: base.time };
   return {
     ...base,
     title: p.title,
-    ...(p.send_at ? utcToZoned(p.send_at, p.timezone) : {}),
+    ...when,
+    // The dialog's "More options" (interval, monthly day or nth weekday) show what was parsed.
+    ...repeatOptionsOf(rec, when.date),
     kind: rec.kind,
     intervalHours: rec.kind === 'hourly' ? rec.interval_hours : base.intervalHours,
     days: rec.kind === 'custom' ? [...rec.days] : [],
