@@ -30,6 +30,12 @@ const CASES = [
 /** The feed URL as this test server serves it (the answer names the configured public host). */
 const local = (url) => new URL(new URL(url).pathname, stack.server.url).href;
 
+/** Closes the toasts (on a phone they cover the top of the page) before a screenshot. */
+async function clearToasts(page) {
+  const close = page.locator('.toaster button');
+  while ((await close.count()) > 0) await close.first().click();
+}
+
 describe('alarms and calendar feed', () => {
   for (const { lang, viewport } of CASES) {
     it(`${lang} ${viewport.width}px: alerts and repeat until done in the dialog; calendar feed in Settings`, async () => {
@@ -122,6 +128,7 @@ describe('alarms and calendar feed', () => {
       await feed.getByRole('button', { name: t('settings:calendar.copy'), exact: true }).click();
       await page.locator('.toaster').getByText(t('settings:calendar.copied')).waitFor();
       assert.equal(await page.evaluate(() => navigator.clipboard.readText()), url);
+      await clearToasts(page);
       await feed.scrollIntoViewIfNeeded();
       await page.screenshot({ path: shot('settings-calendar') });
 
@@ -150,6 +157,8 @@ describe('alarms and calendar feed', () => {
       await page.locator('.toaster').getByText(t('settings:calendar.turnedOff')).waitFor();
       await feed.getByRole('button', { name: t('settings:calendar.create'), exact: true }).waitFor();
       assert.equal((await fetch(local(url2))).status, 404);
+      await clearToasts(page);
+      await feed.scrollIntoViewIfNeeded();
       await page.screenshot({ path: shot('settings-calendar-off') });
 
       assert.deepEqual(problems, []);
