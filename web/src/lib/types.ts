@@ -43,6 +43,10 @@ export type Recurrence = Schemas['Recurrence'];
 export type HolidayRule = Schemas['HolidayRule'];
 
 export type RecurrenceKind = Recurrence['kind'];
+export type Alert = Schemas['Alert'];
+export type RepeatUntilDone = Schemas['RepeatUntilDone'];
+/** POST /api/calendar/token: the new secret feed URL. */
+export type CalendarUrl = Schemas['CalendarUrl'];
 /** The kinds the reminder dialog offers, in its order (each has a text in reminders.json). */
 export const RECURRENCE_KINDS: readonly RecurrenceKind[] = [
   'none',
@@ -62,6 +66,10 @@ export interface ReminderInput {
   send_at: string;
   timezone?: string;
   recurrence?: Recurrence;
+  /** rings before the time (`before_minutes` > 0); the default `[{before_minutes: 0}]` is at the time only */
+  alerts?: Alert[];
+  /** rings again every `every_minutes` until Complete or Snooze, at most `max_times` more; null turns it off */
+  repeat_until_done?: RepeatUntilDone | null;
   send_to?: string[] | null;
   /** any JSON object (the schema names no fields); the app sends none */
   metadata?: Reminder['metadata'];

@@ -10,6 +10,7 @@ import { isReminderKey, swrKeys } from '../../lib/swrKeys';
 import { SNOOZE_PRESETS, type DeliveryLog, type Reminder } from '../../lib/types';
 import { useLang } from '../../lib/useLang';
 import { useNow } from '../../lib/useNow';
+import { alertsText, nagText } from './alarmText';
 import { formatLocalDate } from './recurrenceText';
 import { latestLog, logStatusKey } from './reminderLogic';
 import { pickBounds, pickedTime, thisEvening, tomorrowMorning } from './snoozeUntil';
@@ -131,8 +132,16 @@ export function ReminderDetails({ reminder, snoozeMinutes, snoozeClock }: { remi
     }
   }
 
+  const alarms = [alertsText(reminder.alerts, t, lang), nagText(reminder.repeat_until_done, t)].filter(Boolean);
+
   return (
     <div className="reminder-details">
+      {alarms.length > 0 && (
+        <p className="small alarm-summary">
+          <span className="visually-hidden">{t('alarms.heading')}: </span>
+          {alarms.join(t('recurrence.label.separator'))}
+        </p>
+      )}
       {!reminder.is_archived && (
         <section aria-labelledby={`occ-${id}`}>
           <h3 id={`occ-${id}`}>{t('details.upcoming')}</h3>

@@ -7,6 +7,8 @@ import { formatDateTime } from '../../lib/format';
 import { preventImeSubmit } from '../../lib/ime';
 import { RECURRENCE_KINDS, WEEKDAYS, type Reminder, type ReminderInput, type Weekday } from '../../lib/types';
 import { useLang } from '../../lib/useLang';
+import { AlarmOptions } from './AlarmOptions';
+import { alertsText, nagText } from './alarmText';
 import { markPreview, needsPlainPreview, type PreviewRow } from './previewMarks';
 import { formatLocalDate, recurrenceText } from './recurrenceText';
 import {
@@ -17,6 +19,7 @@ import {
   INTERVAL_MAX,
   TITLE_MAX,
   buildRecurrence,
+  buildRepeat,
   formToInput,
   validateForm,
   type FormErrors,
@@ -29,6 +32,8 @@ const PREVIEW_MARK_TEXT = { moved: 'dialog.previewMoved', skipped: 'dialog.previ
 const PREVIEW_COUNT = 5;
 /** Fields shown under "More options": an error in one opens it. */
 const MORE_OPTION_FIELDS: readonly (keyof FormErrors)[] = ['interval', 'monthDay', 'until', 'count'];
+/** Fields under "Alerts and repeat until done". */
+const ALARM_FIELDS: readonly (keyof FormErrors)[] = ['alerts', 'repeatTimes'];
 
 /**
  * Next occurrences from POST /api/reminders/preview, debounced. With a holiday rule or skipped
@@ -114,6 +119,7 @@ export function ReminderDialog({
   const [serverError, setServerError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [moreOpen, setMoreOpen] = useState(false);
+  const [alarmsOpen, setAlarmsOpen] = useState(false);
   const preview = usePreview(form, open);
 
   useEffect(() => {
@@ -122,6 +128,7 @@ export function ReminderDialog({
       setErrors({});
       setServerError(null);
       setMoreOpen(false);
+      setAlarmsOpen(false);
     }
   }, [open, initial]);
 
@@ -136,6 +143,7 @@ export function ReminderDialog({
     const errs = validateForm(form, Date.now(), { requireFuture: timeChanged });
     setErrors(errs);
     if (MORE_OPTION_FIELDS.some((k) => errs[k])) setMoreOpen(true);
+    if (ALARM_FIELDS.some((k) => errs[k])) setAlarmsOpen(true);
     if (Object.keys(errs).length > 0) return;
     setBusy(true);
     setServerError(null);
@@ -151,7 +159,10 @@ export function ReminderDialog({
           ...(f.send_at ? { time: f.send_at } : {}),
           ...(f.timezone ? { timezone: f.timezone } : {}),
           ...(f.recurrence ? { recurrence: f.recurrence } : {}),
+          ...(f.alerts ? { alerts: f.alerts } : {}),
+          ...(f.repeat_until_done ? { repeatTimes: f.repeat_until_done } : {}),
         });
+        if (f.alerts || f.repeat_until_done) setAlarmsOpen(true);
         setServerError(t('errors.validation'));
       } else if (isApiError(err, 'REMINDER_LIMIT')) setServerError(t('errors.limit'));
       else if (isApiError(err, 'ERR_NETWORK') || isApiError(err, 'TIMEOUT')) setServerError(t('errors.network'));
@@ -163,6 +174,7 @@ export function ReminderDialog({
 
   const rule = buildRecurrence(form);
   const optionsSet = JSON.stringify(rule) !== JSON.stringify(buildRecurrence({ ...form, ...DEFAULT_REPEAT_OPTIONS }));
+  const alarmsSummary = [alertsText(form.alerts, t, lang), nagText(buildRepeat(form), t)].filter(Boolean).join(t('recurrence.label.separator'));
   const err = (k: keyof FormErrors) =>
     errors[k] ? (
       <p id={`${ids}-${k}-err`} className="field-error" role="alert">
@@ -300,6 +312,24 @@ export function ReminderDialog({
           </div>
         )}
         {form.kind !== 'none' && moreOpen && <RepeatOptions id={`${ids}-more`} form={form} setForm={setForm} err={err} described={described} />}
+
+        <div className="more-options">
+          <button
+            type="button"
+            className="button small secondary disclosure"
+            aria-expanded={alarmsOpen}
+            aria-controls={`${ids}-alarms`}
+            onClick={() => setAlarmsOpen((o) => !o)}
+          >
+            {t('alarms.disclosure')}
+          </button>
+          {alarmsSummary && (
+            <p className="hint" aria-live="polite">
+              {alarmsSummary}
+            </p>
+          )}
+        </div>
+        {alarmsOpen && <AlarmOptions id={`${ids}-alarms`} form={form} setForm={setForm} err={err} described={described} />}
 
         {form.kind !== 'none' && form.skip.length > 0 && (
           <section className="skipped" aria-labelledby={`${ids}-skipped`}>

@@ -13,6 +13,7 @@ import { swrKeys } from '../../lib/swrKeys';
 import type { Reminder } from '../../lib/types';
 import { useLang } from '../../lib/useLang';
 import { browserTimeZone } from '../../lib/zonedTime';
+import { alertsText, nagText } from './alarmText';
 import { useRecurrenceLabel } from './RecurrenceLabel';
 import { ReminderDetails } from './ReminderDetails';
 import { ReminderDialog } from './ReminderDialog';
@@ -178,6 +179,7 @@ export default function RemindersPage({ deviceNotice, quickAdd }: { deviceNotice
                   {r.description && <p className="muted">{r.description}</p>}
                   <p className="tags">
                     <span className="badge">{recurrenceLabel(r.recurrence)}</span>
+                    {[alertsText(r.alerts, t, lang), nagText(r.repeat_until_done, t)].map((text) => text && <span key={text} className="badge muted">{text}</span>)}
                     {isTempId(r.id) && <span className="badge warn">{t('pendingSync')}</span>}
                     {r.is_archived && <span className="badge">{t('status.completed')}</span>}
                     {r.overdue && <span className="badge warn">{t('overdue')}</span>}

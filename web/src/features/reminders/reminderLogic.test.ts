@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { Reminder } from '../../lib/types';
 import {
+  DEFAULT_ALARM_OPTIONS,
   DEFAULT_REPEAT_OPTIONS,
+  alertsOf,
   changedFields,
   buildRecurrence,
   nthWeekdayOf,
@@ -92,6 +94,8 @@ const base: ReminderForm = {
   days: [],
   ...DEFAULT_REPEAT_OPTIONS,
   skip: [],
+  ...DEFAULT_ALARM_OPTIONS,
+  alerts: [],
 };
 
 describe('reminder form', () => {
@@ -216,5 +220,53 @@ describe('delivery log helpers', () => {
   it('logStatusKey knows the usual states and leaves others raw', () => {
     expect(logStatusKey('sent')).toBe('details.state.sent');
     expect(logStatusKey('weird')).toBeNull();
+  });
+});
+
+describe('alerts and repeat until done: form <-> API', () => {
+  it('sends neither while they are the defaults (at the time only, no repeats)', () => {
+    const input = formToInput(base);
+    expect(input).not.toHaveProperty('alerts');
+    expect(input).not.toHaveProperty('repeat_until_done');
+  });
+  it('sends the alerts longest first, with the ring at the time, and the repeat', () => {
+    const input = formToInput({ ...base, alerts: [30, 1440, 30], repeatEvery: 5, repeatTimes: 3 });
+    expect(input.alerts).toEqual([{ before_minutes: 1440 }, { before_minutes: 30 }, { before_minutes: 0 }]);
+    expect(input.repeat_until_done).toEqual({ every_minutes: 5, max_times: 3 });
+  });
+  it('applies to one-time reminders too', () => {
+    expect(formToInput({ ...base, kind: 'none', alerts: [60] }).alerts).toEqual([{ before_minutes: 60 }, { before_minutes: 0 }]);
+  });
+  it('round-trips from a stored reminder', () => {
+    const r = rem('x', '2030-01-02T00:00:05Z', {
+      alerts: [{ before_minutes: 0 }, { before_minutes: 30 }, { before_minutes: 1440 }],
+      repeat_until_done: { every_minutes: 10, max_times: 7 },
+    });
+    const form = formFromReminder(r, 'UTC');
+    expect(form).toMatchObject({ alerts: [1440, 30], repeatEvery: 10, repeatTimes: 7 });
+    const input = formToInput(form);
+    expect(input.alerts).toEqual([{ before_minutes: 1440 }, { before_minutes: 30 }, { before_minutes: 0 }]);
+    expect(input.repeat_until_done).toEqual({ every_minutes: 10, max_times: 7 });
+    expect(changedFields(formToInput(form), input)).toEqual({});
+  });
+  it('a stored reminder with the defaults opens with none', () => {
+    expect(formFromReminder(rem('x', '2030-01-02T00:00:05Z', { repeat_until_done: null }), 'UTC')).toMatchObject({ alerts: [], repeatEvery: 0, repeatTimes: 3 });
+    expect(alertsOf(undefined)).toEqual([]);
+  });
+  it('an edit that removes them sends the defaults: at the time only, and null', () => {
+    const before = formToInput({ ...base, alerts: [1440], repeatEvery: 5 });
+    const after = formToInput({ ...base, alerts: [], repeatEvery: 0 });
+    expect(changedFields(before, after)).toEqual({ alerts: [{ before_minutes: 0 }], repeat_until_done: null });
+  });
+  it('an edit that adds or changes them sends only them', () => {
+    const before = formToInput(base);
+    expect(changedFields(before, formToInput({ ...base, alerts: [10] }))).toEqual({ alerts: [{ before_minutes: 10 }, { before_minutes: 0 }] });
+    expect(changedFields(formToInput({ ...base, repeatEvery: 5 }), formToInput({ ...base, repeatEvery: 5, repeatTimes: 10 }))).toEqual({
+      repeat_until_done: { every_minutes: 5, max_times: 10 },
+    });
+  });
+  it('checks the number of repeats only while repeating', () => {
+    expect(validateForm({ ...base, repeatEvery: 5, repeatTimes: 21 }, 0, { requireFuture: false }).repeatTimes).toBe('errors.repeatTimesRange');
+    expect(validateForm({ ...base, repeatEvery: 0, repeatTimes: 21 }, 0, { requireFuture: false }).repeatTimes).toBeUndefined();
   });
 });

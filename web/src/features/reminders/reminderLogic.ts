@@ -1,4 +1,4 @@
-import type { HolidayRule, Recurrence, RecurrenceKind, Reminder, ReminderInput, Weekday } from '../../lib/types';
+import type { Alert, HolidayRule, Recurrence, RecurrenceKind, Reminder, ReminderInput, RepeatUntilDone, Weekday } from '../../lib/types';
 import { LOG_STATES, WEEKDAYS } from '../../lib/types';
 import { utcToZoned, zonedToRfc3339, zonedToUtc } from '../../lib/zonedTime';
 
@@ -67,6 +67,38 @@ export interface ReminderForm {
   holidays: HolidayRule;
   /** local dates without an occurrence ("Skip next" adds them) */
   skip: string[];
+  /** minutes before the time of each earlier ring, longest first (the time itself always rings) */
+  alerts: number[];
+  /** repeat until done: every N minutes, 0 = off */
+  repeatEvery: number;
+  /** repeat until done: at most this many repeats after the first ring */
+  repeatTimes: number;
+}
+
+/** Alerts before the time the dialog offers: 5, 10, 15, 30 min, 1 h, 2 h, 1 day, 2 days, 1 week. */
+export const ALERT_PRESETS = [5, 10, 15, 30, 60, 120, 1440, 2880, 10080] as const;
+/** Alerts before the time one reminder may have in the dialog (the API's 5 include the one at the time). */
+export const MAX_ALERTS_BEFORE = 4;
+export const REPEAT_EVERY_CHOICES = [1, 5, 10, 15, 30, 60] as const;
+export const REPEAT_TIMES_MAX = 20;
+/** What the alert and repeat fields start as: only the ring at the time, no repeats. */
+export const DEFAULT_ALARM_OPTIONS = { alerts: [], repeatEvery: 0, repeatTimes: 3 } as const satisfies Partial<ReminderForm>;
+const AT_THE_TIME: Alert[] = [{ before_minutes: 0 }];
+
+/** The API's `alerts` for the form, or undefined for the default (at the time only). */
+export function buildAlerts(befores: readonly number[]): Alert[] | undefined {
+  const sorted = [...new Set(befores.filter((m) => m > 0))].sort((a, b) => b - a);
+  return sorted.length === 0 ? undefined : [...sorted.map((before_minutes) => ({ before_minutes })), ...AT_THE_TIME];
+}
+
+/** The form's alerts of a stored reminder: the minutes of those before the time, longest first. */
+export function alertsOf(alerts: readonly Alert[] | null | undefined): number[] {
+  return [...new Set((alerts ?? []).map((a) => a.before_minutes).filter((m) => m > 0))].sort((a, b) => b - a);
+}
+
+/** The API's `repeat_until_done` for the form, or null when off. */
+export function buildRepeat(f: Pick<ReminderForm, 'repeatEvery' | 'repeatTimes'>): RepeatUntilDone | null {
+  return f.repeatEvery > 0 ? { every_minutes: f.repeatEvery, max_times: f.repeatTimes } : null;
 }
 
 export type MonthlyBy = 'day' | 'lastDay' | 'weekday';
@@ -93,7 +125,7 @@ export const DEFAULT_REPEAT_OPTIONS = {
 } as const satisfies Partial<ReminderForm>;
 
 export type FormErrors = Partial<
-  Record<'title' | 'description' | 'date' | 'time' | 'intervalHours' | 'days' | 'timezone' | 'interval' | 'monthDay' | 'until' | 'count' | 'recurrence', string>
+  Record<'title' | 'description' | 'date' | 'time' | 'intervalHours' | 'days' | 'timezone' | 'interval' | 'monthDay' | 'until' | 'count' | 'recurrence' | 'alerts' | 'repeatTimes', string>
 >;
 
 /** Day of the month (1..31) of a YYYY-MM-DD date, NaN when it is not one. */
@@ -148,12 +180,17 @@ function monthlyDay(f: Pick<ReminderForm, 'monthlyBy' | 'monthDay' | 'week' | 'w
 
 export function formToInput(f: ReminderForm): ReminderInput {
   const description = f.description.trim();
+  const alerts = buildAlerts(f.alerts);
+  const repeat = buildRepeat(f);
   return {
     title: f.title.trim(),
     description: description === '' ? null : description,
     send_at: zonedToRfc3339({ date: f.date, time: f.time }, f.timezone),
     timezone: f.timezone,
     recurrence: buildRecurrence(f),
+    // Sent only when they are not the defaults (at the time only; no repeats).
+    ...(alerts ? { alerts } : {}),
+    ...(repeat ? { repeat_until_done: repeat } : {}),
   };
 }
 
@@ -181,6 +218,7 @@ export function validateForm(f: ReminderForm, now: number, opts: { requireFuture
     else if (f.until < f.date) e.until = 'errors.untilBeforeStart';
   }
   if (f.kind !== 'none' && f.end === 'count' && !inRange(f.count, 1, COUNT_MAX)) e.count = 'errors.countRange';
+  if (f.repeatEvery > 0 && !inRange(f.repeatTimes, 1, REPEAT_TIMES_MAX)) e.repeatTimes = 'errors.repeatTimesRange';
   if (opts.requireFuture && !e.date && !e.time && !e.timezone) {
     try {
       if (zonedToUtc({ date: f.date, time: f.time }, f.timezone) <= now) e.time = 'errors.mustBeFuture';
@@ -195,7 +233,7 @@ export function validateForm(f: ReminderForm, now: number, opts: { requireFuture
 export function emptyForm(timezone: string, now: number): ReminderForm {
   const start = Math.ceil(now / 60_000) * 60_000 + 5 * 60_000;
   const { date, time } = utcToZoned(start, timezone);
-  return { title: '', description: '', date, time, timezone, kind: 'none', intervalHours: 1, days: [], ...DEFAULT_REPEAT_OPTIONS, skip: [] };
+  return { title: '', description: '', date, time, timezone, kind: 'none', intervalHours: 1, days: [], ...DEFAULT_REPEAT_OPTIONS, skip: [], ...DEFAULT_ALARM_OPTIONS, alerts: [] };
 }
 
 export function formFromReminder(r: Reminder, fallbackTz: string): ReminderForm {
@@ -214,11 +252,14 @@ export function formFromReminder(r: Reminder, fallbackTz: string): ReminderForm 
     intervalHours: rec.kind === 'hourly' ? rec.interval_hours : 1,
     days: rec.kind === 'custom' ? [...rec.days] : [],
     ...repeatOptionsOf(rec, date),
+    alerts: alertsOf(r.alerts),
+    repeatEvery: r.repeat_until_done?.every_minutes ?? 0,
+    repeatTimes: r.repeat_until_done?.max_times ?? DEFAULT_ALARM_OPTIONS.repeatTimes,
   };
 }
 
 /** The "More options" fields of a stored recurrence (the inverse of buildRecurrence). */
-export function repeatOptionsOf(rec: Recurrence, date: string): Omit<ReminderForm, 'title' | 'description' | 'date' | 'time' | 'timezone' | 'kind' | 'intervalHours' | 'days'> {
+export function repeatOptionsOf(rec: Recurrence, date: string): Omit<ReminderForm, 'title' | 'description' | 'date' | 'time' | 'timezone' | 'kind' | 'intervalHours' | 'days' | keyof typeof DEFAULT_ALARM_OPTIONS> {
   const monthly = rec.kind === 'monthly' ? rec : null;
   const nth = monthly?.week != null && monthly.weekday ? { week: monthly.week, weekday: monthly.weekday } : nthWeekdayOf(date);
   return {
@@ -245,6 +286,11 @@ export function changedFields(before: ReminderInput, after: ReminderInput): Part
   if (Date.parse(after.send_at) !== Date.parse(before.send_at)) patch.send_at = after.send_at;
   if (after.timezone !== before.timezone) patch.timezone = after.timezone;
   if (JSON.stringify(after.recurrence) !== JSON.stringify(before.recurrence)) patch.recurrence = after.recurrence;
+  // Left out means the default, so a removed setting is sent as the default: at the time only, or null.
+  const alerts = (i: ReminderInput) => i.alerts ?? AT_THE_TIME;
+  if (JSON.stringify(alerts(after)) !== JSON.stringify(alerts(before))) patch.alerts = alerts(after);
+  const repeat = (i: ReminderInput) => i.repeat_until_done ?? null;
+  if (JSON.stringify(repeat(after)) !== JSON.stringify(repeat(before))) patch.repeat_until_done = repeat(after);
   return patch;
 }
 

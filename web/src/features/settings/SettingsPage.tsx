@@ -9,6 +9,7 @@ import { api, isApiError } from '../../lib/api';
 import { preventImeSubmit } from '../../lib/ime';
 import { swrKeys } from '../../lib/swrKeys';
 import { EMAIL_FALLBACK_CHOICES, SNOOZE_PRESETS, type Settings } from '../../lib/types';
+import { CalendarFeed } from './CalendarFeed';
 
 /** `devices`: the list of this account's devices, between the form and the danger zone (the app passes it in). */
 export default function SettingsPage({ devices }: { devices: ReactNode }) {
@@ -135,6 +136,7 @@ export default function SettingsPage({ devices }: { devices: ReactNode }) {
           </button>
         </form>
       ) : null}
+      <CalendarFeed />
       {devices}
       <section className="card danger-zone">
         <h2>{t('dangerZone')}</h2>

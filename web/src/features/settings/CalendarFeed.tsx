@@ -1,0 +1,135 @@
+import { useId, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Dialog } from '../../components/Dialog';
+import { toast } from '../../components/toast';
+import { api } from '../../lib/api';
+import type { CalendarUrl } from '../../lib/types';
+
+/** The same feed URL for calendar apps that open `webcal:` links. */
+export function webcalUrl(url: string): string {
+  return url.replace(/^https?:/, 'webcal:');
+}
+
+const createLink = () => api.request<CalendarUrl>('POST', '/api/calendar/token');
+const revokeLink = () => api.request<void>('DELETE', '/api/calendar/token');
+
+/**
+ * Settings → Calendar feed: a secret iCalendar URL of the active reminders. The server never
+ * shows a URL again (there is no GET), so the app shows it only right after making it.
+ */
+export function CalendarFeed() {
+  const { t } = useTranslation('settings');
+  const ids = useId();
+  const input = useRef<HTMLInputElement>(null);
+  const [url, setUrl] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [confirm, setConfirm] = useState<null | 'rotate' | 'off'>(null);
+
+  async function create() {
+    setConfirm(null);
+    setBusy(true);
+    try {
+      const answer = await createLink();
+      setUrl(answer.url);
+      toast.success(url ? t('calendar.rotated') : t('calendar.created'));
+    } catch {
+      toast.error(t('calendar.failed'));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  async function turnOff() {
+    setConfirm(null);
+    setBusy(true);
+    try {
+      await revokeLink();
+      setUrl(null);
+      toast.success(t('calendar.turnedOff'));
+    } catch {
+      toast.error(t('calendar.failed'));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  async function copy() {
+    if (!url) return;
+    try {
+      await navigator.clipboard.writeText(url);
+      toast.success(t('calendar.copied'));
+    } catch {
+      // No clipboard access: leave the link selected for the person to copy.
+      input.current?.select();
+      toast.error(t('calendar.copyFailed'));
+    }
+  }
+
+  return (
+    <section className="card calendar-feed" aria-labelledby={`${ids}-title`}>
+      <h2 id={`${ids}-title`}>{t('calendar.title')}</h2>
+      <p>{t('calendar.intro')}</p>
+      <p className="hint">{t('calendar.hideContent')}</p>
+      {url ? (
+        <>
+          <label htmlFor={`${ids}-url`}>{t('calendar.urlLabel')}</label>
+          <div className="copy-row">
+            <input id={`${ids}-url`} ref={input} type="url" readOnly value={url} onFocus={(e) => e.target.select()} aria-describedby={`${ids}-once`} />
+            <button type="button" className="button primary" onClick={() => void copy()}>
+              {t('calendar.copy')}
+            </button>
+          </div>
+          <p id={`${ids}-once`} className="hint">
+            {t('calendar.copyNow')}
+          </p>
+          <div className="row">
+            <a className="button secondary" href={webcalUrl(url)}>
+              {t('calendar.open')}
+            </a>
+            <button type="button" className="button secondary" disabled={busy} onClick={() => setConfirm('rotate')}>
+              {t('calendar.rotate')}
+            </button>
+            <button type="button" className="button danger" disabled={busy} onClick={() => setConfirm('off')}>
+              {t('calendar.turnOff')}
+            </button>
+          </div>
+        </>
+      ) : (
+        <>
+          <div className="row">
+            <button type="button" className="button primary" disabled={busy} onClick={() => void create()}>
+              {t('calendar.create')}
+            </button>
+            <button type="button" className="button secondary" disabled={busy} onClick={() => setConfirm('off')}>
+              {t('calendar.turnOffEarlier')}
+            </button>
+          </div>
+          <p className="hint">{t('calendar.createHint')}</p>
+        </>
+      )}
+      <Dialog
+        open={confirm !== null}
+        title={confirm === 'rotate' ? t('calendar.rotateTitle') : t('calendar.turnOffTitle')}
+        onClose={() => setConfirm(null)}
+        footer={
+          <>
+            <button type="button" className="button secondary" onClick={() => setConfirm(null)}>
+              {t('calendar.cancel')}
+            </button>
+            {confirm === 'rotate' ? (
+              <button type="button" className="button primary" onClick={() => void create()}>
+                {t('calendar.rotate')}
+              </button>
+            ) : (
+              <button type="button" className="button danger" onClick={() => void turnOff()}>
+                {t('calendar.turnOff')}
+              </button>
+            )}
+          </>
+        }
+      >
+        <p>{confirm === 'rotate' ? t('calendar.rotateText') : t('calendar.turnOffText')}</p>
+      </Dialog>
+    </section>
+  );
+}
