@@ -34,8 +34,16 @@ struct Cluster {
     database: Option<String>,
 }
 
+/// A port for a process to listen on, below the kernel's ephemeral range (32768 and up on
+/// Linux): a port from `bind(0)` can be taken by any outgoing connection (to PostgreSQL,
+/// Redis...) before the process binds it, which once failed a CI run with "address in use".
 fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
+    let seed =
+        std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.subsec_nanos()).unwrap_or(0) ^ std::process::id();
+    (0..10_000u32)
+        .map(|i| 20_000 + ((seed.wrapping_mul(2_654_435_761).wrapping_add(i.wrapping_mul(7_919))) % 12_000) as u16)
+        .find(|port| std::net::TcpListener::bind(("127.0.0.1", *port)).is_ok())
+        .unwrap_or_else(|| std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port())
 }
 
 impl Cluster {
