@@ -283,19 +283,23 @@ function applyMeridiem(h: number, word: string | undefined): number {
   return h;
 }
 
-function findJa(input: string, today: string): Found {
-  const f = emptyFound();
-  const t = new Text(input);
-  for (const [re, make] of JA_REPEATS) {
+/** The first repeat rule of the language that matches, taken out of the text. */
+function takeRepeat(rules: readonly RepeatRule[], t: Text, f: Found): void {
+  for (const [re, make] of rules) {
     const m = re.exec(t.s);
-    if (!m) continue;
-    const r = make(m);
+    const r = m ? make(m) : null;
     if (!r) continue;
     t.take(re, 'repeat', f.spans);
     f.repeat = r;
     f.partOfDay = r.partOfDay;
-    break;
+    return;
   }
+}
+
+function findJa(input: string, today: string): Found {
+  const f = emptyFound();
+  const t = new Text(input);
+  takeRepeat(JA_REPEATS, t, f);
   let m = t.take(/(\d+)\s*時間\s*(?:(\d+)\s*分\s*)?後に?|(\d+)\s*分\s*後に?/, 'relative', f.spans);
   if (m) f.offsetMs = m[3] ? Number(m[3]) * 60_000 : Number(m[1]) * 3_600_000 + Number(m[2] ?? 0) * 60_000;
   m = t.take(/(\d+)\s*(日|週間)\s*後に?/, 'date', f.spans);
@@ -342,16 +346,7 @@ function findJa(input: string, today: string): Found {
 function findEn(input: string, today: string): Found {
   const f = emptyFound();
   const t = new Text(input);
-  for (const [re, make] of EN_REPEATS) {
-    const m = re.exec(t.s);
-    if (!m) continue;
-    const r = make(m);
-    if (!r) continue;
-    t.take(re, 'repeat', f.spans);
-    f.repeat = r;
-    f.partOfDay = r.partOfDay;
-    break;
-  }
+  takeRepeat(EN_REPEATS, t, f);
   let m = t.take(
     /\bin\s+(?:(\d+)\s*(?:hours?|hrs?|h)(?:\s+(?:and\s+)?(\d+)\s*(?:minutes?|mins?|m))?|(\d+|a|an|one|two|three|five|ten|fifteen|thirty)\s*(minutes?|mins?|hours?|hrs?)|(half\s+an\s+hour))\b/i,
     'relative',

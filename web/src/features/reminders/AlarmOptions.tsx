@@ -1,7 +1,8 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { alertText } from './alarmText';
-import { ALERT_PRESETS, MAX_ALERTS_BEFORE, REPEAT_EVERY_CHOICES, REPEAT_TIMES_MAX, type FormErrors, type ReminderForm } from './reminderLogic';
+import type { FormSectionProps } from './RepeatOptions';
+import { ALERT_PRESETS, MAX_ALERTS_BEFORE, REPEAT_EVERY_CHOICES, REPEAT_TIMES_MAX } from './reminderLogic';
 
 const TIMES = Array.from({ length: REPEAT_TIMES_MAX }, (_, i) => i + 1);
 
@@ -15,13 +16,7 @@ export function AlarmOptions({
   setForm,
   err,
   described,
-}: {
-  id: string;
-  form: ReminderForm;
-  setForm: (update: (f: ReminderForm) => ReminderForm) => void;
-  err: (k: keyof FormErrors) => React.ReactNode;
-  described: (k: keyof FormErrors) => object;
-}) {
+}: FormSectionProps) {
   const { t } = useTranslation('reminders');
   const available = ALERT_PRESETS.filter((m) => !form.alerts.includes(m));
   const [picked, setPicked] = useState<number | null>(null);

@@ -20,19 +20,22 @@ const ENDS: readonly RecurrenceEnd[] = ['never', 'until', 'count'];
  * The reminder dialog's "More options" for a repeating reminder: interval, which day of the
  * month, the end, and Japanese holidays. `err`/`described` render and link the field errors.
  */
+/** What a fold-out part of the reminder dialog gets from the dialog. */
+export interface FormSectionProps {
+  id: string;
+  form: ReminderForm;
+  setForm: (update: (f: ReminderForm) => ReminderForm) => void;
+  err: (k: keyof FormErrors) => React.ReactNode;
+  described: (k: keyof FormErrors) => object;
+}
+
 export function RepeatOptions({
   id,
   form,
   setForm,
   err,
   described,
-}: {
-  id: string;
-  form: ReminderForm;
-  setForm: (update: (f: ReminderForm) => ReminderForm) => void;
-  err: (k: keyof FormErrors) => React.ReactNode;
-  described: (k: keyof FormErrors) => object;
-}) {
+}: FormSectionProps) {
   const { t } = useTranslation('reminders');
   const set = <K extends keyof ReminderForm>(k: K, v: ReminderForm[K]) => setForm((f) => ({ ...f, [k]: v }));
   const intervalMax = INTERVAL_MAX[form.kind];
