@@ -47,6 +47,17 @@ impl Default for Alarms {
     }
 }
 
+impl Alarms {
+    /// From the reminder row's `alerts` and `repeat_until_done` columns (JSON); what this
+    /// version cannot read falls back to the defaults.
+    pub fn from_stored(alerts: &str, repeat: Option<String>) -> Alarms {
+        Alarms {
+            alerts: serde_json::from_str(alerts).unwrap_or_else(|_| default_alerts()),
+            repeat: repeat.and_then(|r| serde_json::from_str(&r).ok()),
+        }
+    }
+}
+
 /// The default: one alert of 0 minutes, the occurrence itself.
 pub fn default_alerts() -> Vec<Alert> {
     vec![Alert { before_minutes: 0 }]

@@ -124,6 +124,13 @@ impl Timing {
     }
 }
 
+impl Reminder {
+    /// When and how often it fires.
+    pub fn timing(&self) -> Timing {
+        Timing { send_at: self.send_at, timezone: self.timezone.clone(), recurrence: self.recurrence.clone() }
+    }
+}
+
 /// A reminder as the API answers it.
 #[derive(Debug, Clone, Serialize, ToSchema)]
 pub struct Reminder {
@@ -386,7 +393,7 @@ pub fn skip_next(r: &mut Reminder, now: Timestamp) -> Result<Applied, Error> {
     if r.recurrence.is_one_time() {
         return Err(Error::field("recurrence", "a one-time reminder has no next occurrence to skip"));
     }
-    let schedule = Timing { send_at: r.send_at, timezone: r.timezone.clone(), recurrence: r.recurrence.clone() }.schedule();
+    let schedule = r.timing().schedule();
     let Some(next) = schedule.next_after(now) else {
         return Err(Error::field("recurrence", "the reminder has no next occurrence to skip"));
     };
@@ -399,8 +406,7 @@ pub fn skip_next(r: &mut Reminder, now: Timestamp) -> Result<Applied, Error> {
     if skip.len() > crate::recurrence::MAX_SKIPS {
         return Err(Error::field("recurrence", "At most 100 dates can be skipped."));
     }
-    let timing = Timing { send_at: r.send_at, timezone: r.timezone.clone(), recurrence: r.recurrence.clone() };
-    r.scheduled_at = timing.schedule().next_after(now);
+    r.scheduled_at = r.timing().schedule().next_after(now);
     Ok(Applied { timing_changed: true, reactivate: false, alarms_changed: false })
 }
 

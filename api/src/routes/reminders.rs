@@ -133,7 +133,7 @@ async fn handle(state: &AppState, auth: Option<AuthUser>, req: HandleRequest) ->
     let default_snooze = state.db.settings(&user_id).await?.default_snooze_minutes;
     let effect =
         reminder::action_effect(req.action, r.recurrence.is_one_time(), req.snooze_minutes, req.snooze_until, default_snooze, now)?;
-    let schedule = Timing { send_at: r.send_at, timezone: r.timezone.clone(), recurrence: r.recurrence.clone() }.schedule();
+    let schedule = r.timing().schedule();
     let stop = hibiki_common::alarms::stop_rest(&schedule, &r.alerts, entry.occurrence(), now);
     if state.db.apply_action(&req.log_id, &r.id, req.action, effect, &stop, now).await? {
         metrics::counter!("hibiki_notification_actions_total", "action" => req.action.as_str()).increment(1);
@@ -262,10 +262,7 @@ pub async fn occurrences(
     let count = reminder::preview_count(q.count)?;
     let r = state.db.get_reminder(&state.keys, &auth.user.id, &id).await?;
     let occurrences = match (r.is_active, r.scheduled_at) {
-        (true, Some(next)) => {
-            let timing = Timing { send_at: r.send_at, timezone: r.timezone, recurrence: r.recurrence };
-            timing.schedule().occurrences(next, count)
-        }
+        (true, Some(next)) => r.timing().schedule().occurrences(next, count),
         _ => Vec::new(),
     };
     Ok(ok(Occurrences { occurrences }))

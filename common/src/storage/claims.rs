@@ -128,10 +128,7 @@ impl Db {
                 recurrence: serde_json::from_str(&recurrence)?,
             };
             let id: ReminderId = row.try_get("id")?;
-            let alarms = Alarms {
-                alerts: serde_json::from_str(&row.try_get::<String, _>("alerts")?).unwrap_or_else(|_| crate::alarms::default_alerts()),
-                repeat: row.try_get::<Option<String>, _>("repeat_until_done")?.and_then(|r| serde_json::from_str(&r).ok()),
-            };
+            let alarms = Alarms::from_stored(&row.try_get::<String, _>("alerts")?, row.try_get("repeat_until_done")?);
             let is_active = row.try_get::<i64, _>("is_active")? != 0;
             reminders.insert(id, ReminderRow { user_id: row.try_get("user_id")?, timing, alarms, is_active });
         }

@@ -60,6 +60,7 @@ fn reminder_from_row(keys: &Keys, row: &AnyRow, now: Timestamp) -> Result<Remind
     let stored_next = row.try_get::<Option<i64>, _>("scheduled_at")?.map(from_millis);
     let snooze_at = row.try_get::<Option<i64>, _>("snooze_at")?.map(from_millis);
     let next_at = row.try_get::<Option<i64>, _>("next_at")?.map(from_millis);
+    let alarms = Alarms::from_stored(&row.try_get::<String, _>("alerts")?, row.try_get("repeat_until_done")?);
     let state = FireState { is_active, one_time: recurrence.is_one_time(), stored_next, snooze_at, next_at };
     Ok(Reminder {
         title: keys.open_string(&format!("{id}/title"), &title)?,
@@ -73,8 +74,8 @@ fn reminder_from_row(keys: &Keys, row: &AnyRow, now: Timestamp) -> Result<Remind
         scheduled_at: state.scheduled_at(),
         snoozed_until: state.snoozed_until(),
         overdue: state.overdue(now),
-        alerts: serde_json::from_str(&row.try_get::<String, _>("alerts")?).unwrap_or_else(|_| crate::alarms::default_alerts()),
-        repeat_until_done: row.try_get::<Option<String>, _>("repeat_until_done")?.and_then(|r| serde_json::from_str(&r).ok()),
+        alerts: alarms.alerts,
+        repeat_until_done: alarms.repeat,
         is_active,
         is_archived,
         status: if is_archived { ReminderStatus::Completed } else { ReminderStatus::Pending },
@@ -231,8 +232,7 @@ impl Db {
             // The pending alert and repeat follow the new timing (an occurrence already rung
             // keeps no nagging once its reminder is edited).
             sqlx::query("DELETE FROM fires WHERE reminder_id = $1 AND kind IN ('alert', 'repeat')").bind(&r.id).execute(&mut *tx).await?;
-            let timing = Timing { send_at: r.send_at, timezone: r.timezone.clone(), recurrence: r.recurrence.clone() };
-            if is_active && let Some((at, occurrence)) = crate::alarms::next_alert(&timing.schedule(), &r.alerts, now, None) {
+            if is_active && let Some((at, occurrence)) = crate::alarms::next_alert(&r.timing().schedule(), &r.alerts, now, None) {
                 super::fires::put_fire(&mut tx, &r.id, FireKind::Alert, at, occurrence).await?;
             }
         }
