@@ -29,7 +29,7 @@ use tower_http::trace::TraceLayer;
 use utoipa::OpenApi;
 
 use crate::error::ApiError;
-use crate::routes::{account, admin, auth as auth_routes, calendar, health, notifications, reminders};
+use crate::routes::{account, admin, auth as auth_routes, calendar, health, notifications, reminders, site};
 pub use crate::state::AppState;
 
 /// The contract's body limit.
@@ -38,11 +38,23 @@ pub const MAX_BODY_BYTES: usize = 64 * 1024;
 const REQUEST_ID: HeaderName = HeaderName::from_static("x-request-id");
 
 /// A strict policy: no inline script, nothing from other origins.
-const CSP: &str = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; font-src 'self'; \
-connect-src 'self'; worker-src 'self'; manifest-src 'self'; media-src 'self' data:; object-src 'none'; \
-base-uri 'self'; form-action 'self'; frame-ancestors 'none'";
+/// The Content-Security-Policy: everything from this origin only; with error reporting on, the
+/// reporter may also send to its DSN's origin.
+fn content_security_policy(report_to: Option<&str>) -> HeaderValue {
+    let connect = match report_to {
+        Some(origin) => format!("'self' {origin}"),
+        None => "'self'".to_owned(),
+    };
+    let csp = format!(
+        "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; font-src 'self'; \
+connect-src {connect}; worker-src 'self'; manifest-src 'self'; media-src 'self' data:; object-src 'none'; \
+base-uri 'self'; form-action 'self'; frame-ancestors 'none'"
+    );
+    HeaderValue::from_str(&csp).expect("the CSP is a valid header value (the DSN origin is ASCII)")
+}
 
 pub fn router(state: AppState) -> Router {
+    let csp = content_security_policy(state.config.error_reporting_origin().as_deref());
     let hsts = (state.config.public_url.scheme() == "https").then(|| HeaderValue::from_static("max-age=31536000"));
     let sign_in = Router::new()
         .route("/api/auth/otp", post(auth_routes::request_otp))
@@ -74,6 +86,7 @@ pub fn router(state: AppState) -> Router {
         .route("/api/push/test", post(notifications::push_test))
         .route("/api/reminders/{id}/send", post(reminders::send))
         .route("/api/status", get(health::status))
+        .route("/api/site", get(site::site))
         .route("/api/openapi.json", get(openapi_json))
         .route_layer(middleware::from_fn_with_state(state.clone(), ratelimit::limit_api));
 
@@ -104,7 +117,7 @@ pub fn router(state: AppState) -> Router {
                     axum::http::StatusCode::REQUEST_TIMEOUT,
                     Duration::from_secs(30),
                 ))
-                .layer(SetResponseHeaderLayer::if_not_present(header::CONTENT_SECURITY_POLICY, HeaderValue::from_static(CSP)))
+                .layer(SetResponseHeaderLayer::if_not_present(header::CONTENT_SECURITY_POLICY, csp))
                 .layer(SetResponseHeaderLayer::if_not_present(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff")))
                 .layer(SetResponseHeaderLayer::if_not_present(header::REFERRER_POLICY, HeaderValue::from_static("no-referrer")))
                 .layer(SetResponseHeaderLayer::if_not_present(header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY")))

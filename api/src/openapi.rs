@@ -8,7 +8,7 @@ use utoipa::openapi::security::{ApiKey, ApiKeyValue, HttpAuthScheme, HttpBuilder
 use utoipa::openapi::{ContentBuilder, ObjectBuilder, RefOr, ResponseBuilder, Schema, Type};
 use utoipa::{Modify, OpenApi};
 
-use crate::routes::{account, admin, auth, calendar, health, notifications, reminders};
+use crate::routes::{account, admin, auth, calendar, health, notifications, reminders, site};
 
 #[derive(OpenApi)]
 #[openapi(
@@ -21,7 +21,7 @@ use crate::routes::{account, admin, auth, calendar, health, notifications, remin
         account::get_settings, account::put_settings, account::delete_account, account::test_email,
         admin::stats, admin::users,
         notifications::vapid_public_key, notifications::subscriptions, notifications::delete_subscription, notifications::action, notifications::push_test, reminders::send,
-        health::head, health::detail, health::status,
+        health::head, health::detail, health::status, site::site,
     ),
     modifiers(&Contract),
     tags((name = "auth"), (name = "reminders"), (name = "account"), (name = "admin"), (name = "notifications"), (name = "health"), (name = "calendar"))
@@ -29,7 +29,8 @@ use crate::routes::{account, admin, auth, calendar, health, notifications, remin
 pub struct ApiDoc;
 
 /// Routes anyone may call.
-const PUBLIC: [&str; 9] = [
+const PUBLIC: [&str; 10] = [
+    "/api/site",
     "/api/auth/otp",
     "/api/auth/verify",
     "/api/auth/verify-link",

@@ -121,6 +121,15 @@ pub struct Config {
     #[arg(long, env = "HIBIKI_PUSH_TIMEOUT_MS", default_value_t = 15000)]
     pub push_timeout_ms: u64,
 
+    /// Who runs this Hibiki: shown on the privacy, terms and commercial-transaction-act pages.
+    #[command(flatten)]
+    pub operator: Operator,
+
+    /// A Sentry-compatible DSN (`https://<key>@<host>/<project>`); set, the web app reports its
+    /// errors there (scrubbed). Unset: nothing is loaded and nothing is sent.
+    #[arg(long, env = "HIBIKI_ERROR_REPORTING_DSN")]
+    pub error_reporting_dsn: Option<Url>,
+
     /// How long one minute of the email fallback delay lasts, in milliseconds: a test knob
     /// (a restart test cannot wait real minutes); unset means a real minute.
     #[arg(long, env = "HIBIKI_FALLBACK_MINUTE_MS", hide = true)]
@@ -159,6 +168,11 @@ impl Config {
         self.vapid_subject.clone().unwrap_or_else(|| format!("mailto:admin@{}", self.public_url.host_str().unwrap_or("localhost")))
     }
 
+    /// The origin the web app sends error reports to, when reporting is on (for the CSP).
+    pub fn error_reporting_origin(&self) -> Option<String> {
+        self.error_reporting_dsn.as_ref().and_then(|dsn| error_reporting_origin(dsn).ok())
+    }
+
     /// Session cookies are `Secure` when users reach Hibiki over https.
     pub fn secure_cookies(&self) -> bool {
         self.public_url.scheme() == "https"
@@ -178,8 +192,43 @@ impl Config {
         if self.push_connect_timeout_ms == 0 || self.push_timeout_ms == 0 {
             anyhow::bail!("HIBIKI_PUSH_CONNECT_TIMEOUT_MS and HIBIKI_PUSH_TIMEOUT_MS must be at least 1");
         }
+        if let Some(dsn) = &self.error_reporting_dsn {
+            error_reporting_origin(dsn)?;
+        }
         Ok(())
     }
+}
+
+/// The operator's details, for the information pages (特定商取引法に基づく表記 needs the seller,
+/// the person responsible, an address, a phone number and a contact). Each is optional: a page
+/// says what the operator has not given.
+#[derive(clap::Args, Debug, Clone, Default, serde::Serialize, utoipa::ToSchema)]
+pub struct Operator {
+    /// The operator's (seller's) name.
+    #[arg(long = "operator-name", env = "HIBIKI_OPERATOR_NAME")]
+    pub name: Option<String>,
+    /// How to reach the operator: an email address or a URL.
+    #[arg(long = "operator-contact", env = "HIBIKI_OPERATOR_CONTACT")]
+    pub contact: Option<String>,
+    /// The person responsible for the service (運営責任者).
+    #[arg(long = "operator-representative", env = "HIBIKI_OPERATOR_REPRESENTATIVE")]
+    pub representative: Option<String>,
+    /// The operator's postal address.
+    #[arg(long = "operator-address", env = "HIBIKI_OPERATOR_ADDRESS")]
+    pub address: Option<String>,
+    /// The operator's phone number.
+    #[arg(long = "operator-phone", env = "HIBIKI_OPERATOR_PHONE")]
+    pub phone: Option<String>,
+}
+
+/// A DSN's origin, refusing what a Sentry-compatible client could not use: it needs http(s),
+/// a host, the public key as the user name and the project id as the path.
+fn error_reporting_origin(dsn: &Url) -> anyhow::Result<String> {
+    let project = dsn.path().trim_matches('/');
+    if !matches!(dsn.scheme(), "http" | "https") || dsn.host_str().is_none() || dsn.username().is_empty() || project.is_empty() {
+        anyhow::bail!("HIBIKI_ERROR_REPORTING_DSN must look like https://<public key>@<host>/<project id> (it is {dsn})");
+    }
+    Ok(dsn.origin().ascii_serialization())
 }
 
 /// An address (`10.0.0.7`) or a CIDR range (`10.0.0.0/8`).
@@ -238,5 +287,19 @@ mod tests {
         assert!(c.is_admin("boss@example.com"));
         assert!(!c.is_admin("other@example.com"));
         assert!(!c.is_admin(""));
+    }
+
+    #[test]
+    fn error_reporting_is_off_unless_a_usable_dsn_is_given() {
+        let mut c = Config::with_data_dir("./data");
+        assert!(c.error_reporting_dsn.is_none() && c.error_reporting_origin().is_none());
+        assert!(c.operator.name.is_none() && c.operator.contact.is_none());
+        c.error_reporting_dsn = Some("https://abc123@errors.example.com:8443/42".parse().unwrap());
+        assert!(c.check().is_ok());
+        assert_eq!(c.error_reporting_origin().as_deref(), Some("https://errors.example.com:8443"));
+        for bad in ["https://errors.example.com/42", "https://abc@errors.example.com/", "ftp://abc@errors.example.com/1"] {
+            c.error_reporting_dsn = Some(bad.parse().unwrap());
+            assert!(c.check().is_err(), "{bad} should be refused");
+        }
     }
 }

@@ -1,7 +1,7 @@
 use serde_json::Value;
 
 use crate::both_backends;
-use crate::helpers::{TestApp, json};
+use crate::helpers::{Backend, Options, TestApp, json};
 
 both_backends!(health_status_and_openapi, health_is_503_when_the_database_is_gone);
 
@@ -112,4 +112,36 @@ async fn status_and_admin_timelines_count_deliveries_per_bucket(app: &TestApp) {
     assert_eq!((sent, failed), (4, 1), "26 hours ago is outside the day: {stats}");
     assert_eq!(stats["data"]["deliveries_24h"], 4);
     assert_eq!(stats["data"]["failures_24h"], 1);
+}
+
+/// The information pages' operator details and the error reporter's switch come from the
+/// configuration; off by default, and the CSP lets the page reach the DSN's origin only when on.
+#[tokio::test]
+async fn site_details_follow_the_configuration() {
+    let Some(app) = TestApp::spawn(Backend::Sqlite, Options::default()).await else { return };
+    let r = app.get("/api/site", None).await;
+    let csp = r.headers()["content-security-policy"].to_str().unwrap().to_owned();
+    let site = json(r).await;
+    assert_eq!(site["data"]["operator"]["name"], Value::Null, "{site}");
+    assert_eq!(site["data"]["error_reporting"], Value::Null, "{site}");
+    assert!(csp.contains("connect-src 'self';"), "{csp}");
+
+    let options = Options {
+        configure: Some(|c| {
+            c.operator.name = Some("響き合同会社".into());
+            c.operator.contact = Some("support@hibiki.example".into());
+            c.error_reporting_dsn = Some("http://public@127.0.0.1:9/7".parse().unwrap());
+        }),
+        ..Options::default()
+    };
+    let Some(app) = TestApp::spawn(Backend::Sqlite, options).await else { return };
+    let r = app.get("/api/site", None).await;
+    let csp = r.headers()["content-security-policy"].to_str().unwrap().to_owned();
+    let site = json(r).await;
+    assert_eq!(site["data"]["operator"]["name"], "響き合同会社");
+    assert_eq!(site["data"]["operator"]["contact"], "support@hibiki.example");
+    assert_eq!(site["data"]["operator"]["phone"], Value::Null);
+    assert_eq!(site["data"]["error_reporting"]["dsn"], "http://public@127.0.0.1:9/7");
+    assert_eq!(site["data"]["error_reporting"]["traces_sample_rate"], 0.1);
+    assert!(csp.contains("connect-src 'self' http://127.0.0.1:9;"), "{csp}");
 }

@@ -37,6 +37,8 @@ pub struct Options {
     pub push_retry_base_ms: Option<u64>,
     /// `HIBIKI_PUBLIC_URL` (default `http://localhost:8080`).
     pub public_url: Option<String>,
+    /// Any other setting, applied last.
+    pub configure: Option<fn(&mut Config)>,
 }
 
 pub struct TestApp {
@@ -185,6 +187,9 @@ impl TestApp {
             None => hibiki_worker::delivery::RetryTiming::default(),
         };
         config.queue_namespace = format!("test-{}", uuid::Uuid::new_v4().simple());
+        if let Some(configure) = options.configure {
+            configure(&mut config);
+        }
         if options.redis {
             let url = std::env::var("HIBIKI_TEST_REDIS_URL").unwrap_or_else(|_| "redis://127.0.0.1:6379".into());
             let reachable = tokio::time::timeout(

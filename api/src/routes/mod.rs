@@ -5,6 +5,7 @@ pub mod calendar;
 pub mod health;
 pub mod notifications;
 pub mod reminders;
+pub mod site;
 
 use axum::Json;
 use serde::Serialize;

@@ -1,7 +1,8 @@
-/** Work that starts after the first paint: push subscription health, offline sync, sign-out cleanup. */
+/** Work that starts after the first paint: error reporting (when configured), push subscription health, offline sync, sign-out cleanup. */
 import { mutate } from 'swr';
 import { installInAppAlerts } from '../features/notifications/inAppAlert';
 import { getAuthState, onSignOut, subscribeAuth } from '../lib/authStore';
+import { startErrorReporting } from '../lib/errorReporting/start';
 import { wipeOfflineData } from '../lib/offline/offlineDb';
 import { startOfflineSync, stopOfflineSync } from '../lib/offline/offlineSync';
 import { syncSubscription } from '../lib/push/pushClient';
@@ -12,6 +13,7 @@ let started = false;
 export function startBackgroundTasks(): void {
   if (started) return;
   started = true;
+  startErrorReporting();
 
   onSignOut(async () => {
     stopOfflineSync();

@@ -26,6 +26,7 @@ import type {
   ServerStatus,
   SessionAnswer,
   Settings,
+  Site,
   VerifyAnswer,
 } from './types';
 
@@ -261,6 +262,8 @@ export function createApiClient(options: ApiClientOptions = {}) {
       probe: (timeoutMs = 5_000) => request<void>('HEAD', '/api/health', { timeoutMs }),
       details: () => get<HealthDetails>('/api/health'),
       status: () => get<ServerStatus>('/api/status'),
+      /** the operator's details and whether error reporting is on */
+      site: () => get<Site>('/api/site'),
     },
   };
 }

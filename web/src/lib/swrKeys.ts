@@ -16,6 +16,7 @@ export const swrKeys = {
   adminUsers: (page: number, perPage: number) => ['admin-users', page, perPage] as const,
   serverStatus: () => ['server-status'] as const,
   healthDetails: () => ['health-details'] as const,
+  site: () => ['site'] as const,
 } as const;
 
 /** Matches every reminder-related key (for mutate(matcher)). */

@@ -124,6 +124,10 @@ export const SNOOZE_PRESETS = [5, 10, 15, 30, 60] as const;
 
 /** GET/PUT /api/settings (`email_fallback_minutes` null = off). */
 export type Settings = Schemas['Settings'];
+/** `GET /api/site`: the operator's details and the error reporter's settings (null = off). */
+export type Site = Schemas['Site'];
+export type Operator = Schemas['Operator'];
+export type ErrorReporting = Schemas['ErrorReporting'];
 
 export interface PushSubscriptionInput {
   subscription: { endpoint: string; keys: { p256dh: string; auth: string } };

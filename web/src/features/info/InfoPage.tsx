@@ -1,4 +1,5 @@
 import { useTranslation } from 'react-i18next';
+import { OperatorDetails } from './OperatorDetails';
 
 export interface InfoSection {
   heading: string;
@@ -13,6 +14,7 @@ export function InfoDocument({ doc }: { doc: 'privacy' | 'terms' | 'commercial' 
     <article className="info-page narrow">
       <h1>{t(`${doc}.title`)}</h1>
       <p className="muted">{t(`${doc}.intro`)}</p>
+      {doc === 'commercial' && <OperatorDetails doc={doc} />}
       {Array.isArray(sections) &&
         sections.map((s) => (
           <section key={s.heading}>
@@ -22,6 +24,7 @@ export function InfoDocument({ doc }: { doc: 'privacy' | 'terms' | 'commercial' 
             ))}
           </section>
         ))}
+      {doc !== 'commercial' && <OperatorDetails doc={doc} />}
     </article>
   );
 }
