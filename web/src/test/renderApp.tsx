@@ -48,3 +48,14 @@ export const ok = (data: unknown, status = 200) => json(status, { success: true,
 
 export const unauthorized = () =>
   json(401, { success: false, error: { code: 'UNAUTHORIZED', message: 'Sign in' }, error_type: 'AUTHENTICATION_REQUIRED' });
+
+/** A promise the test settles when it chooses: a server answer held back. */
+export function deferred<T>() {
+  let resolve!: (v: T) => void;
+  let reject!: (e: unknown) => void;
+  const promise = new Promise<T>((ok, fail) => {
+    resolve = ok;
+    reject = fail;
+  });
+  return { promise, resolve, reject };
+}
