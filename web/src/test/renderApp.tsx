@@ -51,7 +51,7 @@ export const unauthorized = () =>
 
 /** A promise the test settles when it chooses: a server answer held back. */
 export function deferred<T>() {
-  let resolve!: (v: T) => void;
+  let resolve!: (v: T | PromiseLike<T>) => void;
   let reject!: (e: unknown) => void;
   const promise = new Promise<T>((ok, fail) => {
     resolve = ok;
