@@ -99,7 +99,8 @@ describe('optimistic create', () => {
       await waitFor(() => expect(screen.queryByRole('heading', { level: 2, name: 'Stretch' })).toBeNull());
       expect(titles()).toEqual(['Water the plants', 'Call the bank']);
       // The dialog stays open with what was typed, and says why.
-      expect(within(dialog).getByRole('alert')).toHaveTextContent(saveError(lang, how));
+      // The rollback and the dialog's error come in separate renders: wait for the error.
+      expect(await within(dialog).findByRole('alert')).toHaveTextContent(saveError(lang, how));
       expect(within(dialog).getByLabelText(tr(lang, 'reminders:fields.title'))).toHaveValue('Stretch');
     });
   }
@@ -144,7 +145,8 @@ describe('optimistic update', () => {
       answer.resolve(fail(how));
       await screen.findByRole('heading', { level: 2, name: 'Water the plants' });
       expect(titles()).toEqual(['Water the plants', 'Call the bank']);
-      expect(within(dialog).getByRole('alert')).toHaveTextContent(saveError(lang, how));
+      // The rollback and the dialog's error come in separate renders: wait for the error.
+      expect(await within(dialog).findByRole('alert')).toHaveTextContent(saveError(lang, how));
     });
   }
 });
