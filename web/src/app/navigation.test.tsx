@@ -4,18 +4,21 @@
  * section, from another page and from the guide itself.
  */
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { clearToasts } from '../components/toast';
 import { checkSession, resetAuthForTests } from '../lib/authStore';
 import type { Lang } from '../lib/lang';
 import type { User } from '../lib/types';
-import { mockFetch, ok, renderApp } from '../test/renderApp';
+import { mockFetch, ok, preloadApp, renderApp } from '../test/renderApp';
 import { tr } from '../test/texts';
 
 const USER: User = { id: 'u1', email: 'taro@example.com', is_active: true, created_at: '2025-01-01T00:00:00Z', updated_at: '2025-01-01T00:00:00Z' };
 const loc = () => screen.getByTestId('location').textContent;
 const prefix = (lang: Lang) => (lang === 'en' ? '/en' : '');
 const ADMIN_PATHS = /\/(admin|admin\/users|admin\/dashboard|test-email)$/;
+
+// On a busy machine a lazy page's first transform alone can outlast what a findBy waits for.
+beforeAll(preloadApp, 120_000);
 
 beforeEach(() => {
   clearToasts();

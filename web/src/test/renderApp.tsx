@@ -59,3 +59,21 @@ export function deferred<T>() {
   });
   return { promise, resolve, reject };
 }
+
+/**
+ * Loads the app's lazy modules (pages, signed-in header, overlays) once. Call it in beforeAll:
+ * on a busy machine their first transform alone can outlast what a findBy waits for.
+ */
+export async function preloadApp(): Promise<void> {
+  await Promise.all([
+    import('../app/SignedInControls'),
+    import('../app/Overlays'),
+    import('../app/routes/DashboardRoute'),
+    import('../app/routes/RemindersRoute'),
+    import('../app/routes/SettingsRoute'),
+    import('../app/routes/GuidePage'),
+    import('../features/settings/DeleteAccountPage'),
+    import('../features/admin/AdminPage'),
+    import('../features/admin/TestEmailPage'),
+  ]);
+}

@@ -3,15 +3,18 @@
  * the answer is said: sent, the hourly limit (RATE_LIMITED), or another failure.
  */
 import { fireEvent, screen, waitFor } from '@testing-library/react';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { clearToasts } from '../../components/toast';
 import { resetAuthForTests } from '../../lib/authStore';
 import type { User } from '../../lib/types';
-import { deferred, json, mockFetch, renderApp } from '../../test/renderApp';
+import { deferred, json, mockFetch, preloadApp, renderApp } from '../../test/renderApp';
 import { tr } from '../../test/texts';
 
 const USER: User = { id: 'u1', email: 'admin@example.com', is_active: true, created_at: '2025-01-01T00:00:00Z', updated_at: '2025-01-01T00:00:00Z' };
 const toasts = () => [...document.querySelectorAll('.toaster [role]')].map((t) => ({ role: t.getAttribute('role'), text: t.querySelector('span')?.textContent }));
+
+// On a busy machine a lazy page's first transform alone can outlast what a findBy waits for.
+beforeAll(preloadApp, 120_000);
 
 beforeEach(() => {
   clearToasts();

@@ -5,12 +5,12 @@
  * starts after a mutation is held too, so what restores the list is the rollback itself.
  */
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { clearToasts } from '../../components/toast';
 import { resetAuthForTests } from '../../lib/authStore';
 import type { Lang } from '../../lib/lang';
 import type { Reminder, User } from '../../lib/types';
-import { deferred, json, mockFetch, ok, renderApp } from '../../test/renderApp';
+import { deferred, json, mockFetch, ok, preloadApp, renderApp } from '../../test/renderApp';
 import { tr } from '../../test/texts';
 
 const USER: User = { id: 'u1', email: 'taro@example.com', is_active: true, created_at: '2025-01-01T00:00:00Z', updated_at: '2025-01-01T00:00:00Z' };
@@ -52,6 +52,9 @@ const titles = () =>
     .map((h) => h.textContent);
 
 let release = () => {};
+// On a busy machine a lazy page's first transform alone can outlast what a findBy waits for.
+beforeAll(preloadApp, 120_000);
+
 beforeEach(() => {
   clearToasts();
   resetAuthForTests({ user: USER, status: 'signedIn' });

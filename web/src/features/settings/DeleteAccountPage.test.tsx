@@ -4,18 +4,21 @@
  * page; a failure says so and keeps the person signed in on the page.
  */
 import { fireEvent, screen, waitFor } from '@testing-library/react';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { clearToasts } from '../../components/toast';
 import { getAuthState, resetAuthForTests } from '../../lib/authStore';
 import type { Lang } from '../../lib/lang';
 import type { User } from '../../lib/types';
-import { json, mockFetch, ok, renderApp } from '../../test/renderApp';
+import { json, mockFetch, ok, preloadApp, renderApp } from '../../test/renderApp';
 import { tr } from '../../test/texts';
 
 const USER: User = { id: 'u1', email: 'Taro@example.com', is_active: true, created_at: '2025-01-01T00:00:00Z', updated_at: '2025-01-01T00:00:00Z' };
 const loc = () => screen.getByTestId('location').textContent;
 const prefix = (lang: Lang) => (lang === 'en' ? '/en' : '');
 const toasts = () => [...document.querySelectorAll('.toaster [role]')].map((t) => t.querySelector('span')?.textContent);
+
+// On a busy machine a lazy page's first transform alone can outlast what a findBy waits for.
+beforeAll(preloadApp, 120_000);
 
 beforeEach(() => {
   clearToasts();
