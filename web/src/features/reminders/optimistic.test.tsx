@@ -71,6 +71,8 @@ async function openPage(lang: Lang, routes: Parameters<typeof mockFetch>[0]) {
     ...routes,
   });
   renderApp(lang === 'en' ? '/en/reminders' : '/reminders');
+  // In the page's language (the previous test may have left i18next in the other one).
+  await screen.findByRole('heading', { level: 1, name: tr(lang, 'reminders:title') });
   await screen.findByRole('heading', { level: 2, name: 'Water the plants' });
   return fetch;
 }
