@@ -48,3 +48,32 @@ export const ok = (data: unknown, status = 200) => json(status, { success: true,
 
 export const unauthorized = () =>
   json(401, { success: false, error: { code: 'UNAUTHORIZED', message: 'Sign in' }, error_type: 'AUTHENTICATION_REQUIRED' });
+
+/** A promise the test settles when it chooses: a server answer held back. */
+export function deferred<T>() {
+  let resolve!: (v: T | PromiseLike<T>) => void;
+  let reject!: (e: unknown) => void;
+  const promise = new Promise<T>((ok, fail) => {
+    resolve = ok;
+    reject = fail;
+  });
+  return { promise, resolve, reject };
+}
+
+/**
+ * Loads the app's lazy modules (pages, signed-in header, overlays) once. Call it in beforeAll:
+ * on a busy machine their first transform alone can outlast what a findBy waits for.
+ */
+export async function preloadApp(): Promise<void> {
+  await Promise.all([
+    import('../app/SignedInControls'),
+    import('../app/Overlays'),
+    import('../app/routes/DashboardRoute'),
+    import('../app/routes/RemindersRoute'),
+    import('../app/routes/SettingsRoute'),
+    import('../app/routes/GuidePage'),
+    import('../features/settings/DeleteAccountPage'),
+    import('../features/admin/AdminPage'),
+    import('../features/admin/TestEmailPage'),
+  ]);
+}
