@@ -6,13 +6,13 @@ import { formatDay, formatWhen, whenParts } from './format';
 import { swrKeys } from './swrKeys';
 import { useLang } from './useLang';
 import { useNow } from './useNow';
-import { browserTimeZone } from './zonedTime';
+import { deviceZone } from './zoneIds';
 
 /** The signed-in user's time zone (their settings), else this device's. */
 export function useUserZone(): string {
   const { user } = useAuth();
   const settings = useSWR(user ? swrKeys.settings() : null, () => api.settings.get(), { shouldRetryOnError: false });
-  return settings.data?.timezone || browserTimeZone();
+  return settings.data?.timezone || deviceZone();
 }
 
 /**

@@ -12,7 +12,7 @@ import { swrKeys } from '../../lib/swrKeys';
 import type { Reminder } from '../../lib/types';
 import { useDates } from '../../lib/useDates';
 import { useLang } from '../../lib/useLang';
-import { browserTimeZone } from '../../lib/zonedTime';
+import { deviceZone } from '../../lib/zoneIds';
 import { alertsText, nagText } from './alarmText';
 import { useRecurrenceLabel } from './RecurrenceLabel';
 import { ReminderDetails } from './ReminderDetails';
@@ -37,12 +37,12 @@ export default function RemindersPage({ deviceNotice, quickAdd }: { deviceNotice
   const recurrenceLabel = useRecurrenceLabel();
   // New reminders default to the user's timezone setting (decisions.md), else the browser's.
   const settings = useSWR(swrKeys.settings(), () => api.settings.get(), { shouldRetryOnError: false });
-  const defaultTz = settings.data?.timezone || browserTimeZone();
+  const defaultTz = settings.data?.timezone || deviceZone();
   const [tab, setTab] = useState<Tab>('active');
   const [dialog, setDialog] = useState<{ open: boolean; editing: Reminder | null; initial: ReminderForm; quick?: QuickAddPrefill }>(() => ({
     open: false,
     editing: null,
-    initial: emptyForm(browserTimeZone(), Date.now()),
+    initial: emptyForm(deviceZone(), Date.now()),
   }));
   const [confirmDelete, setConfirmDelete] = useState<Reminder | null>(null);
   // `?reminder=<id>` (a tapped notification) opens that reminder's details, highlighted.

@@ -90,7 +90,9 @@ describe('/status', () => {
   it('the holiday table: its last date, and a warning in both languages when it runs out soon', async () => {
     // In 2026 a date of 2026 shows no year. Only Date is faked.
     vi.useFakeTimers({ toFake: ['Date'], now: Date.parse('2026-11-24T03:00:00Z') });
-    onTestFinished(() => vi.useRealTimers());
+    onTestFinished(() => {
+      vi.useRealTimers();
+    });
     mockFetch({ 'GET /api/status': () => ok({ ...status, holidays_until: '2030-12-31', holidays: 'ok' }) });
     const { unmount } = renderApp('/en/status');
     await waitFor(() => expect(figure('Holiday table covers until')).toBe('Dec 31, 2030'));
