@@ -411,3 +411,16 @@ export const homePathOf = (lang) => (lang === 'en' ? '/en' : '/');
 export function tokyoDate(days) {
   return new Intl.DateTimeFormat('en-CA', { timeZone: 'Asia/Tokyo' }).format(new Date(Date.now() + days * 86_400_000));
 }
+
+/**
+ * Picks a zone in the time zone combobox labelled `label` (TimeZoneSelect) inside `scope` (a
+ * page or a dialog): types `query` (an id such as 'Asia/Tokyo', or a city), Enter on the match.
+ */
+export async function pickZone(scope, label, query) {
+  const box = scope.getByRole('combobox', { name: label, exact: true });
+  await box.click();
+  await box.fill(query);
+  await scope.getByRole('option').first().waitFor();
+  await box.press('Enter');
+  await scope.locator(`[role=combobox][aria-expanded=false]`).first().waitFor();
+}

@@ -3,7 +3,7 @@
 // phone and desktop.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { DESKTOP, PHONE, apiCall, apiSignIn, homePathOf, newContext, pathOf, prefixOf, startStack, tokyoDate, tr, uniqueEmail, watchPage } from './harness.mjs';
+import { DESKTOP, PHONE, apiCall, apiSignIn, homePathOf, newContext, pathOf, pickZone, prefixOf, startStack, tokyoDate, tr, uniqueEmail, watchPage } from './harness.mjs';
 
 let stack;
 let handleSupported = false;
@@ -22,6 +22,9 @@ before(async () => {
 after(async () => {
   await stack?.close();
 });
+
+/** 月…日 for a YYYY-MM-DD. */
+const weekdayJa = (date) => new Intl.DateTimeFormat('ja-JP', { timeZone: 'UTC', weekday: 'short' }).format(Date.parse(`${date}T00:00:00Z`));
 
 async function counts(page, lang) {
   const read = async (key) =>
@@ -76,7 +79,7 @@ describe('reminders', () => {
       await dialog.getByLabel(t('reminders:fields.description')).fill(lang === 'ja' ? '食後に' : 'after lunch');
 
       // A time in the past is refused in the form.
-      await dialog.getByLabel(t('reminders:fields.timezone')).selectOption('Asia/Tokyo');
+      await pickZone(dialog, t('reminders:fields.timezone'), 'Asia/Tokyo');
       await dialog.getByLabel(t('reminders:fields.date')).fill(tokyoDate(-1));
       await dialog.getByRole('button', { name: t('reminders:dialog.save') }).click();
       await dialog.getByText(t('reminders:errors.mustBeFuture')).waitFor();
@@ -97,14 +100,20 @@ describe('reminders', () => {
       await preview.nth(4).waitFor();
       const previewTexts = await preview.allTextContents();
       assert.equal(previewTexts.length, 5);
+      // The account's zone is still the server's UTC, so the reminder's zone is named (JST, GMT+9).
       if (recurrence.kind === 'hourly') {
-        // every 6 hours from 09:30:15 (en-US shows a 12-hour clock)
-        const times = previewTexts.map((s) => /\d{2}:30:15 [AP]M/.exec(s)?.[0]);
-        assert.deepEqual(times, ['09:30:15 AM', '03:30:15 PM', '09:30:15 PM', '03:30:15 AM', '09:30:15 AM'], previewTexts.join(' | '));
+        // every 6 hours from 9:30:15 (en-US shows a 12-hour clock): "Tomorrow, 9:30:15 AM GMT+9"
+        for (const s of previewTexts) assert.match(s, /^(Tomorrow|[A-Z][a-z]{2}, [A-Z][a-z]{2} \d{1,2}(, \d{4})?), \d{1,2}:30:15 [AP]M GMT\+9$/);
+        const times = previewTexts.map((s) => /\d{1,2}:30:15 [AP]M/.exec(s)?.[0]);
+        assert.deepEqual(times, ['9:30:15 AM', '3:30:15 PM', '9:30:15 PM', '3:30:15 AM', '9:30:15 AM'], previewTexts.join(' | '));
       } else {
-        for (const s of previewTexts) assert.match(s, /09:30:15/);
-        // custom days: every preview date falls on 月, 水 or 金
-        for (const s of previewTexts) assert.match(s, /\((月|水|金)\)|（(月|水|金)）|(月|水|金)/);
+        // custom days: every preview day falls on 月, 水 or 金 ("明日" when tomorrow is one): "11月25日(水) 9:30:15 JST"
+        const tomorrowIs = weekdayJa(tokyoDate(1));
+        for (const s of previewTexts) {
+          const m = /^(?:明日|(?:\d{4}年)?\d{1,2}月\d{1,2}日\((.)\)) 9:30:15 JST$/.exec(s);
+          assert.ok(m, s);
+          assert.match(m[1] ?? tomorrowIs, /^[月水金]$/, s);
+        }
       }
 
       await dialog.getByRole('button', { name: t('reminders:dialog.save') }).click();
@@ -155,7 +164,7 @@ describe('reminders', () => {
       const edItem = page.locator('.reminder-item').filter({ hasText: newTitle });
       await edItem.getByRole('button', { name: t('reminders:details.show') }).click();
       await edItem.locator('.occurrences li').nth(4).waitFor();
-      for (const s of await edItem.locator('.occurrences li').allTextContents()) assert.match(s, /09:30:15/);
+      for (const s of await edItem.locator('.occurrences li').allTextContents()) assert.match(s, /(^|\D)9:30:15( [AP]M)? (JST|GMT\+9)$/);
       await edItem.getByText(t('reminders:details.noHistory')).waitFor();
       await edItem.getByText(t('reminders:details.handleHint')).waitFor();
       await edItem.getByRole('button', { name: t('reminders:details.hide') }).click();

@@ -12,6 +12,7 @@ import {
   apiSignIn,
   homePathOf,
   newContext,
+  pickZone,
   prefixOf,
   screenshotPath,
   signInDetails,
@@ -203,7 +204,7 @@ describe('screenshots of the main screens', () => {
         await page.locator('main').getByRole('button', { name: t('reminders:create'), exact: true }).click();
         const dialog = page.getByRole('dialog');
         await dialog.getByLabel(t('reminders:fields.title')).fill(lang === 'ja' ? 'ストレッチ' : 'Stretch');
-        await dialog.getByLabel(t('reminders:fields.timezone')).selectOption('Asia/Tokyo');
+        await pickZone(dialog, t('reminders:fields.timezone'), 'Asia/Tokyo');
         await dialog.getByLabel(t('reminders:fields.date')).fill(tokyoDate(1));
         await dialog.getByLabel(t('reminders:fields.time')).fill('15:00:00');
         await dialog.getByLabel(t('reminders:fields.recurrence')).selectOption('custom');
@@ -319,6 +320,8 @@ describe('screenshots of the status and admin pages', () => {
 
         // /admin/dashboard, signed in as an admin
         await apiSignIn(ctx, stack.server, stack.smtp, ADMINS[`${lang}-${viewport.width}`], lang);
+        // The zone a sign-up in the app takes from the browser (the API sign-in leaves UTC).
+        await apiCall(ctx, stack.server, 'PUT', '/api/settings', { timezone: 'Asia/Tokyo' });
         const stats = await apiCall(ctx, stack.server, 'GET', '/api/admin/stats');
         await page.goto(`${prefixOf(lang)}/admin/dashboard`);
         await page.getByRole('heading', { level: 1, name: t('admin:title') }).waitFor();
@@ -332,7 +335,7 @@ describe('screenshots of the status and admin pages', () => {
         await screen('admin-fixture');
         await page.unroute('**/api/admin/stats');
 
-        // /admin/users: the server's list, this admin in it, in the browser's locale and time zone
+        // /admin/users: the server's list, this admin in it, in the page's language and the admin's zone
         const email = ADMINS[`${lang}-${viewport.width}`];
         const list = await apiCall(ctx, stack.server, 'GET', '/api/admin/users?page=1&per_page=50');
         const me = list.users.find((u) => u.email === email);
@@ -342,15 +345,19 @@ describe('screenshots of the status and admin pages', () => {
         await page.getByRole('heading', { level: 1, name: t('admin:users') }).waitFor();
         const row = page.locator('.users-table tbody tr', { has: page.locator('th', { hasText: email }) });
         await row.waitFor();
-        const expected = await page.evaluate(
-          ({ me, locale }) => [
-            new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short', timeZone: 'Asia/Tokyo' }).format(Date.parse(me.last_active_at)),
-            new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeZone: 'Asia/Tokyo' }).format(Date.parse(me.created_at)),
-          ],
+        // Times in the admin's zone (Asia/Tokyo, its settings): the last
+        // activity is today (or yesterday, past midnight), the sign-up day has no year this year.
+        const created = await page.evaluate(
+          ({ me, locale }) => {
+            const day = (ms, o) => new Intl.DateTimeFormat(locale, { timeZone: 'Asia/Tokyo', ...o }).format(ms);
+            const year = day(Date.parse(me.created_at), { year: 'numeric' }) !== day(Date.now(), { year: 'numeric' });
+            return day(Date.parse(me.created_at), { month: 'short', day: 'numeric', ...(year ? { year: 'numeric' } : {}) });
+          },
           { me, locale: lang === 'ja' ? 'ja-JP' : 'en-US' },
         );
-        const cells = await row.locator('th, td').allInnerTexts();
-        assert.deepEqual(cells.map((c) => c.trim()), [email, String(me.active_reminders), String(me.archived_reminders), ...expected, t('admin:userList.active')]);
+        const cells = (await row.locator('th, td').allInnerTexts()).map((c) => c.trim());
+        assert.deepEqual([...cells.slice(0, 3), ...cells.slice(4)], [email, String(me.active_reminders), String(me.archived_reminders), created, t('admin:userList.active')]);
+        assert.match(cells[3], lang === 'ja' ? /^(今日|昨日) \d{1,2}:\d{2}(:\d{2})?$/ : /^(Today|Yesterday), \d{1,2}:\d{2}(:\d{2})? [AP]M$/);
         assert.equal(await page.locator('.users-table tbody tr').count(), Math.min(list.total, 50));
         await page.getByText(t('admin:userList.timeZone', { zone: 'Asia/Tokyo' }), { exact: false }).waitFor();
         const pager = page.getByRole('navigation', { name: t('admin:userList.pagination') });

@@ -236,7 +236,11 @@ describe('signed in', () => {
     fireEvent.change(within(dialog).getByLabelText('Title'), { target: { value: 'Stretch' } });
     fireEvent.change(within(dialog).getByLabelText('Date'), { target: { value: '2030-01-02' } });
     fireEvent.change(within(dialog).getByLabelText('Time (to the second)'), { target: { value: '09:00:05' } });
-    fireEvent.change(within(dialog).getByLabelText('Time zone'), { target: { value: 'Asia/Tokyo' } });
+    const zone = within(dialog).getByRole('combobox', { name: 'Time zone' });
+    fireEvent.change(zone, { target: { value: 'tokyo' } });
+    await within(dialog).findByRole('option', { name: /^Tokyo \(UTC\+09:00\)/ });
+    fireEvent.keyDown(zone, { key: 'Enter' });
+    expect(zone).toHaveValue('Tokyo (UTC+09:00)');
     fireEvent.change(within(dialog).getByLabelText('Repeat'), { target: { value: 'custom' } });
     fireEvent.click(within(dialog).getByLabelText('Mon'));
     fireEvent.click(within(dialog).getByLabelText('Wed'));
@@ -264,7 +268,7 @@ describe('signed in', () => {
     renderApp('/reminders?new=1');
     const dialog = await screen.findByRole('dialog', { name: 'リマインダーを作成' });
     await waitFor(() => expect(loc()).toBe('/reminders'));
-    expect(within(dialog).getByLabelText('タイムゾーン')).toHaveValue('Asia/Tokyo');
+    await waitFor(() => expect(within(dialog).getByRole('combobox', { name: 'タイムゾーン' })).toHaveValue('東京 (UTC+09:00)'));
   });
 
   it('a 401 AUTHENTICATION_REQUIRED signs the user out', async () => {

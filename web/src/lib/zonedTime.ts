@@ -103,11 +103,3 @@ export function browserTimeZone(): string {
     return 'UTC';
   }
 }
-
-/** All IANA zones the browser knows, falling back to a short list. */
-export function timeZones(): string[] {
-  const withSupported = Intl as unknown as { supportedValuesOf?: (k: string) => string[] };
-  const list = withSupported.supportedValuesOf?.('timeZone') ?? [];
-  const base = list.length ? list : ['Asia/Tokyo', 'UTC', 'America/New_York', 'Europe/London'];
-  return base.includes('UTC') ? base : ['UTC', ...base];
-}

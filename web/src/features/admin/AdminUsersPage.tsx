@@ -8,25 +8,18 @@ import { api, isApiError } from '../../lib/api';
 import type { Lang } from '../../lib/lang';
 import { swrKeys } from '../../lib/swrKeys';
 import type { AdminUsersPage as UsersAnswer } from '../../lib/types';
+import { useDates } from '../../lib/useDates';
 import { useLang } from '../../lib/useLang';
-import { browserTimeZone } from '../../lib/zonedTime';
 import { pageInfo, readPage, USERS_PER_PAGE } from './userPaging';
 import './adminUsers.css';
 
 const LOCALES: Record<Lang, string> = { ja: 'ja-JP', en: 'en-US' };
 const NONE = '—';
 
-/** Dates and numbers in the page's language; times in the viewer's (the browser's) time zone. */
-function usersFormat(lang: Lang, timeZone: string) {
-  const locale = LOCALES[lang];
-  const dateTime = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short', timeZone });
-  const date = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeZone });
-  const count = new Intl.NumberFormat(locale, { maximumFractionDigits: 0 });
-  const safe = (f: Intl.DateTimeFormat) => (iso: string) => {
-    const t = Date.parse(iso);
-    return Number.isFinite(t) ? f.format(t) : NONE;
-  };
-  return { dateTime: safe(dateTime), date: safe(date), count: (n: number) => count.format(n) };
+/** Numbers in the page's language. */
+function countFormat(lang: Lang) {
+  const count = new Intl.NumberFormat(LOCALES[lang], { maximumFractionDigits: 0 });
+  return (n: number) => count.format(n);
 }
 
 /** /admin/users: every account with its reminder counts and last activity (never reminder contents). */
@@ -84,8 +77,11 @@ export default function AdminUsersPage() {
 
 function UsersView({ data, pending, lang, onPage }: { data: UsersAnswer; pending: boolean; lang: Lang; onPage: (page: number) => void }) {
   const { t } = useTranslation('admin');
-  const zone = useMemo(() => browserTimeZone(), []);
-  const f = useMemo(() => usersFormat(lang, zone), [lang, zone]);
+  // Times in the viewer's zone (their settings, else the browser's), so no zone is named per row.
+  const dates = useDates();
+  const zone = dates.userZone;
+  const count = useMemo(() => countFormat(lang), [lang]);
+  const f = { count, dateTime: (iso: string) => dates.when(iso) || NONE, date: (iso: string) => dates.day(iso, false) || NONE };
   const info = pageInfo(data);
 
   if (info.total === 0) return <p className="muted">{t('userList.empty')}</p>;

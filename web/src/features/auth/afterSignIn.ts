@@ -7,14 +7,19 @@ import { toast } from '../../components/toast';
 import { api } from '../../lib/api';
 import { checkSession, signedIn } from '../../lib/authStore';
 import type { VerifyAnswer } from '../../lib/types';
-import { browserTimeZone } from '../../lib/zonedTime';
 
 export function afterSignIn(res: VerifyAnswer, texts: { welcomeNew: string; signedIn: string }): void {
   signedIn(res.user);
   void checkSession();
   toast.success(res.is_new_user ? texts.welcomeNew : texts.signedIn);
   if (res.is_new_user) {
-    const timezone = browserTimeZone();
-    if (timezone && timezone !== 'UTC') void api.settings.update({ timezone }).catch(() => {});
+    // Canonical (Asia/Kolkata, not the Asia/Calcutta some browsers report); the table of old
+    // names loads here rather than with the first page.
+    void import('../../lib/zoneIds')
+      .then(({ deviceZone }) => {
+        const timezone = deviceZone();
+        return timezone && timezone !== 'UTC' ? api.settings.update({ timezone }) : undefined;
+      })
+      .catch(() => {});
   }
 }

@@ -3,12 +3,11 @@ import { useTranslation } from 'react-i18next';
 import useSWR from 'swr';
 import { toast } from '../../components/toast';
 import { api } from '../../lib/api';
-import { formatDateTime } from '../../lib/format';
 import { currentSubscription, disableNotifications } from '../../lib/push/pushClient';
 import { pushStateChanged, usePushState } from '../../lib/push/usePushState';
 import { swrKeys } from '../../lib/swrKeys';
 import type { Device } from '../../lib/types';
-import { useLang } from '../../lib/useLang';
+import { useDates } from '../../lib/useDates';
 import { EnableNotificationsButton, TestNotificationButton } from './NotificationControls';
 
 /**
@@ -17,7 +16,7 @@ import { EnableNotificationsButton, TestNotificationButton } from './Notificatio
  */
 export function DevicesSection() {
   const { t } = useTranslation('notifications');
-  const lang = useLang();
+  const dates = useDates();
   const push = usePushState();
   const devices = useSWR(swrKeys.subscriptions(), () => api.notifications.subscriptions());
   const [thisEndpoint, setThisEndpoint] = useState<string | null>(null);
@@ -75,9 +74,9 @@ export function DevicesSection() {
                   {d.status === 'failing' && <span className="badge warn">{t('devices.failing')}</span>}
                 </p>
                 <p className="muted small">
-                  {t('devices.added', { when: formatDateTime(d.created_at, lang) })}
+                  {t('devices.added', { when: dates.when(d.created_at) })}
                   {' · '}
-                  {d.last_shown_at ? t('devices.lastShown', { when: formatDateTime(d.last_shown_at, lang) }) : t('devices.neverShown')}
+                  {d.last_shown_at ? t('devices.lastShown', { when: dates.when(d.last_shown_at) }) : t('devices.neverShown')}
                 </p>
               </div>
               <button

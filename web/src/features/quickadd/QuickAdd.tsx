@@ -7,7 +7,7 @@ import { isImeComposing } from '../../lib/ime';
 import { OPEN_CREATE_DIALOG, QUICK_ADD_PREFILL, type QuickAddPrefill } from '../../lib/navState';
 import { swrKeys } from '../../lib/swrKeys';
 import { useLang, useLocalizedPath } from '../../lib/useLang';
-import { browserTimeZone } from '../../lib/zonedTime';
+import { deviceZone } from '../../lib/zoneIds';
 import type { QuickAddResult } from './parse';
 import { summaryParts } from './summary';
 
@@ -37,7 +37,7 @@ export function QuickAdd() {
       ? null
       : mod.parseQuickAdd(value, {
           now: Date.now(),
-          timeZone: settings.data?.timezone || browserTimeZone(),
+          timeZone: settings.data?.timezone || deviceZone(),
           lang,
           morning: settings.data?.morning_time,
           evening: settings.data?.evening_time,

@@ -25,12 +25,12 @@ describe('the live result under the box', () => {
     ['ja', '毎週月・水 ジム', '11月30日(月) 9:00 · 毎週月曜、水曜 · ジム'],
     ['ja', '毎月末 請求書', '11月30日(月) 9:00 · 毎月末日 · 請求書'],
     ['ja', '牛乳を買う', '日時の指定なし · 牛乳を買う'],
-    ['en', 'every week tomorrow 9am take medicine', 'Tomorrow 9:00 AM · every Wednesday · take medicine'],
-    ['en', 'every 2nd Tuesday recycling', 'Tue, Dec 8 9:00 AM · every month on the 2nd Tuesday · recycling'],
-    ['en', 'every last Friday drinks', 'Fri, Nov 27 9:00 AM · every month on the last Friday · drinks'],
-    ['en', 'every 3 hours', 'Today 11:00 PM · every 3 hours · (no title)'],
-    ['en', 'every month on the 1st rent', 'Tue, Dec 1 9:00 AM · every month on day 1 · rent'],
-    ['en', 'every Mon and Wed gym', 'Tomorrow 9:00 AM · every Monday, Wednesday · gym'],
+    ['en', 'every week tomorrow 9am take medicine', 'Tomorrow, 9:00 AM · every Wednesday · take medicine'],
+    ['en', 'every 2nd Tuesday recycling', 'Tue, Dec 8, 9:00 AM · every month on the 2nd Tuesday · recycling'],
+    ['en', 'every last Friday drinks', 'Fri, Nov 27, 9:00 AM · every month on the last Friday · drinks'],
+    ['en', 'every 3 hours', 'Today, 11:00 PM · every 3 hours · (no title)'],
+    ['en', 'every month on the 1st rent', 'Tue, Dec 1, 9:00 AM · every month on day 1 · rent'],
+    ['en', 'every Mon and Wed gym', 'Tomorrow, 9:00 AM · every Monday, Wednesday · gym'],
   ] as const)('%s: %s', async (lang, phrase, expected) => {
     expect(await line(lang, phrase)).toBe(expected);
   });

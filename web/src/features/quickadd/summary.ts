@@ -1,9 +1,8 @@
 import type { TFunction } from 'i18next';
-import { formatClock, formatDay } from '../../lib/format';
+import { formatWhen } from '../../lib/format';
 import type { Lang } from '../../lib/lang';
 import type { Recurrence, Weekday } from '../../lib/types';
 import { WEEKDAYS } from '../../lib/types';
-import { utcToZoned } from '../../lib/zonedTime';
 import type { QuickAddResult } from './parse';
 
 const EN_ORDINAL: Record<string, string> = { one: 'st', two: 'nd', few: 'rd', other: 'th' };
@@ -47,13 +46,8 @@ export function repeatText(rec: Recurrence, startDate: string | null, lang: Lang
 /** "明日 9:00 · 毎週月曜 · 薬": when, the repeat, the title. */
 export function summaryParts(r: QuickAddResult, lang: Lang, now: number, t: TFunction): string[] {
   let when = t('quickAdd.noTime');
-  if (r.send_at && r.date) {
-    const today = utcToZoned(now, r.timezone).date;
-    const [y, m, d] = today.split('-').map(Number) as [number, number, number];
-    const tomorrow = new Date(Date.UTC(y, m - 1, d + 1)).toISOString().slice(0, 10);
-    const dayText = r.date === today ? t('quickAdd.today') : r.date === tomorrow ? t('quickAdd.tomorrow') : formatDay(r.send_at, lang, r.timezone);
-    when = `${dayText} ${formatClock(r.send_at, lang, r.timezone)}`;
-  }
+  // The phrase's zone is the user's (the settings'), so it is not named.
+  if (r.send_at && r.date) when = formatWhen(r.send_at, { lang, zone: r.timezone, userZone: r.timezone, now });
   const repeat = repeatText(r.recurrence, r.date, lang, t);
   return [when, ...(repeat ? [repeat] : []), r.title || t('quickAdd.noTitle')];
 }

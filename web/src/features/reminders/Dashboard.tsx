@@ -3,11 +3,12 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { LangLink } from '../../components/LangLink';
 import { Spinner } from '../../components/Spinner';
-import { formatDate, formatDateTime, formatTime } from '../../lib/format';
 import { OPEN_CREATE_DIALOG } from '../../lib/navState';
-import { useLang, useLocalizedPath } from '../../lib/useLang';
+import { useDates } from '../../lib/useDates';
+import { useLocalizedPath } from '../../lib/useLang';
 import { dashboardSummary } from './reminderLogic';
 import { useReminders } from './useReminders';
+import { When } from './When';
 
 /**
  * `deviceNotice`: whether this device will ring, shown under the title; `quickAdd`: the quick-add
@@ -15,7 +16,7 @@ import { useReminders } from './useReminders';
  */
 export default function Dashboard({ deviceNotice, quickAdd }: { deviceNotice: ReactNode; quickAdd?: ReactNode }) {
   const { t } = useTranslation('reminders');
-  const lang = useLang();
+  const dates = useDates();
   const lp = useLocalizedPath();
   const navigate = useNavigate();
   const { data, error, isLoading } = useReminders();
@@ -61,15 +62,10 @@ export default function Dashboard({ deviceNotice, quickAdd }: { deviceNotice: Re
                   <h3>{r.title}</h3>
                   {r.description && <p className="muted">{r.description}</p>}
                   {r.overdue && <span className="badge warn">{t('overdue')}</span>}
-                  {r.snoozed_until && <p className="small snoozed">{t('snoozedUntil', { when: formatDateTime(r.snoozed_until, lang, r.timezone) })}</p>}
+                  {r.snoozed_until && <p className="small snoozed">{t('snoozedUntil', { when: dates.when(r.snoozed_until, r.timezone) })}</p>}
                 </div>
                 <div className="reminder-when">
-                  {r.scheduled_at && (
-                    <>
-                      <span>{formatDate(r.scheduled_at, lang, r.timezone)}</span>
-                      <span>{formatTime(r.scheduled_at, lang, r.timezone)}</span>
-                    </>
-                  )}
+                  <When at={r.scheduled_at} zone={r.timezone} dates={dates} />
                 </div>
               </li>
             ))}

@@ -1,10 +1,10 @@
 import { useTranslation } from 'react-i18next';
 import type { Recurrence } from '../../lib/types';
-import { useLang } from '../../lib/useLang';
+import { useDates } from '../../lib/useDates';
 import { recurrenceText } from './recurrenceText';
 
 export function useRecurrenceLabel() {
   const { t } = useTranslation('reminders');
-  const lang = useLang();
-  return (rec: Recurrence | undefined): string => recurrenceText(rec, t, lang);
+  const { lang, now, userZone } = useDates();
+  return (rec: Recurrence | undefined): string => recurrenceText(rec, t, lang, now, userZone);
 }

@@ -4,14 +4,13 @@ import useSWR, { useSWRConfig } from 'swr';
 import { Spinner } from '../../components/Spinner';
 import { toast } from '../../components/toast';
 import { api, isApiError } from '../../lib/api';
-import { formatDateTime } from '../../lib/format';
 import { enqueue } from '../../lib/offline/offlineSync';
 import { isReminderKey, swrKeys } from '../../lib/swrKeys';
 import { SNOOZE_PRESETS, type DeliveryLog, type Reminder } from '../../lib/types';
+import { useDates } from '../../lib/useDates';
 import { useLang } from '../../lib/useLang';
 import { useNow } from '../../lib/useNow';
 import { alertsText, nagText } from './alarmText';
-import { formatLocalDate } from './recurrenceText';
 import { latestLog, logStatusKey } from './reminderLogic';
 import { pickBounds, pickedTime, thisEvening, tomorrowMorning } from './snoozeUntil';
 import { skipNextOccurrence } from './useReminders';
@@ -36,6 +35,7 @@ type SnoozeChoice = `${number}` | 'evening' | 'morning' | 'pick';
 export function ReminderDetails({ reminder, snoozeMinutes, snoozeClock }: { reminder: Reminder; snoozeMinutes: number; snoozeClock: SnoozeClock }) {
   const { t } = useTranslation('reminders');
   const lang = useLang();
+  const dates = useDates();
   const { mutate } = useSWRConfig();
   const id = reminder.id;
   const occurrences = useSWR(reminder.is_archived ? null : swrKeys.occurrences(id, UPCOMING), () => api.reminders.occurrences(id, UPCOMING));
@@ -86,7 +86,7 @@ export function ReminderDetails({ reminder, snoozeMinutes, snoozeClock }: { remi
           action === 'complete'
             ? t('details.completedToast')
             : after?.snoozed_until
-              ? t('details.snoozedUntilToast', { when: formatDateTime(after.snoozed_until, lang, reminder.timezone) })
+              ? t('details.snoozedUntilToast', { when: dates.when(after.snoozed_until, reminder.timezone) })
               : t('details.snoozedToast', { n: minutes }),
         );
       }
@@ -106,7 +106,7 @@ export function ReminderDetails({ reminder, snoozeMinutes, snoozeClock }: { remi
       // The toast names the date the server added to `skip`.
       const added = (after.recurrence.skip ?? []).filter((d) => !before.has(d)).sort()[0];
       const next = occurrences.data?.occurrences[0];
-      const date = added ? formatLocalDate(added, lang, true) : next ? formatDateTime(next, lang, reminder.timezone) : '';
+      const date = added ? dates.day(added) : next ? dates.when(next, reminder.timezone) : '';
       toast.success(t('details.skippedToast', { date }));
       await mutate(isReminderKey);
     } catch {
@@ -152,7 +152,7 @@ export function ReminderDetails({ reminder, snoozeMinutes, snoozeClock }: { remi
           ) : (
             <ol className="occurrences">
               {(occurrences.data?.occurrences ?? []).map((iso) => (
-                <li key={iso}>{formatDateTime(iso, lang, reminder.timezone)}</li>
+                <li key={iso}>{dates.when(iso, reminder.timezone)}</li>
               ))}
             </ol>
           )}
@@ -172,7 +172,7 @@ export function ReminderDetails({ reminder, snoozeMinutes, snoozeClock }: { remi
               .sort((a, b) => Date.parse(b.occurrence_at) - Date.parse(a.occurrence_at))
               .slice(0, 10)
               .map((l) => (
-                <LogEntry key={l.id} log={l} stateText={stateText} timezone={reminder.timezone} />
+                <LogEntry key={l.id} log={l} stateText={stateText} when={(iso) => dates.when(iso, reminder.timezone)} />
               ))}
           </ul>
         )}
@@ -252,14 +252,13 @@ export function ReminderDetails({ reminder, snoozeMinutes, snoozeClock }: { remi
 }
 
 /** One delivery log entry: when, what kind, what happened (translated), and each device. */
-function LogEntry({ log, stateText, timezone }: { log: DeliveryLog; stateText: (s: string) => string; timezone?: string }) {
+function LogEntry({ log, stateText, when }: { log: DeliveryLog; stateText: (s: string) => string; when: (iso: string) => string }) {
   const { t } = useTranslation('reminders');
-  const lang = useLang();
   const kind = log.kind && ['occurrence', 'alert', 'repeat', 'snooze', 'send_now'].includes(log.kind) ? t(`details.kind.${log.kind}`) : null;
   return (
     <li className="delivery-entry">
       <div className="row wrap">
-        <span>{formatDateTime(log.occurrence_at, lang, timezone)}</span>
+        <span>{when(log.occurrence_at)}</span>
         {kind && <span className="muted small">{kind}</span>}
         <span className={`badge${log.status === 'failed' || log.status === 'no_devices' || log.status === 'missed' ? ' warning' : ''}`}>{stateText(log.status)}</span>
         {log.emailed_at && <span className="badge">{stateText('emailed')}</span>}
@@ -268,8 +267,8 @@ function LogEntry({ log, stateText, timezone }: { log: DeliveryLog; stateText: (
       {(log.shown_at || log.emailed_at) && (
         <p className="muted small">
           {[
-            log.shown_at ? t('details.shownAt', { when: formatDateTime(log.shown_at, lang, timezone) }) : null,
-            log.emailed_at ? t('details.emailedAt', { when: formatDateTime(log.emailed_at, lang, timezone) }) : null,
+            log.shown_at ? t('details.shownAt', { when: when(log.shown_at) }) : null,
+            log.emailed_at ? t('details.emailedAt', { when: when(log.emailed_at) }) : null,
           ]
             .filter(Boolean)
             .join(' · ')}

@@ -3,14 +3,13 @@ import { useTranslation } from 'react-i18next';
 import { Dialog } from '../../components/Dialog';
 import { TimeZoneSelect } from '../../components/TimeZoneSelect';
 import { api, isApiError } from '../../lib/api';
-import { formatDateTime } from '../../lib/format';
 import { preventImeSubmit } from '../../lib/ime';
 import { RECURRENCE_KINDS, WEEKDAYS, type Reminder, type ReminderInput, type Weekday } from '../../lib/types';
-import { useLang } from '../../lib/useLang';
+import { useDates } from '../../lib/useDates';
 import { AlarmOptions } from './AlarmOptions';
 import { alertsText, nagText } from './alarmText';
 import { markPreview, needsPlainPreview, type PreviewRow } from './previewMarks';
-import { formatLocalDate, recurrenceText } from './recurrenceText';
+import { recurrenceText } from './recurrenceText';
 import {
   DESCRIPTION_MAX,
   HOURLY_MAX,
@@ -112,7 +111,8 @@ export function ReminderDialog({
   deviceNotice: ReactNode;
 }) {
   const { t } = useTranslation('reminders');
-  const lang = useLang();
+  const dates = useDates();
+  const { lang } = dates;
   const ids = useId();
   const [form, setForm] = useState(initial);
   const [errors, setErrors] = useState<FormErrors>({});
@@ -306,7 +306,7 @@ export function ReminderDialog({
             {/* What the options make of the rule, in words, also while they are folded away. */}
             {optionsSet && (
               <p className="hint" aria-live="polite">
-                {recurrenceText(rule, t, lang)}
+                {recurrenceText(rule, t, lang, dates.now, dates.userZone)}
               </p>
             )}
           </div>
@@ -337,11 +337,11 @@ export function ReminderDialog({
             <ul>
               {[...form.skip].sort().map((d) => (
                 <li key={d}>
-                  <span>{formatLocalDate(d, lang, true)}</span>
+                  <span>{dates.day(d)}</span>
                   <button
                     type="button"
                     className="icon-button"
-                    aria-label={t('fields.unskip', { date: formatLocalDate(d, lang, true) })}
+                    aria-label={t('fields.unskip', { date: dates.day(d) })}
                     onClick={() => setForm((f) => ({ ...f, skip: f.skip.filter((x) => x !== d) }))}
                   >
                     ×
@@ -364,7 +364,7 @@ export function ReminderDialog({
             <ol>
               {preview.rows.map(({ iso, mark }) => (
                 <li key={`${iso}-${mark ?? ''}`} className={mark === 'skipped' || mark === 'holiday' ? 'dropped' : undefined}>
-                  <span className="when">{formatDateTime(iso, lang, form.timezone)}</span>
+                  <span className="when">{dates.when(iso, form.timezone)}</span>
                   {mark && <span className={`badge${mark === 'moved' ? '' : ' muted'}`}>{t(PREVIEW_MARK_TEXT[mark])}</span>}
                 </li>
               ))}

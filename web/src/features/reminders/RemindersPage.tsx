@@ -6,13 +6,13 @@ import { Dialog } from '../../components/Dialog';
 import { Spinner } from '../../components/Spinner';
 import { toast } from '../../components/toast';
 import { api } from '../../lib/api';
-import { formatDate, formatDateTime, formatTime } from '../../lib/format';
 import { OPEN_CREATE_DELAY_MS, OPEN_CREATE_DIALOG, QUICK_ADD_PREFILL, type QuickAddPrefill } from '../../lib/navState';
 import { isTempId } from '../../lib/offline/syncQueue';
 import { swrKeys } from '../../lib/swrKeys';
 import type { Reminder } from '../../lib/types';
+import { useDates } from '../../lib/useDates';
 import { useLang } from '../../lib/useLang';
-import { browserTimeZone } from '../../lib/zonedTime';
+import { deviceZone } from '../../lib/zoneIds';
 import { alertsText, nagText } from './alarmText';
 import { useRecurrenceLabel } from './RecurrenceLabel';
 import { ReminderDetails } from './ReminderDetails';
@@ -21,6 +21,7 @@ import { formFromQuickAdd, withQuickAddRecurrence } from './quickAddForm';
 import { MAX_ACTIVE_REMINDERS, byNextRing, changedFields, emptyForm, formFromReminder, formToInput, isActive, type ReminderForm } from './reminderLogic';
 import { useNotificationAction } from './useNotificationAction';
 import { useReminderMutations, useReminders } from './useReminders';
+import { When } from './When';
 
 type Tab = 'active' | 'completed';
 
@@ -28,6 +29,7 @@ type Tab = 'active' | 'completed';
 export default function RemindersPage({ deviceNotice, quickAdd }: { deviceNotice: ReactNode; quickAdd?: ReactNode }) {
   const { t } = useTranslation('reminders');
   const lang = useLang();
+  const dates = useDates();
   const location = useLocation();
   const navigate = useNavigate();
   const { data, error, isLoading } = useReminders();
@@ -35,12 +37,12 @@ export default function RemindersPage({ deviceNotice, quickAdd }: { deviceNotice
   const recurrenceLabel = useRecurrenceLabel();
   // New reminders default to the user's timezone setting (decisions.md), else the browser's.
   const settings = useSWR(swrKeys.settings(), () => api.settings.get(), { shouldRetryOnError: false });
-  const defaultTz = settings.data?.timezone || browserTimeZone();
+  const defaultTz = settings.data?.timezone || deviceZone();
   const [tab, setTab] = useState<Tab>('active');
   const [dialog, setDialog] = useState<{ open: boolean; editing: Reminder | null; initial: ReminderForm; quick?: QuickAddPrefill }>(() => ({
     open: false,
     editing: null,
-    initial: emptyForm(browserTimeZone(), Date.now()),
+    initial: emptyForm(deviceZone(), Date.now()),
   }));
   const [confirmDelete, setConfirmDelete] = useState<Reminder | null>(null);
   // `?reminder=<id>` (a tapped notification) opens that reminder's details, highlighted.
@@ -184,16 +186,10 @@ export default function RemindersPage({ deviceNotice, quickAdd }: { deviceNotice
                     {r.is_archived && <span className="badge">{t('status.completed')}</span>}
                     {r.overdue && <span className="badge warn">{t('overdue')}</span>}
                   </p>
-                  {r.snoozed_until && <p className="small snoozed">{t('snoozedUntil', { when: formatDateTime(r.snoozed_until, lang, r.timezone) })}</p>}
+                  {r.snoozed_until && <p className="small snoozed">{t('snoozedUntil', { when: dates.when(r.snoozed_until, r.timezone) })}</p>}
                 </div>
                 <div className="reminder-when">
-                  {r.scheduled_at && (
-                    <>
-                      <span>{formatDate(r.scheduled_at, lang, r.timezone)}</span>
-                      <span>{formatTime(r.scheduled_at, lang, r.timezone)}</span>
-                    </>
-                  )}
-                  {r.timezone && <span className="muted small">{r.timezone}</span>}
+                  <When at={r.scheduled_at} zone={r.timezone} dates={dates} />
                 </div>
                 <div className="reminder-actions">
                   {!isTempId(r.id) && (

@@ -15,6 +15,9 @@ beforeAll(async () => {
   }
 });
 
+// The end date shows its year only when it is not this year (2026 here).
+const NOW = Date.parse('2026-11-24T03:00:00Z');
+
 const CASES: [Recurrence, string, string][] = [
   [{ kind: 'none' }, 'Does not repeat (one time)', '繰り返しなし（1回のみ）'],
   [{ kind: 'daily' }, 'Daily', '毎日'],
@@ -40,15 +43,16 @@ const CASES: [Recurrence, string, string][] = [
     'Monthly on the 2nd Tuesday · 5 times · skips holidays',
     '毎月第2火曜日、5回、祝日を除く',
   ],
-  [{ kind: 'daily', until: '2027-03-31', holidays: 'next_business_day' }, 'Daily · until Mar 31, 2027 · holidays: next business day', '毎日、2027/03/31まで、祝日は翌営業日'],
+  [{ kind: 'daily', until: '2027-03-31', holidays: 'next_business_day' }, 'Daily · until Mar 31, 2027 · holidays: next business day', '毎日、2027年3月31日まで、祝日は翌営業日'],
+  [{ kind: 'weekly', until: '2026-12-24' }, 'Weekly · until Dec 24', '毎週、12月24日まで'],
   [{ kind: 'weekly', holidays: 'previous_business_day', skip: ['2027-01-01'] }, 'Weekly · holidays: previous business day', '毎週、祝日は前営業日'],
 ];
 
 describe('recurrenceText', () => {
   for (const [rec, enText, jaText] of CASES) {
     it(JSON.stringify(rec), () => {
-      expect(recurrenceText(rec, tr.en, 'en')).toBe(enText);
-      expect(recurrenceText(rec, tr.ja, 'ja')).toBe(jaText);
+      expect(recurrenceText(rec, tr.en, 'en', NOW, 'Asia/Tokyo')).toBe(enText);
+      expect(recurrenceText(rec, tr.ja, 'ja', NOW, 'Asia/Tokyo')).toBe(jaText);
     });
   }
   it('every week of the month and weekday has a word', () => {

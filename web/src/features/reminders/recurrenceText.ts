@@ -4,6 +4,7 @@
  * Skipped dates are not named here: the dialog lists them and the preview marks them.
  */
 import type { TFunction } from 'i18next';
+import { formatDay } from '../../lib/format';
 import type { Lang } from '../../lib/lang';
 import type { Recurrence } from '../../lib/types';
 
@@ -12,16 +13,6 @@ const UNIT = { daily: 'days', weekly: 'weeks', custom: 'weeks', monthly: 'months
 /** "Every 3 weeks" / "3週間ごと"; 2 has its own word in Japanese (隔週, 隔月…). */
 function every(t: TFunction, kind: keyof typeof UNIT, n: number): string {
   return n === 2 ? t(`recurrence.label.${UNIT[kind]}Other`) : t(`recurrence.label.${UNIT[kind]}`, { n });
-}
-
-/** A local date 'YYYY-MM-DD' as the language writes dates ("Mar 31, 2027", "2027/03/31"). */
-export function formatLocalDate(date: string, lang: Lang, weekday = false): string {
-  const ms = Date.parse(`${date}T00:00:00Z`);
-  if (Number.isNaN(ms)) return date;
-  return new Intl.DateTimeFormat(lang === 'ja' ? 'ja-JP' : 'en-US', {
-    timeZone: 'UTC',
-    dateStyle: weekday ? 'full' : 'medium',
-  }).format(ms);
 }
 
 function pattern(rec: Recurrence, t: TFunction): string {
@@ -54,11 +45,12 @@ function pattern(rec: Recurrence, t: TFunction): string {
   }
 }
 
-export function recurrenceText(rec: Recurrence | undefined, t: TFunction, lang: Lang): string {
+/** `now` and `zone` place "this year" (the end date shows its year only when it is another). */
+export function recurrenceText(rec: Recurrence | undefined, t: TFunction, lang: Lang, now = Date.now(), zone?: string): string {
   const r = rec ?? { kind: 'none' };
   if (r.kind === 'none') return t('recurrence.none');
   const parts = [pattern(r, t)];
-  if (r.until) parts.push(t('recurrence.label.until', { date: formatLocalDate(r.until, lang) }));
+  if (r.until) parts.push(t('recurrence.label.until', { date: formatDay(r.until, { lang, now, zone, weekday: false }) }));
   if (r.count != null) parts.push(t('recurrence.label.times', { count: r.count }));
   if (r.holidays && r.holidays !== 'ignore') parts.push(t(`recurrence.label.holidays.${r.holidays}`));
   return parts.join(t('recurrence.label.separator'));

@@ -8,6 +8,7 @@ import { HealthChecklist, StatusDot } from '../../components/HealthChecklist';
 import { JsonTable } from '../../components/JsonTable';
 import { Spinner } from '../../components/Spinner';
 import { api } from '../../lib/api';
+import { formatDay } from '../../lib/format';
 import { useHealth } from '../../lib/health/useHealth';
 import { STATUS_BUCKET_MS, metricFormat, readServerStatus, type StatusView } from '../../lib/statusData';
 import { swrKeys } from '../../lib/swrKeys';
@@ -88,9 +89,7 @@ export function ServerStatus({ raw }: { raw: unknown }) {
   ];
   if (view.holidaysUntil && view.holidays) {
     // The shipped Japanese holiday table: schedules stop seeing holidays after its last date.
-    const until = new Intl.DateTimeFormat(lang === 'ja' ? 'ja-JP' : 'en-US', { dateStyle: 'medium', timeZone: 'UTC' }).format(
-      new Date(`${view.holidaysUntil}T00:00:00Z`),
-    );
+    const until = formatDay(view.holidaysUntil, { lang, now, weekday: false });
     items.push({
       id: 'holidays',
       label: t('figures.holidays'),
