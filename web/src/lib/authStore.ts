@@ -18,6 +18,8 @@ export interface AuthState {
   status: AuthStatus;
   /** the last session check failed for a reason other than 401 (offline, server down) */
   checkFailed: boolean;
+  /** the person signed out (or deleted the account) here: a protected page goes home quietly */
+  signedOutByUser: boolean;
 }
 
 function readStoredUser(): User | null {
@@ -46,6 +48,7 @@ let state: AuthState = {
   isAdmin: false,
   status: storedUser ? 'signedIn' : 'checking',
   checkFailed: false,
+  signedOutByUser: false,
 };
 const listeners = new Set<() => void>();
 const signOutHooks = new Set<() => void | Promise<void>>();
@@ -76,7 +79,7 @@ export function onSignOut(fn: () => void | Promise<void>): () => void {
 
 export function signedIn(user: User, isAdmin = state.isAdmin): void {
   writeStoredUser(user);
-  set({ user, isAdmin, status: 'signedIn', checkFailed: false });
+  set({ user, isAdmin, status: 'signedIn', checkFailed: false, signedOutByUser: false });
 }
 
 function clearLocal(): void {
@@ -86,8 +89,18 @@ function clearLocal(): void {
   if (hadUser) for (const h of signOutHooks) void Promise.resolve(h()).catch(() => {});
 }
 
+/**
+ * About to end the session on purpose (deleting the account): the 401s that may answer other
+ * requests meanwhile sign out quietly. `false` undoes it when that failed.
+ */
+export function expectSignOut(expected: boolean): void {
+  if (state.user) set({ signedOutByUser: expected });
+}
+
 /** Sign-out: tells the server (best effort) and clears local state either way. */
 export async function signOut(): Promise<void> {
+  // Set first: the logout call (or any request) answering 401 clears the session on its own.
+  set({ signedOutByUser: true });
   try {
     await api.auth.logout();
   } catch {
@@ -132,6 +145,6 @@ export function installAuth(): void {
 
 /** Test helper. */
 export function resetAuthForTests(next: Partial<AuthState> = {}): void {
-  state = { user: null, isAdmin: false, status: 'signedOut', checkFailed: false, ...next };
+  state = { user: null, isAdmin: false, status: 'signedOut', checkFailed: false, signedOutByUser: false, ...next };
   for (const l of listeners) l();
 }

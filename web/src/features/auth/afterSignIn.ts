@@ -12,7 +12,8 @@ import { browserTimeZone } from '../../lib/zonedTime';
 export function afterSignIn(res: VerifyAnswer, texts: { welcomeNew: string; signedIn: string }): void {
   signedIn(res.user);
   void checkSession();
-  toast.success(res.is_new_user ? texts.welcomeNew : texts.signedIn);
+  // Shown just before the navigation to the signed-in page, which it survives.
+  toast.success(res.is_new_user ? texts.welcomeNew : texts.signedIn, { survivesNavigation: true });
   if (res.is_new_user) {
     const timezone = browserTimeZone();
     if (timezone && timezone !== 'UTC') void api.settings.update({ timezone }).catch(() => {});

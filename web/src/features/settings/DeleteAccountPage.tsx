@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { toast } from '../../components/toast';
 import { api } from '../../lib/api';
-import { signOut, useAuth } from '../../lib/authStore';
+import { expectSignOut, signOut, useAuth } from '../../lib/authStore';
 import { preventImeSubmit } from '../../lib/ime';
 import { useLocalizedPath } from '../../lib/useLang';
 
@@ -20,12 +20,15 @@ export default function DeleteAccountPage() {
     e.preventDefault();
     if (!user || !matches) return;
     setBusy(true);
+    expectSignOut(true);
     try {
       await api.account.remove(user.email);
-      toast.success(t('delete.done'));
+      // Ends signed out on the home page, where this toast follows.
+      toast.success(t('delete.done'), { survivesNavigation: true });
       await signOut();
       navigate(lp('/'), { replace: true });
     } catch {
+      expectSignOut(false);
       toast.error(t('delete.failed'));
       setBusy(false);
     }
