@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
 import useSWR from 'swr';
 import { Dialog } from '../../components/Dialog';
+import { focusMainHeading } from '../../components/focus';
 import { Spinner } from '../../components/Spinner';
 import { toast } from '../../components/toast';
 import { api } from '../../lib/api';
@@ -12,6 +13,7 @@ import { isTempId } from '../../lib/offline/syncQueue';
 import { swrKeys } from '../../lib/swrKeys';
 import type { Reminder } from '../../lib/types';
 import { useLang } from '../../lib/useLang';
+import { useOnline } from '../../lib/useOnline';
 import { browserTimeZone } from '../../lib/zonedTime';
 import { alertsText, nagText } from './alarmText';
 import { useRecurrenceLabel } from './RecurrenceLabel';
@@ -32,11 +34,13 @@ export default function RemindersPage({ deviceNotice, quickAdd }: { deviceNotice
   const navigate = useNavigate();
   const { data, error, isLoading } = useReminders();
   const { create, update, remove } = useReminderMutations();
+  // Deleting is not queued offline (api.md): the buttons wait for the connection, saying why.
+  const online = useOnline();
   const recurrenceLabel = useRecurrenceLabel();
   // New reminders default to the user's timezone setting (decisions.md), else the browser's.
   const settings = useSWR(swrKeys.settings(), () => api.settings.get(), { shouldRetryOnError: false });
   const defaultTz = settings.data?.timezone || browserTimeZone();
-  const [tab, setTab] = useState<Tab>('active');
+  const [tab, setTab] = useState<Tab>(() => (new URLSearchParams(location.search).get('tab') === 'completed' ? 'completed' : 'active'));
   const [dialog, setDialog] = useState<{ open: boolean; editing: Reminder | null; initial: ReminderForm; quick?: QuickAddPrefill }>(() => ({
     open: false,
     editing: null,
@@ -82,6 +86,7 @@ export default function RemindersPage({ deviceNotice, quickAdd }: { deviceNotice
     );
   }, [data, tab]);
   const activeCount = (data ?? []).filter(isActive).length;
+  const completedCount = (data ?? []).filter((r) => r.is_archived).length;
   const atLimit = activeCount >= MAX_ACTIVE_REMINDERS;
 
   const openCreate = () => setDialog({ open: true, editing: null, initial: emptyForm(defaultTz, Date.now()) });
@@ -93,15 +98,18 @@ export default function RemindersPage({ deviceNotice, quickAdd }: { deviceNotice
   const openRequest =
     (location.state as Record<string, unknown> | null)?.[OPEN_CREATE_DIALOG] ??
     (new URLSearchParams(location.search).get('new') === '1' ? 'query' : undefined);
-  const latest = useRef({ openCreate, openQuickAdd, location, navigate });
-  latest.current = { openCreate, openQuickAdd, location, navigate };
+  const latest = useRef({ openCreate, openQuickAdd, location, navigate, atLimit });
+  latest.current = { openCreate, openQuickAdd, location, navigate, atLimit };
+  // The list must be known first: at the limit the request shows the limit instead of the form.
+  const listKnown = data !== undefined || error !== undefined;
   useEffect(() => {
-    if (!openRequest) return;
+    if (!openRequest || !listKnown) return;
     const h = setTimeout(() => {
-      const { openCreate: open, openQuickAdd: openFilled, location: here, navigate: go } = latest.current;
+      const { openCreate: open, openQuickAdd: openFilled, location: here, navigate: go, atLimit: full } = latest.current;
       // Quick add's phrase, when it sent one: the dialog opens filled in for confirmation.
       const prefill = (here.state as Record<string, unknown> | null)?.[QUICK_ADD_PREFILL] as QuickAddPrefill | undefined;
-      if (prefill) openFilled(prefill);
+      if (full) toast.error(t('errors.limit'));
+      else if (prefill) openFilled(prefill);
       else open();
       const params = new URLSearchParams(here.search);
       params.delete('new');
@@ -109,7 +117,7 @@ export default function RemindersPage({ deviceNotice, quickAdd }: { deviceNotice
       go(here.pathname + (qs ? `?${qs}` : ''), { replace: true, state: null });
     }, OPEN_CREATE_DELAY_MS);
     return () => clearTimeout(h);
-  }, [openRequest]);
+  }, [openRequest, listKnown, t]);
 
   async function save(input: Parameters<typeof create>[0]) {
     if (dialog.editing) {
@@ -123,16 +131,14 @@ export default function RemindersPage({ deviceNotice, quickAdd }: { deviceNotice
 
   async function doDelete(r: Reminder) {
     setConfirmDelete(null);
-    if (!navigator.onLine) {
-      toast.error(t('errors.deleteOffline'));
-      return;
-    }
     try {
       await remove(r.id);
       toast.success(t('toast.deleted'));
     } catch {
       toast.error(t('errors.deleteFailed'));
     }
+    // The row's Delete button, where the dialog put focus back, is gone with the row.
+    if (document.activeElement === document.body || !document.activeElement?.isConnected) focusMainHeading();
   }
 
   return (
@@ -144,6 +150,11 @@ export default function RemindersPage({ deviceNotice, quickAdd }: { deviceNotice
         </button>
       </div>
       {atLimit && <p className="notice">{t('errors.limit')}</p>}
+      {!online && (
+        <p className="notice" id="delete-offline-reason">
+          {t('errors.deleteOffline')}
+        </p>
+      )}
       {quickAdd}
 
       <div className="tabs" role="tablist" aria-label={t('tabsLabel')}>
@@ -163,7 +174,16 @@ export default function RemindersPage({ deviceNotice, quickAdd }: { deviceNotice
           </p>
         ) : list.length === 0 ? (
           <div className="empty-state card">
-            <p>{tab === 'active' ? t('emptyActive') : t('emptyCompleted')}</p>
+            {tab === 'active' && completedCount > 0 ? (
+              <>
+                <p>{t('nothingPending', { count: completedCount })}</p>
+                <button type="button" className="button link" onClick={() => setTab('completed')}>
+                  {t('showCompleted')}
+                </button>
+              </>
+            ) : (
+              <p>{tab === 'active' ? t('emptyActive') : t('emptyCompleted')}</p>
+            )}
             {tab === 'active' && (
               <button type="button" className="button primary" onClick={openCreate}>
                 {t('dashboard.createFirst')}
@@ -175,7 +195,9 @@ export default function RemindersPage({ deviceNotice, quickAdd }: { deviceNotice
             {list.map((r) => (
               <li key={r.id} id={`reminder-${r.id}`} className={`card reminder-item${r.id === focusId ? ' highlight' : ''}`}>
                 <div className="reminder-main">
-                  <h2>{r.title}</h2>
+                  <h2 className="reminder-title" title={r.title}>
+                    {r.title}
+                  </h2>
                   {r.description && <p className="muted">{r.description}</p>}
                   <p className="tags">
                     <span className="badge">{recurrenceLabel(r.recurrence)}</span>
@@ -212,7 +234,15 @@ export default function RemindersPage({ deviceNotice, quickAdd }: { deviceNotice
                       {t('edit')}
                     </button>
                   )}
-                  <button type="button" className="button small danger" onClick={() => setConfirmDelete(r)} aria-label={t('deleteNamed', { title: r.title })}>
+                  {/* Quiet here; only the confirming button is red. */}
+                  <button
+                    type="button"
+                    className="button small ghost"
+                    onClick={() => setConfirmDelete(r)}
+                    aria-label={t('deleteNamed', { title: r.title })}
+                    disabled={!online}
+                    aria-describedby={online ? undefined : 'delete-offline-reason'}
+                  >
                     {t('delete')}
                   </button>
                 </div>
@@ -246,7 +276,7 @@ export default function RemindersPage({ deviceNotice, quickAdd }: { deviceNotice
             <button type="button" className="button secondary" onClick={() => setConfirmDelete(null)}>
               {t('dialog.cancel')}
             </button>
-            <button type="button" className="button danger" onClick={() => confirmDelete && void doDelete(confirmDelete)}>
+            <button type="button" className="button danger" onClick={() => confirmDelete && void doDelete(confirmDelete)} disabled={!online}>
               {t('delete')}
             </button>
           </>
