@@ -12,6 +12,7 @@ import { OPEN_CREATE_DELAY_MS, OPEN_CREATE_DIALOG, QUICK_ADD_PREFILL, type Quick
 import { isTempId } from '../../lib/offline/syncQueue';
 import { swrKeys } from '../../lib/swrKeys';
 import type { Reminder } from '../../lib/types';
+import { markGuideStep } from '../../lib/guideProgress';
 import { useLang } from '../../lib/useLang';
 import { useOnline } from '../../lib/useOnline';
 import { browserTimeZone } from '../../lib/zonedTime';
@@ -125,6 +126,7 @@ export default function RemindersPage({ deviceNotice, quickAdd }: { deviceNotice
       toast.success(navigator.onLine ? t('toast.updated') : t('toast.queued'));
     } else {
       await create(dialog.quick ? withQuickAddRecurrence(input, dialog.initial, dialog.quick) : input);
+      markGuideStep('create');
       toast.success(navigator.onLine ? t('toast.created') : t('toast.queued'));
     }
   }
