@@ -1,4 +1,4 @@
-import { useEffect, useSyncExternalStore } from 'react';
+import { useEffect, useLayoutEffect, useSyncExternalStore } from 'react';
 import { createPortal } from 'react-dom';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'react-router';
@@ -30,7 +30,8 @@ export function Toaster() {
   const toasts = useSyncExternalStore(subscribeToasts, getToasts, getToasts);
   const dialogSlot = useSyncExternalStore(subscribeDialogs, topToastSlot, () => null);
   const { pathname } = useLocation();
-  useEffect(() => routeChanged(pathname), [pathname]);
+  // A layout effect: it runs before the new page's effects, whose toasts belong to the new page.
+  useLayoutEffect(() => routeChanged(pathname), [pathname]);
   const list = (
     <div className={dialogSlot ? 'toaster in-dialog' : 'toaster'} aria-live="polite">
       {toasts.map((t) => (

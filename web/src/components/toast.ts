@@ -31,7 +31,8 @@ function emit() {
   for (const l of listeners) l();
 }
 
-const currentPath = () => (typeof location === 'undefined' ? '' : location.pathname);
+/** The route's pathname, kept by the Toaster (routeChanged). */
+let routePath = typeof location === 'undefined' ? '' : location.pathname;
 
 export function showToast(message: string, kind: ToastKind = 'info', options: ToastOptions | number = {}): number {
   const { duration = TOAST_DEFAULT_MS, survivesNavigation = false } = typeof options === 'number' ? { duration: options } : options;
@@ -39,7 +40,7 @@ export function showToast(message: string, kind: ToastKind = 'info', options: To
   const dup = toasts.find((t) => t.message === message && t.kind === kind);
   if (dup) return dup.id;
   const id = nextId++;
-  toasts = [...toasts, { id, kind, message, duration, path: currentPath(), survivesNavigation }];
+  toasts = [...toasts, { id, kind, message, duration, path: routePath, survivesNavigation }];
   emit();
   return id;
 }
@@ -61,6 +62,7 @@ export const toast = {
  * navigation, which now belong here (and go with the next one).
  */
 export function routeChanged(pathname: string): void {
+  routePath = pathname;
   let changed = false;
   const next: Toast[] = [];
   for (const t of toasts) {
