@@ -125,6 +125,17 @@ describe('Dialog', () => {
     expect(screen.getByRole('dialog')).toBeInTheDocument();
   });
 
+  it('an Escape a widget inside has used (preventDefault) does not close it', async () => {
+    const user = userEvent.setup();
+    renderPage();
+    await user.click(await screen.findByRole('button', { name: 'Open' }));
+    const title = screen.getByLabelText('Title');
+    title.addEventListener('keydown', (e) => e.key === 'Escape' && e.preventDefault());
+    title.focus();
+    await user.keyboard('{Escape}');
+    expect(screen.getByRole('dialog')).toBeInTheDocument();
+  });
+
   it('with two open, Escape closes only the top one; focus goes back into the first', async () => {
     const user = userEvent.setup();
     renderPage({ nested: true });

@@ -41,7 +41,8 @@ export function Dialog({
     heading.current?.focus();
     const onKey = (e: KeyboardEvent) => {
       if (!isTopDialog(id)) return;
-      if (e.key === 'Escape' && !composing(e)) {
+      // A widget inside that uses Escape itself (a combobox's list) calls preventDefault.
+      if (e.key === 'Escape' && !composing(e) && !e.defaultPrevented) {
         e.preventDefault();
         onCloseRef.current();
       } else if (e.key === 'Tab' && panel.current) {

@@ -26,7 +26,7 @@ export function usePopover<Root extends HTMLElement, Trigger extends HTMLElement
     closeOpenOne = close;
     const onKey = (e: KeyboardEvent) => {
       // With a dialog open, Escape is the dialog's.
-      if (e.key !== 'Escape' || composing(e) || anyDialogOpen()) return;
+      if (e.key !== 'Escape' || composing(e) || e.defaultPrevented || anyDialogOpen()) return;
       close();
       trigger.current?.focus();
     };
