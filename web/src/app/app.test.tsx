@@ -2,6 +2,7 @@ import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { clearToasts, getToasts, subscribeToasts } from '../components/toast';
 import { resetAuthForTests } from '../lib/authStore';
+import { resetGuideProgressForTests } from '../lib/guideProgress';
 import { LANG_STORAGE_KEY } from '../lib/lang';
 import type { Reminder, User } from '../lib/types';
 import { json, mockFetch, ok, renderApp, unauthorized } from '../test/renderApp';
@@ -309,6 +310,15 @@ describe('signed in', () => {
     await waitFor(() => expect(loc()).toBe('/en'));
     stop();
     expect(shown).not.toContain('Authentication required. Please sign in.');
+  });
+
+  it("the guide's progress counts a reminder made outside the tour", async () => {
+    resetGuideProgressForTests();
+    mockFetch({ 'GET /api/reminders': () => ok([reminder('1', '2030-01-01T00:00:00Z')]) });
+    renderApp('/en/guide');
+    // signed in and has a reminder: 2 of the 5 steps
+    expect(await screen.findByText('2 of 5 done')).toBeInTheDocument();
+    expect(screen.getByRole('checkbox', { name: /Create a reminder/ })).toBeChecked();
   });
 
   it('a 401 AUTHENTICATION_REQUIRED signs the user out', async () => {
