@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { useNavigate } from 'react-router';
+import { useLocation, useNavigate } from 'react-router';
 import { MenuIcon, PlusIcon } from '../components/icons';
 import { LangLink } from '../components/LangLink';
 import { usePopover } from '../components/usePopover';
@@ -15,6 +15,7 @@ export default function SignedInControls({ email }: { email: string }) {
   const navigate = useNavigate();
   const lp = useLocalizedPath();
   const { isAdmin } = useAuth();
+  const { pathname } = useLocation();
   const menu = usePopover<HTMLDetailsElement, HTMLElement>();
 
   function create() {
@@ -23,7 +24,7 @@ export default function SignedInControls({ email }: { email: string }) {
   }
 
   async function logout() {
-    await signOut();
+    await signOut(pathname);
     navigate(lp('/'), { replace: true });
   }
 

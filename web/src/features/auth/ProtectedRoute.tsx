@@ -19,7 +19,7 @@ export function ProtectedRoute({ children }: { children: ReactNode }) {
   const location = useLocation();
   const mustLeave = !auth.user && auth.status === 'signedOut';
   // Signing out (or deleting the account) on a protected page leaves for home, without a toast.
-  const leftOnPurpose = auth.signedOutByUser;
+  const leftOnPurpose = auth.signedOutFrom === location.pathname;
 
   useEffect(() => {
     if (!mustLeave || leftOnPurpose) return;

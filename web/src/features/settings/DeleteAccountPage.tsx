@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useNavigate } from 'react-router';
+import { useLocation, useNavigate } from 'react-router';
 import { toast } from '../../components/toast';
 import { api } from '../../lib/api';
 import { expectSignOut, signOut, useAuth } from '../../lib/authStore';
@@ -11,6 +11,7 @@ export default function DeleteAccountPage() {
   const { t } = useTranslation('settings');
   const { user } = useAuth();
   const navigate = useNavigate();
+  const { pathname } = useLocation();
   const lp = useLocalizedPath();
   const [confirm, setConfirm] = useState('');
   const [busy, setBusy] = useState(false);
@@ -20,15 +21,15 @@ export default function DeleteAccountPage() {
     e.preventDefault();
     if (!user || !matches) return;
     setBusy(true);
-    expectSignOut(true);
+    expectSignOut(pathname);
     try {
       await api.account.remove(user.email);
       // Ends signed out on the home page, where this toast follows.
       toast.success(t('delete.done'), { survivesNavigation: true });
-      await signOut();
+      await signOut(pathname);
       navigate(lp('/'), { replace: true });
     } catch {
-      expectSignOut(false);
+      expectSignOut(null);
       toast.error(t('delete.failed'));
       setBusy(false);
     }
