@@ -22,9 +22,9 @@ function ToastItem({ toast }: { toast: Toast }) {
 }
 
 /**
- * The toasts: below the header on the right on wide screens, at the bottom on phones, and inside
- * the open dialog (above its buttons) while one is open, so they never cover it. A route change
- * clears the previous page's toasts.
+ * The toasts: at the bottom (on the right on wide screens), and inside the open dialog (above its
+ * buttons) while one is open, so they never cover it. A route change clears the previous page's
+ * toasts.
  */
 export function Toaster() {
   const toasts = useSyncExternalStore(subscribeToasts, getToasts, getToasts);
