@@ -2,6 +2,7 @@ import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
 import { MenuIcon, PlusIcon } from '../components/icons';
 import { LangLink } from '../components/LangLink';
+import { usePopover } from '../components/usePopover';
 import { HealthIndicator } from '../features/health/HealthIndicator';
 import { NotificationToggle, TestNotificationButton } from '../features/notifications/NotificationControls';
 import { signOut, useAuth } from '../lib/authStore';
@@ -13,8 +14,9 @@ export default function SignedInControls({ email }: { email: string }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const lp = useLocalizedPath();
-  const { pathname } = useLocation();
   const { isAdmin } = useAuth();
+  const { pathname } = useLocation();
+  const menu = usePopover<HTMLDetailsElement, HTMLElement>();
 
   function create() {
     // Goes to /reminders; the page opens the dialog 100 ms later.
@@ -22,7 +24,7 @@ export default function SignedInControls({ email }: { email: string }) {
   }
 
   async function logout() {
-    await signOut();
+    await signOut(pathname);
     navigate(lp('/'), { replace: true });
   }
 
@@ -34,8 +36,17 @@ export default function SignedInControls({ email }: { email: string }) {
         <span className="sr-only only-narrow">{t('actions.createReminder')}</span>
       </button>
       <HealthIndicator />
-      <details className="menu" key={pathname /* closes the menu on navigation */}>
-        <summary className="button small ghost header-icon" aria-label={t('nav.menu')}>
+      <details className="menu" open={menu.open} ref={menu.root}>
+        <summary
+          className="button small ghost header-icon"
+          aria-label={t('nav.menu')}
+          ref={menu.trigger}
+          onClick={(e) => {
+            // The open state is React's (one menu at a time, Escape, click outside).
+            e.preventDefault();
+            menu.toggle();
+          }}
+        >
           <MenuIcon />
         </summary>
         <div className="menu-panel">

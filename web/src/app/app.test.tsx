@@ -1,7 +1,8 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { clearToasts } from '../components/toast';
+import { clearToasts, getToasts, subscribeToasts } from '../components/toast';
 import { resetAuthForTests } from '../lib/authStore';
+import { resetGuideProgressForTests } from '../lib/guideProgress';
 import { LANG_STORAGE_KEY } from '../lib/lang';
 import type { Reminder, User } from '../lib/types';
 import { json, mockFetch, ok, renderApp, unauthorized } from '../test/renderApp';
@@ -200,15 +201,18 @@ function reminder(id: string, at: string, extra: Partial<Reminder> = {}): Remind
 describe('signed in', () => {
   beforeEach(() => resetAuthForTests({ user: USER, status: 'signedIn' }));
 
-  it('the dashboard shows active, completed and due-soon counts and the next 5', async () => {
+  it('the dashboard shows active, completed and next-24-hours counts and the next 5', async () => {
+    const inHours = (h: number) => new Date(Date.now() + h * 3_600_000).toISOString();
     const list = [
-      ...['1', '2', '3', '4', '5', '6'].map((n) => reminder(n, `2030-01-0${n}T00:00:00Z`)),
+      reminder('1', inHours(1)),
+      reminder('2', inHours(20)),
+      ...['3', '4', '5', '6'].map((n) => reminder(n, `2030-01-0${n}T00:00:00Z`)),
       reminder('x', '2029-01-01T00:00:00Z', { is_archived: true, is_active: false, status: 'completed' }),
     ];
     mockFetch({ 'GET /api/reminders': () => ok(list) });
     renderApp('/en');
     const stats = await screen.findByRole('region', { name: 'Reminder counts' });
-    await waitFor(() => expect(within(stats).getAllByText(/^\d+$/).map((e) => e.textContent)).toEqual(['6', '1', '5']));
+    await waitFor(() => expect(within(stats).getAllByText(/^\d+$/).map((e) => e.textContent)).toEqual(['6', '1', '2']));
     expect(screen.getByText('Title 1')).toBeInTheDocument();
     expect(screen.queryByText('Title 6')).toBeNull();
   });
@@ -269,6 +273,56 @@ describe('signed in', () => {
     const dialog = await screen.findByRole('dialog', { name: 'リマインダーを作成' });
     await waitFor(() => expect(loc()).toBe('/reminders'));
     await waitFor(() => expect(within(dialog).getByRole('combobox', { name: 'タイムゾーン' })).toHaveValue('東京 (UTC+09:00)'));
+  });
+
+  it('with only completed reminders the dashboard says nothing is pending and links to them', async () => {
+    mockFetch({ 'GET /api/reminders': () => ok([reminder('x', '2029-01-01T00:00:00Z', { is_archived: true, is_active: false, status: 'completed' })]) });
+    renderApp('/en');
+    expect(await screen.findByText('Nothing pending; 1 completed.')).toBeInTheDocument();
+    expect(screen.queryByText('No reminders yet. Create your first one.')).toBeNull();
+    fireEvent.click(screen.getByRole('link', { name: 'See completed reminders' }));
+    expect(await screen.findByRole('tab', { name: 'Completed (archived)', selected: true })).toBeInTheDocument();
+    expect(await screen.findByText('Title x')).toBeInTheDocument();
+  });
+
+  it('offline, Delete is disabled and says why (deleting is not queued)', async () => {
+    vi.spyOn(navigator, 'onLine', 'get').mockReturnValue(false);
+    mockFetch({ 'GET /api/reminders': () => ok([reminder('1', '2030-01-01T00:00:00Z')]) });
+    renderApp('/en/reminders');
+    const del = await screen.findByRole('button', { name: /^Delete .*Title 1/ });
+    expect(del).toBeDisabled();
+    expect(screen.getByText('Deleting needs a connection. Please try again when you are back online.')).toBeInTheDocument();
+  });
+
+  it('at the 100 limit the create request shows the limit instead of the form', async () => {
+    const list = Array.from({ length: 100 }, (_, i) => reminder(String(i), '2030-01-01T00:00:00Z'));
+    mockFetch({ 'GET /api/reminders': () => ok(list) });
+    renderApp('/en/reminders?new=1');
+    await waitFor(() => expect(loc()).toBe('/en/reminders'));
+    expect(await screen.findByRole('alert')).toHaveTextContent('You can have at most 100 active reminders.');
+    expect(screen.queryByRole('dialog')).toBeNull();
+  });
+
+  it('signing out on a protected page goes home without the "authentication required" toast', async () => {
+    mockFetch({ 'GET /api/reminders': () => ok([]), 'POST /api/auth/logout': () => ok(null) });
+    // Not even for a moment (a route change would clear it again).
+    const shown: string[] = [];
+    const stop = subscribeToasts(() => shown.push(...getToasts().map((t) => t.message)));
+    renderApp('/en/reminders');
+    fireEvent.click(await screen.findByLabelText('Menu'));
+    fireEvent.click(await screen.findByRole('button', { name: 'Sign out' }));
+    await waitFor(() => expect(loc()).toBe('/en'));
+    stop();
+    expect(shown).not.toContain('Authentication required. Please sign in.');
+  });
+
+  it("the guide's progress counts a reminder made outside the tour", async () => {
+    resetGuideProgressForTests();
+    mockFetch({ 'GET /api/reminders': () => ok([reminder('1', '2030-01-01T00:00:00Z')]) });
+    renderApp('/en/guide');
+    // signed in and has a reminder: 2 of the 5 steps
+    expect(await screen.findByText('2 of 5 done')).toBeInTheDocument();
+    expect(screen.getByRole('checkbox', { name: /Create a reminder/ })).toBeChecked();
   });
 
   it('a 401 AUTHENTICATION_REQUIRED signs the user out', async () => {

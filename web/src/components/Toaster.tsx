@@ -1,6 +1,9 @@
-import { useEffect, useSyncExternalStore } from 'react';
+import { useEffect, useLayoutEffect, useSyncExternalStore } from 'react';
+import { createPortal } from 'react-dom';
 import { useTranslation } from 'react-i18next';
-import { dismissToast, getToasts, subscribeToasts, type Toast } from './toast';
+import { useLocation } from 'react-router';
+import { subscribeDialogs, topToastSlot } from './dialogStack';
+import { dismissToast, getToasts, routeChanged, subscribeToasts, type Toast } from './toast';
 
 function ToastItem({ toast }: { toast: Toast }) {
   const { t } = useTranslation();
@@ -18,13 +21,23 @@ function ToastItem({ toast }: { toast: Toast }) {
   );
 }
 
+/**
+ * The toasts: at the bottom (on the right on wide screens), and inside the open dialog (above its
+ * buttons) while one is open, so they never cover it. A route change clears the previous page's
+ * toasts.
+ */
 export function Toaster() {
   const toasts = useSyncExternalStore(subscribeToasts, getToasts, getToasts);
-  return (
-    <div className="toaster" aria-live="polite">
+  const dialogSlot = useSyncExternalStore(subscribeDialogs, topToastSlot, () => null);
+  const { pathname } = useLocation();
+  // A layout effect: it runs before the new page's effects, whose toasts belong to the new page.
+  useLayoutEffect(() => routeChanged(pathname), [pathname]);
+  const list = (
+    <div className={dialogSlot ? 'toaster in-dialog' : 'toaster'} aria-live="polite">
       {toasts.map((t) => (
         <ToastItem key={t.id} toast={t} />
       ))}
     </div>
   );
+  return dialogSlot ? createPortal(list, dialogSlot) : list;
 }

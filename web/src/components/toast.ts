@@ -1,4 +1,8 @@
-/** A tiny toast store (toasts show top right, 5 s by default). */
+/**
+ * A tiny toast store (5 s by default). A toast belongs to the page (pathname) it was shown on and
+ * goes when the route changes, except one that announces the navigation it comes with ("signed
+ * in", "account deleted"): that one survives exactly one route change.
+ */
 export type ToastKind = 'info' | 'success' | 'warning' | 'error';
 
 export interface Toast {
@@ -6,6 +10,15 @@ export interface Toast {
   kind: ToastKind;
   message: string;
   duration: number;
+  /** the pathname it belongs to */
+  path: string;
+  /** it announces a navigation that is about to happen: keep it over the next route change */
+  survivesNavigation: boolean;
+}
+
+export interface ToastOptions {
+  duration?: number;
+  survivesNavigation?: boolean;
 }
 
 export const TOAST_DEFAULT_MS = 5_000;
@@ -18,12 +31,16 @@ function emit() {
   for (const l of listeners) l();
 }
 
-export function showToast(message: string, kind: ToastKind = 'info', duration = TOAST_DEFAULT_MS): number {
+/** The route's pathname, kept by the Toaster (routeChanged). */
+let routePath = typeof location === 'undefined' ? '' : location.pathname;
+
+export function showToast(message: string, kind: ToastKind = 'info', options: ToastOptions | number = {}): number {
+  const { duration = TOAST_DEFAULT_MS, survivesNavigation = false } = typeof options === 'number' ? { duration: options } : options;
   // The same message twice in a row (e.g. two guards firing) shows once.
   const dup = toasts.find((t) => t.message === message && t.kind === kind);
   if (dup) return dup.id;
   const id = nextId++;
-  toasts = [...toasts, { id, kind, message, duration }];
+  toasts = [...toasts, { id, kind, message, duration, path: routePath, survivesNavigation }];
   emit();
   return id;
 }
@@ -34,11 +51,34 @@ export function dismissToast(id: number): void {
 }
 
 export const toast = {
-  info: (m: string, d?: number) => showToast(m, 'info', d),
-  success: (m: string, d?: number) => showToast(m, 'success', d),
-  warning: (m: string, d?: number) => showToast(m, 'warning', d),
-  error: (m: string, d?: number) => showToast(m, 'error', d),
+  info: (m: string, o?: ToastOptions | number) => showToast(m, 'info', o),
+  success: (m: string, o?: ToastOptions | number) => showToast(m, 'success', o),
+  warning: (m: string, o?: ToastOptions | number) => showToast(m, 'warning', o),
+  error: (m: string, o?: ToastOptions | number) => showToast(m, 'error', o),
 };
+
+/**
+ * The route is now `pathname`: toasts of other pages go, except those announcing this very
+ * navigation, which now belong here (and go with the next one).
+ */
+export function routeChanged(pathname: string): void {
+  routePath = pathname;
+  let changed = false;
+  const next: Toast[] = [];
+  for (const t of toasts) {
+    if (t.path !== pathname && !t.survivesNavigation) {
+      changed = true;
+      continue;
+    }
+    if (t.path !== pathname || t.survivesNavigation) {
+      changed = true;
+      next.push({ ...t, path: pathname, survivesNavigation: false });
+    } else next.push(t);
+  }
+  if (!changed) return;
+  toasts = next;
+  emit();
+}
 
 export function subscribeToasts(fn: () => void): () => void {
   listeners.add(fn);

@@ -18,6 +18,11 @@ export interface AuthState {
   status: AuthStatus;
   /** the last session check failed for a reason other than 401 (offline, server down) */
   checkFailed: boolean;
+  /**
+   * The page (pathname) where the person signed out or deleted the account: that page, if
+   * protected, goes home quietly instead of to the login page with "authentication required".
+   */
+  signedOutFrom: string | null;
 }
 
 function readStoredUser(): User | null {
@@ -46,6 +51,7 @@ let state: AuthState = {
   isAdmin: false,
   status: storedUser ? 'signedIn' : 'checking',
   checkFailed: false,
+  signedOutFrom: null,
 };
 const listeners = new Set<() => void>();
 const signOutHooks = new Set<() => void | Promise<void>>();
@@ -76,7 +82,7 @@ export function onSignOut(fn: () => void | Promise<void>): () => void {
 
 export function signedIn(user: User, isAdmin = state.isAdmin): void {
   writeStoredUser(user);
-  set({ user, isAdmin, status: 'signedIn', checkFailed: false });
+  set({ user, isAdmin, status: 'signedIn', checkFailed: false, signedOutFrom: null });
 }
 
 function clearLocal(): void {
@@ -86,8 +92,18 @@ function clearLocal(): void {
   if (hadUser) for (const h of signOutHooks) void Promise.resolve(h()).catch(() => {});
 }
 
-/** Sign-out: tells the server (best effort) and clears local state either way. */
-export async function signOut(): Promise<void> {
+/**
+ * About to end the session on purpose on page `from` (deleting the account): the 401s that may
+ * answer other requests meanwhile sign out quietly. `null` undoes it when that failed.
+ */
+export function expectSignOut(from: string | null): void {
+  if (state.user) set({ signedOutFrom: from });
+}
+
+/** Sign-out on page `from`: tells the server (best effort) and clears local state either way. */
+export async function signOut(from: string | null = null): Promise<void> {
+  // Set first: the logout call (or any request) answering 401 clears the session on its own.
+  if (from !== null) set({ signedOutFrom: from });
   try {
     await api.auth.logout();
   } catch {
@@ -132,6 +148,6 @@ export function installAuth(): void {
 
 /** Test helper. */
 export function resetAuthForTests(next: Partial<AuthState> = {}): void {
-  state = { user: null, isAdmin: false, status: 'signedOut', checkFailed: false, ...next };
+  state = { user: null, isAdmin: false, status: 'signedOut', checkFailed: false, signedOutFrom: null, ...next };
   for (const l of listeners) l();
 }

@@ -5,33 +5,16 @@ import { HealthChecklist, StatusDot } from '../../components/HealthChecklist';
 import { LangLink } from '../../components/LangLink';
 import { browserChecks, gatherBrowserFacts, type BrowserCheck, type BrowserCheckStatus } from '../../features/info/browserChecks';
 import { NotificationToggle, TestNotificationButton } from '../../features/notifications/NotificationControls';
+import { useReminders } from '../../features/reminders/useReminders';
 import { useAuth } from '../../lib/authStore';
+import { GUIDE_STEPS, markGuideStep, toggleGuideStep, useGuideProgress, type GuideStep } from '../../lib/guideProgress';
 import { useHealth } from '../../lib/health/useHealth';
 import { isStandalone } from '../../lib/platform';
 import { usePushState } from '../../lib/push/usePushState';
 
-const PROGRESS_KEY = 'hibiki.guideProgress';
-const STEPS = ['install', 'signIn', 'enable', 'test', 'create'] as const;
-type Step = (typeof STEPS)[number];
-
-function saveProgress(done: string[]): void {
-  try {
-    localStorage.setItem(PROGRESS_KEY, JSON.stringify(done));
-  } catch {
-    /* ignore */
-  }
-}
-
+type Step = GuideStep;
+const STEPS = GUIDE_STEPS;
 type Tab = 'steps' | 'troubleshooting' | 'diagnostics' | 'platforms';
-
-function loadProgress(): string[] {
-  try {
-    const v = JSON.parse(localStorage.getItem(PROGRESS_KEY) ?? '[]') as unknown;
-    return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
-  } catch {
-    return [];
-  }
-}
 
 export default function GuidePage() {
   const { t } = useTranslation('info');
@@ -39,7 +22,7 @@ export default function GuidePage() {
   const tabFromHash = (hash: string): Tab | null =>
     hash === '#troubleshooting' ? 'troubleshooting' : hash === '#platforms' ? 'platforms' : hash === '#diagnostics' ? 'diagnostics' : null;
   const [tab, setTab] = useState<Tab>(() => tabFromHash(location.hash) ?? 'steps');
-  const [done, setDone] = useState<string[]>(loadProgress);
+  const done = useGuideProgress();
 
   useEffect(() => {
     const fromHash = tabFromHash(location.hash);
@@ -50,30 +33,14 @@ export default function GuidePage() {
   const auth = useAuth();
   const push = usePushState();
 
-  function toggle(step: string) {
-    setDone((d) => {
-      const next = d.includes(step) ? d.filter((s) => s !== step) : [...d, step];
-      saveProgress(next);
-      return next;
-    });
-  }
-  const markDone = useCallback((step: Step) => {
-    setDone((d) => {
-      if (d.includes(step)) return d;
-      const next = [...d, step];
-      saveProgress(next);
-      return next;
-    });
-  }, []);
-
   // Steps the app can see for itself are ticked on their own.
   const signedIn = auth.user !== null;
   const notificationsOn = push.permission === 'granted' && push.subscribed === true;
   useEffect(() => {
-    if (isStandalone()) markDone('install');
-    if (signedIn) markDone('signIn');
-    if (notificationsOn) markDone('enable');
-  }, [signedIn, notificationsOn, markDone]);
+    if (isStandalone()) markGuideStep('install');
+    if (signedIn) markGuideStep('signIn');
+    if (notificationsOn) markGuideStep('enable');
+  }, [signedIn, notificationsOn]);
 
   const tabs: Tab[] = ['steps', 'troubleshooting', 'diagnostics', 'platforms'];
   const completed = STEPS.filter((s) => done.includes(s)).length;
@@ -81,6 +48,7 @@ export default function GuidePage() {
   return (
     <article className="info-page narrow guide">
       <h1>{t('guide.title')}</h1>
+      {signedIn && <MarkCreatedWhenAny />}
       <p className="muted">{t('guide.intro')}</p>
       <div className="tabs" role="tablist" aria-label={t('guide.tabsLabel')}>
         {tabs.map((k) => (
@@ -97,7 +65,7 @@ export default function GuidePage() {
             {t('guide.progress', { done: completed, total: STEPS.length })}
           </p>
           {touring ? (
-            <GuideTour done={done} onDone={markDone} onClose={() => setTouring(false)} />
+            <GuideTour done={done} onDone={markGuideStep} onClose={() => setTouring(false)} />
           ) : (
             <p>
               <button type="button" className="button primary" onClick={() => setTouring(true)}>
@@ -109,7 +77,7 @@ export default function GuidePage() {
             {STEPS.map((s) => (
               <li key={s}>
                 <label className="check">
-                  <input type="checkbox" checked={done.includes(s)} onChange={() => toggle(s)} />
+                  <input type="checkbox" checked={done.includes(s)} onChange={() => toggleGuideStep(s)} />
                   <span>
                     <strong>{t(`guide.steps.${s}.title`)}</strong> — {t(`guide.steps.${s}.text`)}
                   </span>
@@ -161,7 +129,7 @@ export default function GuidePage() {
  * The interactive tour: one step at a time, with the control that does it right there (sign in,
  * enable notifications, send a test, create a reminder). Steps the app can detect tick themselves.
  */
-function GuideTour({ done, onDone, onClose }: { done: string[]; onDone: (s: Step) => void; onClose: () => void }) {
+function GuideTour({ done, onDone, onClose }: { done: readonly Step[]; onDone: (s: Step) => void; onClose: () => void }) {
   const { t } = useTranslation('info');
   const [i, setI] = useState(() => Math.max(0, STEPS.findIndex((s) => !done.includes(s))));
   const step = STEPS[i] ?? STEPS[0];
@@ -195,7 +163,7 @@ function GuideTour({ done, onDone, onClose }: { done: string[]; onDone: (s: Step
         {step === 'enable' && <NotificationToggle />}
         {step === 'test' && <TestNotificationButton onSent={() => onDone('test')} />}
         {step === 'create' && (
-          <LangLink className="button small primary" to="/reminders?new=1" onClick={() => onDone('create')}>
+          <LangLink className="button small primary" to="/reminders?new=1">
             {t('guide.steps.create.title')}
           </LangLink>
         )}
@@ -216,6 +184,16 @@ function GuideTour({ done, onDone, onClose }: { done: string[]; onDone: (s: Step
       </div>
     </section>
   );
+}
+
+/** A signed-in person who already has reminders (made here or on another device) has done that step. */
+function MarkCreatedWhenAny() {
+  const { data } = useReminders();
+  const any = (data?.length ?? 0) > 0;
+  useEffect(() => {
+    if (any) markGuideStep('create');
+  }, [any]);
+  return null;
 }
 
 const BROWSER_CHECKS: readonly BrowserCheck[] = ['support', 'cookies', 'storage', 'privateMode', 'privacyBrowser'];

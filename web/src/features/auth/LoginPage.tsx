@@ -102,7 +102,14 @@ function EmailStep({ onSent }: { onSent: (email: string, otp: OtpState) => void 
         spellCheck={false}
         placeholder={t('emailPlaceholder')}
         value={email}
-        onChange={(e) => setEmail(e.target.value)}
+        onChange={(e) => {
+          setEmail(e.target.value);
+          // A shown error is checked again as the address changes: it goes once the address is right.
+          if (error) {
+            const invalid = validateEmail(e.target.value);
+            setError(invalid ? t(invalid) : null);
+          }
+        }}
         aria-invalid={error ? true : undefined}
         aria-describedby={error ? 'login-email-error' : undefined}
         required

@@ -18,16 +18,19 @@ export function ProtectedRoute({ children }: { children: ReactNode }) {
   const lp = useLocalizedPath();
   const location = useLocation();
   const mustLeave = !auth.user && auth.status === 'signedOut';
+  // Signing out (or deleting the account) on a protected page leaves for home, without a toast.
+  const leftOnPurpose = auth.signedOutFrom === location.pathname;
 
   useEffect(() => {
-    if (!mustLeave) return;
+    if (!mustLeave || leftOnPurpose) return;
     // In the path's language even while i18next is still switching.
     const tl = i18n.getFixedT(lang, 'common');
-    toast.error(auth.checkFailed ? tl('auth.checkFailed') : tl('auth.required'));
-  }, [mustLeave, auth.checkFailed, i18n, lang]);
+    toast.error(auth.checkFailed ? tl('auth.checkFailed') : tl('auth.required'), { survivesNavigation: true });
+  }, [mustLeave, leftOnPurpose, auth.checkFailed, i18n, lang]);
 
   if (auth.user) return <>{children}</>;
   if (auth.status === 'checking') return <PageFallback />;
+  if (leftOnPurpose) return <Navigate to={lp('/')} replace />;
   // The fallback card shows for the instant before the redirect (and if navigation is blocked).
   return (
     <>

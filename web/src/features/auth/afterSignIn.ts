@@ -11,7 +11,8 @@ import type { VerifyAnswer } from '../../lib/types';
 export function afterSignIn(res: VerifyAnswer, texts: { welcomeNew: string; signedIn: string }): void {
   signedIn(res.user);
   void checkSession();
-  toast.success(res.is_new_user ? texts.welcomeNew : texts.signedIn);
+  // Shown just before the navigation to the signed-in page, which it survives.
+  toast.success(res.is_new_user ? texts.welcomeNew : texts.signedIn, { survivesNavigation: true });
   if (res.is_new_user) {
     // Canonical (Asia/Kolkata, not the Asia/Calcutta some browsers report); the table of old
     // names loads here rather than with the first page.

@@ -1,23 +1,25 @@
-import { useId, useState } from 'react';
+import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { HealthChecklist, StatusDot } from '../../components/HealthChecklist';
 import { LangLink } from '../../components/LangLink';
+import { usePopover } from '../../components/usePopover';
 import { useHealth } from '../../lib/health/useHealth';
 
 /** Header health indicator: a dot with the overall status; opens a small panel. */
 export function HealthIndicator() {
   const { t } = useTranslation('health');
   const { checks, advice, overall, refresh } = useHealth();
-  const [open, setOpen] = useState(false);
+  const { open, toggle, close, root, trigger } = usePopover<HTMLDivElement, HTMLButtonElement>();
   const panelId = useId();
   return (
-    <div className="health-indicator">
+    <div className="health-indicator" ref={root}>
       <button
+        ref={trigger}
         type="button"
         className="button small ghost header-icon"
         aria-expanded={open}
         aria-controls={panelId}
-        onClick={() => setOpen((o) => !o)}
+        onClick={toggle}
         title={t('indicatorLabel', { status: t(`status.${overall}`) })}
       >
         <StatusDot status={overall} />
@@ -31,7 +33,7 @@ export function HealthIndicator() {
             <button type="button" className="button small secondary" onClick={refresh}>
               {t('refresh')}
             </button>
-            <LangLink to="/guide#troubleshooting" onClick={() => setOpen(false)}>
+            <LangLink to="/guide#troubleshooting" onClick={close}>
               {t('troubleshooting')}
             </LangLink>
           </div>

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from '../../components/toast';
+import { markGuideStep } from '../../lib/guideProgress';
 import { enableNotifications, PushError, sendTestNotification } from '../../lib/push/pushClient';
 import { pushStateChanged, usePushState } from '../../lib/push/usePushState';
 import { waitForShownTest } from './shownSignal';
@@ -13,6 +14,7 @@ function useEnable(onEnabled?: () => void): { enable: () => Promise<void>; busy:
     setBusy(true);
     try {
       await enableNotifications();
+      markGuideStep('enable');
       toast.success(t('enabled'));
       onEnabled?.();
     } catch (e) {
@@ -87,6 +89,7 @@ export function TestNotificationButton({ onSent }: { onSent?: () => void } = {})
       else toast.error(t('test.failed'));
       return;
     }
+    markGuideStep('test');
     onSent?.();
     setState((await shown) ? 'shown' : 'notShown');
   }

@@ -5,6 +5,7 @@ import { LangLink } from '../../components/LangLink';
 import { Spinner } from '../../components/Spinner';
 import { OPEN_CREATE_DIALOG } from '../../lib/navState';
 import { useDates } from '../../lib/useDates';
+import { useNow } from '../../lib/useNow';
 import { useLocalizedPath } from '../../lib/useLang';
 import { dashboardSummary } from './reminderLogic';
 import { useReminders } from './useReminders';
@@ -20,7 +21,9 @@ export default function Dashboard({ deviceNotice, quickAdd }: { deviceNotice: Re
   const lp = useLocalizedPath();
   const navigate = useNavigate();
   const { data, error, isLoading } = useReminders();
-  const summary = dashboardSummary(data ?? []);
+  // "Within 24 hours" moves with the clock.
+  const now = useNow(60_000);
+  const summary = dashboardSummary(data ?? [], now);
   const openCreate = () => navigate(lp('/reminders'), { state: { [OPEN_CREATE_DIALOG]: Date.now() } });
 
   return (
@@ -31,7 +34,7 @@ export default function Dashboard({ deviceNotice, quickAdd }: { deviceNotice: Re
       <section className="stats" aria-label={t('dashboard.statsLabel')}>
         <Stat label={t('dashboard.active')} value={summary.active} />
         <Stat label={t('dashboard.completed')} value={summary.completed} />
-        <Stat label={t('dashboard.dueSoon')} value={summary.upcoming.length} />
+        <Stat label={t('dashboard.dueSoon')} value={summary.dueSoon} />
         {summary.overdue > 0 && <Stat label={t('dashboard.overdue')} value={summary.overdue} warn />}
       </section>
       <section className="card" aria-labelledby="upcoming-title">
@@ -47,6 +50,11 @@ export default function Dashboard({ deviceNotice, quickAdd }: { deviceNotice: Re
           <p className="field-error" role="alert">
             {t('errors.loadFailed')}
           </p>
+        ) : summary.upcoming.length === 0 && summary.completed > 0 ? (
+          <div className="empty-state">
+            <p>{t('nothingPending', { count: summary.completed })}</p>
+            <LangLink to="/reminders?tab=completed">{t('showCompleted')}</LangLink>
+          </div>
         ) : summary.upcoming.length === 0 ? (
           <div className="empty-state">
             <p>{t('dashboard.empty')}</p>
@@ -59,7 +67,9 @@ export default function Dashboard({ deviceNotice, quickAdd }: { deviceNotice: Re
             {summary.upcoming.map((r) => (
               <li key={r.id} className="reminder-item">
                 <div className="reminder-main">
-                  <h3>{r.title}</h3>
+                  <h3 className="reminder-title" title={r.title}>
+                    {r.title}
+                  </h3>
                   {r.description && <p className="muted">{r.description}</p>}
                   {r.overdue && <span className="badge warn">{t('overdue')}</span>}
                   {r.snoozed_until && <p className="small snoozed">{t('snoozedUntil', { when: dates.when(r.snoozed_until, r.timezone) })}</p>}

@@ -1,4 +1,4 @@
-import { useEffect, useId, useMemo, useState, type FormEvent, type ReactNode } from 'react';
+import { useEffect, useId, useMemo, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Dialog } from '../../components/Dialog';
 import { TimeZoneSelect } from '../../components/TimeZoneSelect';
@@ -19,7 +19,9 @@ import {
   TITLE_MAX,
   buildRecurrence,
   buildRepeat,
+  changedFormFields,
   formToInput,
+  recheckErrors,
   validateForm,
   type FormErrors,
   type ReminderForm,
@@ -34,20 +36,24 @@ const MORE_OPTION_FIELDS: readonly (keyof FormErrors)[] = ['interval', 'monthDay
 /** Fields under "Alerts and repeat until done". */
 const ALARM_FIELDS: readonly (keyof FormErrors)[] = ['alerts', 'repeatTimes'];
 
+type PreviewProblem = { field: keyof FormErrors; message: string };
+
 /**
  * Next occurrences from POST /api/reminders/preview, debounced. With a holiday rule or skipped
  * dates, the same rule without them is previewed too, to mark what moved or was dropped.
  */
 function usePreview(form: ReminderForm, enabled: boolean) {
   const [state, setState] = useState<{ rows: PreviewRow[]; error: boolean; loading: boolean }>({ rows: [], error: false, loading: false });
-  const input = useMemo(() => {
-    if (!enabled) return null;
+  const { input, problem } = useMemo((): { input: string | null; problem: PreviewProblem | null } => {
+    if (!enabled) return { input: null, problem: null };
     const errors = validateForm({ ...form, title: form.title.trim() || 'preview' }, 0, { requireFuture: false });
-    if (Object.keys(errors).length > 0) return null;
+    // What stops the preview, so that it can say so ("choose at least one day").
+    const first = (Object.keys(errors) as (keyof FormErrors)[])[0];
+    if (first) return { input: null, problem: { field: first, message: errors[first]! } };
     try {
-      return JSON.stringify(formToInput({ ...form, title: form.title.trim() || 'preview' }));
+      return { input: JSON.stringify(formToInput({ ...form, title: form.title.trim() || 'preview' })), problem: null };
     } catch {
-      return null;
+      return { input: null, problem: { field: 'date', message: 'errors.dateRequired' } };
     }
   }, [form, enabled]);
 
@@ -91,8 +97,11 @@ function usePreview(form: ReminderForm, enabled: boolean) {
       clearTimeout(h);
     };
   }, [input]);
-  return state;
+  return { ...state, problem };
 }
+
+/** The preview's own errors ask for a date and time; any other names the field to fix. */
+const PREVIEW_NEEDS_DATE: readonly (keyof FormErrors)[] = ['date', 'time', 'timezone'];
 
 export function ReminderDialog({
   open,
@@ -132,15 +141,33 @@ export function ReminderDialog({
     }
   }, [open, initial]);
 
+  // Only a time the person changed must be in the future (an edit never traps on time).
+  const check = (f: ReminderForm) => {
+    const timeChanged = !editing || f.date !== initial.date || f.time !== initial.time || f.timezone !== initial.timezone;
+    return validateForm(f, Date.now(), { requireFuture: timeChanged });
+  };
+  const checkRef = useRef(check);
+  checkRef.current = check;
+  // The errors shown after a save attempt are checked again as the fields change: each goes once
+  // its field is right.
+  const shownFor = useRef(form);
+  useEffect(() => {
+    const before = shownFor.current;
+    shownFor.current = form;
+    if (before === form || Object.keys(errors).length === 0) return;
+    const next = recheckErrors(errors, checkRef.current(form), changedFormFields(before, form));
+    setErrors(next);
+    // "Please check your input" goes with the last field error.
+    if (Object.keys(next).length === 0) setServerError((s) => (s === t('errors.validation') ? null : s));
+  }, [form, errors, t]);
+
   const set = <K extends keyof ReminderForm>(k: K, v: ReminderForm[K]) => setForm((f) => ({ ...f, [k]: v }));
   const toggleDay = (d: Weekday) =>
     setForm((f) => ({ ...f, days: f.days.includes(d) ? f.days.filter((x) => x !== d) : [...f.days, d] }));
 
   async function submit(e: FormEvent) {
     e.preventDefault();
-    // Only a time the person changed must be in the future (an edit never traps on time).
-    const timeChanged = !editing || form.date !== initial.date || form.time !== initial.time || form.timezone !== initial.timezone;
-    const errs = validateForm(form, Date.now(), { requireFuture: timeChanged });
+    const errs = check(form);
     setErrors(errs);
     if (MORE_OPTION_FIELDS.some((k) => errs[k])) setMoreOpen(true);
     if (ALARM_FIELDS.some((k) => errs[k])) setAlarmsOpen(true);
@@ -175,14 +202,18 @@ export function ReminderDialog({
   const rule = buildRecurrence(form);
   const optionsSet = JSON.stringify(rule) !== JSON.stringify(buildRecurrence({ ...form, ...DEFAULT_REPEAT_OPTIONS }));
   const alarmsSummary = [alertsText(form.alerts, t, lang), nagText(buildRepeat(form), t)].filter(Boolean).join(t('recurrence.label.separator'));
+  const errorText = (k: keyof FormErrors, message: string) =>
+    message.startsWith('errors.') ? t(message, { max: k === 'title' ? TITLE_MAX : k === 'interval' ? INTERVAL_MAX[form.kind] : DESCRIPTION_MAX }) : message;
   const err = (k: keyof FormErrors) =>
     errors[k] ? (
       <p id={`${ids}-${k}-err`} className="field-error" role="alert">
-        {errors[k]!.startsWith('errors.')
-          ? t(errors[k]!, { max: k === 'title' ? TITLE_MAX : k === 'interval' ? INTERVAL_MAX[form.kind] : DESCRIPTION_MAX })
-          : errors[k]}
+        {errorText(k, errors[k]!)}
       </p>
     ) : null;
+  const previewBlocked =
+    preview.problem === null || PREVIEW_NEEDS_DATE.includes(preview.problem.field)
+      ? t('dialog.previewEmpty')
+      : errorText(preview.problem.field, preview.problem.message);
   const described = (k: keyof FormErrors) => (errors[k] ? { 'aria-invalid': true, 'aria-describedby': `${ids}-${k}-err` } : {});
 
   return (
@@ -359,7 +390,7 @@ export function ReminderDialog({
           ) : preview.error ? (
             <p className="muted">{t('dialog.previewUnavailable')}</p>
           ) : preview.rows.length === 0 ? (
-            <p className="muted">{t('dialog.previewEmpty')}</p>
+            <p className="muted">{previewBlocked}</p>
           ) : (
             <ol>
               {preview.rows.map(({ iso, mark }) => (

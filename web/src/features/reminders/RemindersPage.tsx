@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
 import useSWR from 'swr';
 import { Dialog } from '../../components/Dialog';
+import { focusMainHeading } from '../../components/focus';
 import { Spinner } from '../../components/Spinner';
 import { toast } from '../../components/toast';
 import { api } from '../../lib/api';
@@ -13,6 +14,8 @@ import type { Reminder } from '../../lib/types';
 import { useDates } from '../../lib/useDates';
 import { useLang } from '../../lib/useLang';
 import { deviceZone } from '../../lib/zoneIds';
+import { markGuideStep } from '../../lib/guideProgress';
+import { useOnline } from '../../lib/useOnline';
 import { alertsText, nagText } from './alarmText';
 import { useRecurrenceLabel } from './RecurrenceLabel';
 import { ReminderDetails } from './ReminderDetails';
@@ -34,11 +37,13 @@ export default function RemindersPage({ deviceNotice, quickAdd }: { deviceNotice
   const navigate = useNavigate();
   const { data, error, isLoading } = useReminders();
   const { create, update, remove } = useReminderMutations();
+  // Deleting is not queued offline (api.md): the buttons wait for the connection, saying why.
+  const online = useOnline();
   const recurrenceLabel = useRecurrenceLabel();
   // New reminders default to the user's timezone setting (decisions.md), else the browser's.
   const settings = useSWR(swrKeys.settings(), () => api.settings.get(), { shouldRetryOnError: false });
   const defaultTz = settings.data?.timezone || deviceZone();
-  const [tab, setTab] = useState<Tab>('active');
+  const [tab, setTab] = useState<Tab>(() => (new URLSearchParams(location.search).get('tab') === 'completed' ? 'completed' : 'active'));
   const [dialog, setDialog] = useState<{ open: boolean; editing: Reminder | null; initial: ReminderForm; quick?: QuickAddPrefill }>(() => ({
     open: false,
     editing: null,
@@ -84,6 +89,7 @@ export default function RemindersPage({ deviceNotice, quickAdd }: { deviceNotice
     );
   }, [data, tab]);
   const activeCount = (data ?? []).filter(isActive).length;
+  const completedCount = (data ?? []).filter((r) => r.is_archived).length;
   const atLimit = activeCount >= MAX_ACTIVE_REMINDERS;
 
   const openCreate = () => setDialog({ open: true, editing: null, initial: emptyForm(defaultTz, Date.now()) });
@@ -95,15 +101,18 @@ export default function RemindersPage({ deviceNotice, quickAdd }: { deviceNotice
   const openRequest =
     (location.state as Record<string, unknown> | null)?.[OPEN_CREATE_DIALOG] ??
     (new URLSearchParams(location.search).get('new') === '1' ? 'query' : undefined);
-  const latest = useRef({ openCreate, openQuickAdd, location, navigate });
-  latest.current = { openCreate, openQuickAdd, location, navigate };
+  const latest = useRef({ openCreate, openQuickAdd, location, navigate, atLimit });
+  latest.current = { openCreate, openQuickAdd, location, navigate, atLimit };
+  // The list must be known first: at the limit the request shows the limit instead of the form.
+  const listKnown = data !== undefined || error !== undefined;
   useEffect(() => {
-    if (!openRequest) return;
+    if (!openRequest || !listKnown) return;
     const h = setTimeout(() => {
-      const { openCreate: open, openQuickAdd: openFilled, location: here, navigate: go } = latest.current;
+      const { openCreate: open, openQuickAdd: openFilled, location: here, navigate: go, atLimit: full } = latest.current;
       // Quick add's phrase, when it sent one: the dialog opens filled in for confirmation.
       const prefill = (here.state as Record<string, unknown> | null)?.[QUICK_ADD_PREFILL] as QuickAddPrefill | undefined;
-      if (prefill) openFilled(prefill);
+      if (full) toast.error(t('errors.limit'));
+      else if (prefill) openFilled(prefill);
       else open();
       const params = new URLSearchParams(here.search);
       params.delete('new');
@@ -111,7 +120,7 @@ export default function RemindersPage({ deviceNotice, quickAdd }: { deviceNotice
       go(here.pathname + (qs ? `?${qs}` : ''), { replace: true, state: null });
     }, OPEN_CREATE_DELAY_MS);
     return () => clearTimeout(h);
-  }, [openRequest]);
+  }, [openRequest, listKnown, t]);
 
   async function save(input: Parameters<typeof create>[0]) {
     if (dialog.editing) {
@@ -119,22 +128,21 @@ export default function RemindersPage({ deviceNotice, quickAdd }: { deviceNotice
       toast.success(navigator.onLine ? t('toast.updated') : t('toast.queued'));
     } else {
       await create(dialog.quick ? withQuickAddRecurrence(input, dialog.initial, dialog.quick) : input);
+      markGuideStep('create');
       toast.success(navigator.onLine ? t('toast.created') : t('toast.queued'));
     }
   }
 
   async function doDelete(r: Reminder) {
     setConfirmDelete(null);
-    if (!navigator.onLine) {
-      toast.error(t('errors.deleteOffline'));
-      return;
-    }
     try {
       await remove(r.id);
       toast.success(t('toast.deleted'));
     } catch {
       toast.error(t('errors.deleteFailed'));
     }
+    // The row's Delete button, where the dialog put focus back, is gone with the row.
+    if (document.activeElement === document.body || !document.activeElement?.isConnected) focusMainHeading();
   }
 
   return (
@@ -146,6 +154,11 @@ export default function RemindersPage({ deviceNotice, quickAdd }: { deviceNotice
         </button>
       </div>
       {atLimit && <p className="notice">{t('errors.limit')}</p>}
+      {!online && (
+        <p className="notice" id="delete-offline-reason">
+          {t('errors.deleteOffline')}
+        </p>
+      )}
       {quickAdd}
 
       <div className="tabs" role="tablist" aria-label={t('tabsLabel')}>
@@ -165,7 +178,16 @@ export default function RemindersPage({ deviceNotice, quickAdd }: { deviceNotice
           </p>
         ) : list.length === 0 ? (
           <div className="empty-state card">
-            <p>{tab === 'active' ? t('emptyActive') : t('emptyCompleted')}</p>
+            {tab === 'active' && completedCount > 0 ? (
+              <>
+                <p>{t('nothingPending', { count: completedCount })}</p>
+                <button type="button" className="button link" onClick={() => setTab('completed')}>
+                  {t('showCompleted')}
+                </button>
+              </>
+            ) : (
+              <p>{tab === 'active' ? t('emptyActive') : t('emptyCompleted')}</p>
+            )}
             {tab === 'active' && (
               <button type="button" className="button primary" onClick={openCreate}>
                 {t('dashboard.createFirst')}
@@ -177,7 +199,9 @@ export default function RemindersPage({ deviceNotice, quickAdd }: { deviceNotice
             {list.map((r) => (
               <li key={r.id} id={`reminder-${r.id}`} className={`card reminder-item${r.id === focusId ? ' highlight' : ''}`}>
                 <div className="reminder-main">
-                  <h2>{r.title}</h2>
+                  <h2 className="reminder-title" title={r.title}>
+                    {r.title}
+                  </h2>
                   {r.description && <p className="muted">{r.description}</p>}
                   <p className="tags">
                     <span className="badge">{recurrenceLabel(r.recurrence)}</span>
@@ -208,7 +232,15 @@ export default function RemindersPage({ deviceNotice, quickAdd }: { deviceNotice
                       {t('edit')}
                     </button>
                   )}
-                  <button type="button" className="button small danger" onClick={() => setConfirmDelete(r)} aria-label={t('deleteNamed', { title: r.title })}>
+                  {/* Quiet here; only the confirming button is red. */}
+                  <button
+                    type="button"
+                    className="button small ghost"
+                    onClick={() => setConfirmDelete(r)}
+                    aria-label={t('deleteNamed', { title: r.title })}
+                    disabled={!online}
+                    aria-describedby={online ? undefined : 'delete-offline-reason'}
+                  >
                     {t('delete')}
                   </button>
                 </div>
@@ -242,7 +274,7 @@ export default function RemindersPage({ deviceNotice, quickAdd }: { deviceNotice
             <button type="button" className="button secondary" onClick={() => setConfirmDelete(null)}>
               {t('dialog.cancel')}
             </button>
-            <button type="button" className="button danger" onClick={() => confirmDelete && void doDelete(confirmDelete)}>
+            <button type="button" className="button danger" onClick={() => confirmDelete && void doDelete(confirmDelete)} disabled={!online}>
               {t('delete')}
             </button>
           </>

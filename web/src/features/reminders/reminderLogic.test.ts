@@ -8,7 +8,9 @@ import {
   buildRecurrence,
   nthWeekdayOf,
   repeatOptionsOf,
+  changedFormFields,
   dashboardSummary,
+  recheckErrors,
   emptyForm,
   formFromReminder,
   formToInput,
@@ -69,17 +71,31 @@ describe('dashboardSummary', () => {
       rem('e', '2030-01-05T00:00:00Z'),
       rem('d', '2030-01-04T00:00:00Z'),
     ];
-    const s = dashboardSummary(list);
+    const s = dashboardSummary(list, Date.UTC(2029, 11, 31));
     expect(s.active).toBe(7);
     expect(s.completed).toBe(1);
     expect(s.upcoming.map((r) => r.id)).toEqual(['a', 'b', 'c', 'd', 'e']);
   });
   it('is empty for no reminders', () => {
-    expect(dashboardSummary([])).toEqual({ active: 0, completed: 0, overdue: 0, upcoming: [] });
+    expect(dashboardSummary([], 0)).toEqual({ active: 0, completed: 0, overdue: 0, dueSoon: 0, upcoming: [] });
   });
   it('counts overdue reminders (fired, no action yet)', () => {
     const list = [{ ...rem('a', '2030-01-01T00:00:00Z'), overdue: true }, rem('b', '2030-01-02T00:00:00Z'), { ...rem('c', '2030-01-03T00:00:00Z'), overdue: false }];
-    expect(dashboardSummary(list).overdue).toBe(1);
+    expect(dashboardSummary(list, 0).overdue).toBe(1);
+  });
+  it('counts as due soon only the active ones ringing within the next 24 hours', () => {
+    const now = Date.parse('2030-01-01T00:00:00Z');
+    const list = [
+      rem('in1h', '2030-01-01T01:00:00Z'),
+      rem('in24h', '2030-01-02T00:00:00Z'),
+      rem('in25h', '2030-01-02T01:00:00Z'),
+      rem('days', '2030-01-09T00:00:00Z'),
+      { ...rem('late', '2029-12-31T23:00:00Z'), overdue: true },
+      rem('done', '2030-01-01T02:00:00Z', { is_archived: true, is_active: false, status: 'completed' }),
+    ];
+    const s = dashboardSummary(list, now);
+    expect(s.dueSoon).toBe(2);
+    expect(s.overdue).toBe(1);
   });
 });
 
@@ -130,6 +146,31 @@ describe('reminder form', () => {
   it('loads an existing reminder into the form', () => {
     const r = rem('r', '2030-01-02T00:00:05Z', { timezone: 'Asia/Tokyo', recurrence: { kind: 'custom', days: ['fri'] }, description: 'd' });
     expect(formFromReminder(r, 'UTC')).toMatchObject({ date: '2030-01-02', time: '09:00:05', kind: 'custom', days: ['fri'], description: 'd' });
+  });
+});
+
+describe('field errors are checked again as the form changes', () => {
+  it('a client error goes once its field is fixed, and says what is wrong now otherwise', () => {
+    const shown = { title: 'errors.titleRequired', days: 'errors.daysRequired' };
+    const before = { ...base, title: '', kind: 'custom' as const, days: [] };
+    const fixedTitle = { ...before, title: 'x' };
+    expect(recheckErrors(shown, validateForm(fixedTitle, 0, { requireFuture: false }), changedFormFields(before, fixedTitle))).toEqual({
+      days: 'errors.daysRequired',
+    });
+    const tooLong = { ...before, title: 'x'.repeat(201) };
+    expect(recheckErrors(shown, validateForm(tooLong, 0, { requireFuture: false }), changedFormFields(before, tooLong)).title).toBe('errors.titleTooLong');
+    const withDay = { ...fixedTitle, days: ['mon' as const] };
+    expect(recheckErrors({ days: 'errors.daysRequired' }, validateForm(withDay, 0, { requireFuture: false }), changedFormFields(fixedTitle, withDay))).toEqual({});
+  });
+  it('no new error appears while typing; a server message goes when its field changes', () => {
+    const before = { ...base, title: 'a' };
+    const cleared = { ...before, title: '' };
+    expect(recheckErrors({}, validateForm(cleared, 0, { requireFuture: false }), changedFormFields(before, cleared))).toEqual({});
+    const server = { time: 'must be in the future' };
+    const otherField = { ...before, description: 'note' };
+    expect(recheckErrors(server, {}, changedFormFields(before, otherField))).toEqual(server);
+    const newTime = { ...before, time: '10:00:00' };
+    expect(recheckErrors(server, {}, changedFormFields(before, newTime))).toEqual({});
   });
 });
 

@@ -3,6 +3,8 @@ import { LOG_STATES, WEEKDAYS } from '../../lib/types';
 import { utcToZoned, zonedToRfc3339, zonedToUtc } from '../../lib/zonedTime';
 
 export const DASHBOARD_UPCOMING = 5;
+/** "Due within 24 hours" on the dashboard counts the active reminders ringing this soon. */
+export const DUE_SOON_MS = 24 * 60 * 60 * 1000;
 export const MAX_ACTIVE_REMINDERS = 100;
 export const HOURLY_MIN = 1;
 export const HOURLY_MAX = 24;
@@ -18,6 +20,8 @@ export interface DashboardSummary {
   completed: number;
   /** one-time reminders that fired and got no action */
   overdue: number;
+  /** active reminders whose next ring is within the next 24 hours */
+  dueSoon: number;
   upcoming: Reminder[];
 }
 
@@ -27,9 +31,16 @@ export function byNextRing(a: Pick<Reminder, 'scheduled_at'>, b: Pick<Reminder, 
   return Date.parse(a.scheduled_at) - Date.parse(b.scheduled_at);
 }
 
-/** Dashboard counts: active; completed = archived; due soon = next 5 active by scheduled_at. */
-export function dashboardSummary(reminders: readonly Reminder[], limit = DASHBOARD_UPCOMING): DashboardSummary {
+/**
+ * Dashboard counts: active; completed = archived; due soon = active ones ringing within the next
+ * 24 hours (an overdue one is counted as overdue instead); upcoming = the next 5 by scheduled_at.
+ */
+export function dashboardSummary(reminders: readonly Reminder[], now: number, limit = DASHBOARD_UPCOMING): DashboardSummary {
   const active = reminders.filter(isActive);
+  const dueSoon = active.filter((r) => {
+    const at = r.scheduled_at ? Date.parse(r.scheduled_at) : NaN;
+    return r.overdue !== true && at >= now && at - now <= DUE_SOON_MS;
+  }).length;
   const upcoming = [...active]
     .sort(byNextRing)
     .slice(0, limit);
@@ -37,6 +48,7 @@ export function dashboardSummary(reminders: readonly Reminder[], limit = DASHBOA
     active: active.length,
     completed: reminders.filter((r) => r.is_archived).length,
     overdue: active.filter((r) => r.overdue === true).length,
+    dueSoon,
     upcoming,
   };
 }
@@ -227,6 +239,46 @@ export function validateForm(f: ReminderForm, now: number, opts: { requireFuture
     }
   }
   return e;
+}
+
+/** The form fields each error is about: a server's message for it goes when one of them changes. */
+const ERROR_FIELDS: Record<keyof FormErrors, readonly (keyof ReminderForm)[]> = {
+  title: ['title'],
+  description: ['description'],
+  date: ['date'],
+  time: ['date', 'time', 'timezone'],
+  timezone: ['timezone'],
+  intervalHours: ['intervalHours'],
+  days: ['days'],
+  interval: ['interval'],
+  monthDay: ['monthDay'],
+  until: ['until', 'date'],
+  count: ['count'],
+  recurrence: ['kind', 'intervalHours', 'days', 'interval', 'monthlyBy', 'monthDay', 'week', 'weekday', 'end', 'until', 'count', 'holidays', 'skip'],
+  alerts: ['alerts'],
+  repeatTimes: ['repeatEvery', 'repeatTimes'],
+};
+
+/** The fields whose values differ between two forms. */
+export function changedFormFields(before: ReminderForm, after: ReminderForm): Set<keyof ReminderForm> {
+  const keys = Object.keys(after) as (keyof ReminderForm)[];
+  return new Set(keys.filter((k) => JSON.stringify(before[k]) !== JSON.stringify(after[k])));
+}
+
+/**
+ * The errors still to show after the form changed: each shown client error is checked again
+ * (it goes once fixed, or says what is wrong now); a server's message goes when its field
+ * changes. No new error appears while the person is still typing.
+ */
+export function recheckErrors(shown: FormErrors, current: FormErrors, changed: ReadonlySet<keyof ReminderForm>): FormErrors {
+  const next: FormErrors = {};
+  for (const k of Object.keys(shown) as (keyof FormErrors)[]) {
+    const message = shown[k]!;
+    if (message.startsWith('errors.')) {
+      if (current[k]) next[k] = current[k];
+    } else if (!ERROR_FIELDS[k].some((f) => changed.has(f))) next[k] = message;
+  }
+  return next;
 }
 
 /** A new form: the next full minute plus 5 minutes (the guide's suggested test reminder). */

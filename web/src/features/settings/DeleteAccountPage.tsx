@@ -1,9 +1,9 @@
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useNavigate } from 'react-router';
+import { useLocation, useNavigate } from 'react-router';
 import { toast } from '../../components/toast';
 import { api } from '../../lib/api';
-import { signOut, useAuth } from '../../lib/authStore';
+import { expectSignOut, signOut, useAuth } from '../../lib/authStore';
 import { preventImeSubmit } from '../../lib/ime';
 import { useLocalizedPath } from '../../lib/useLang';
 
@@ -11,6 +11,7 @@ export default function DeleteAccountPage() {
   const { t } = useTranslation('settings');
   const { user } = useAuth();
   const navigate = useNavigate();
+  const { pathname } = useLocation();
   const lp = useLocalizedPath();
   const [confirm, setConfirm] = useState('');
   const [busy, setBusy] = useState(false);
@@ -20,12 +21,15 @@ export default function DeleteAccountPage() {
     e.preventDefault();
     if (!user || !matches) return;
     setBusy(true);
+    expectSignOut(pathname);
     try {
       await api.account.remove(user.email);
-      toast.success(t('delete.done'));
-      await signOut();
+      // Ends signed out on the home page, where this toast follows.
+      toast.success(t('delete.done'), { survivesNavigation: true });
+      await signOut(pathname);
       navigate(lp('/'), { replace: true });
     } catch {
+      expectSignOut(null);
       toast.error(t('delete.failed'));
       setBusy(false);
     }

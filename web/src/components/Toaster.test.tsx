@@ -1,0 +1,109 @@
+/**
+ * Toasts belong to the page they were shown on: a route change clears them, except one that
+ * announces that very navigation ("signed in"), which lasts one route change only.
+ */
+import { act, render, screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { Suspense, useEffect } from 'react';
+import { Link, MemoryRouter, Route, Routes, useNavigate } from 'react-router';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { initI18n } from '../i18n';
+import { Toaster } from './Toaster';
+import { clearToasts, toast } from './toast';
+
+beforeAll(async () => {
+  const i18n = initI18n('en');
+  await i18n.changeLanguage('en');
+});
+afterEach(() => act(() => clearToasts()));
+
+function Login() {
+  const navigate = useNavigate();
+  return (
+    <>
+      <h1>Login</h1>
+      <button type="button" onClick={() => toast.info('Code sent again')}>
+        Resend
+      </button>
+      <button
+        type="button"
+        onClick={() => {
+          toast.success('You are signed in.', { survivesNavigation: true });
+          navigate('/');
+        }}
+      >
+        Sign in
+      </button>
+    </>
+  );
+}
+
+/** A page that greets with a toast as it opens: the toast is this page's. */
+function Settings() {
+  useEffect(() => void toast.warning('Settings opened'), []);
+  return <h1>Settings</h1>;
+}
+
+function App() {
+  return (
+    <MemoryRouter initialEntries={['/login']}>
+      <nav>
+        <Link to="/">Home</Link> <Link to="/settings">Settings</Link> <Link to="/faq">FAQ</Link>
+      </nav>
+      <Routes>
+        <Route path="/" element={<h1>Dashboard</h1>} />
+        <Route path="/login" element={<Login />} />
+        <Route path="/settings" element={<Settings />} />
+        <Route path="/faq" element={<h1>FAQ</h1>} />
+      </Routes>
+      <Toaster />
+    </MemoryRouter>
+  );
+}
+
+const toaster = () => document.querySelector('.toaster')!;
+
+describe('toasts and route changes', () => {
+  it("a login page's toast does not follow onto the dashboard", async () => {
+    const user = userEvent.setup();
+    render(
+      <Suspense fallback={null}>
+        <App />
+      </Suspense>,
+    );
+    await user.click(await screen.findByRole('button', { name: 'Resend' }));
+    expect(toaster()).toHaveTextContent('Code sent again');
+    await user.click(screen.getByRole('link', { name: 'Home' }));
+    await screen.findByRole('heading', { name: 'Dashboard' });
+    expect(toaster()).not.toHaveTextContent('Code sent again');
+  });
+
+  it('"signed in" survives the navigation it announces, and goes with the next one', async () => {
+    const user = userEvent.setup();
+    render(
+      <Suspense fallback={null}>
+        <App />
+      </Suspense>,
+    );
+    await user.click(await screen.findByRole('button', { name: 'Resend' }));
+    await user.click(screen.getByRole('button', { name: 'Sign in' }));
+    await screen.findByRole('heading', { name: 'Dashboard' });
+    expect(toaster()).toHaveTextContent('You are signed in.');
+    expect(toaster()).not.toHaveTextContent('Code sent again');
+    await user.click(screen.getByRole('link', { name: 'FAQ' }));
+    await screen.findByRole('heading', { name: 'FAQ' });
+    await waitFor(() => expect(toaster()).not.toHaveTextContent('You are signed in.'));
+  });
+
+  it("a toast the new page shows as it opens stays on it", async () => {
+    const user = userEvent.setup();
+    render(
+      <Suspense fallback={null}>
+        <App />
+      </Suspense>,
+    );
+    await user.click(await screen.findByRole('link', { name: 'Settings' }));
+    await screen.findByRole('heading', { name: 'Settings' });
+    expect(toaster()).toHaveTextContent('Settings opened');
+  });
+});
