@@ -2,13 +2,14 @@ import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { toast } from '../../components/toast';
-import { api } from '../../lib/api';
+import { api, isApiError } from '../../lib/api';
+import { errorSummary } from '../../lib/apiErrors';
 import { signOut, useAuth } from '../../lib/authStore';
 import { preventImeSubmit } from '../../lib/ime';
 import { useLocalizedPath } from '../../lib/useLang';
 
 export default function DeleteAccountPage() {
-  const { t } = useTranslation('settings');
+  const { t } = useTranslation(['settings', 'errors']);
   const { user } = useAuth();
   const navigate = useNavigate();
   const lp = useLocalizedPath();
@@ -25,8 +26,8 @@ export default function DeleteAccountPage() {
       toast.success(t('delete.done'));
       await signOut();
       navigate(lp('/'), { replace: true });
-    } catch {
-      toast.error(t('delete.failed'));
+    } catch (e) {
+      toast.error(isApiError(e, 'VALIDATION_FAILED') || isApiError(e, 'RATE_LIMITED') ? errorSummary(t, e) : t('delete.failed'));
       setBusy(false);
     }
   }
