@@ -82,7 +82,7 @@ export const FIELD_NAMES = [
 
 const KNOWN_FIELDS: ReadonlySet<string> = new Set(FIELD_NAMES);
 
-type Params = (m: RegExpMatchArray, field: string) => Record<string, string | number>;
+type Params = (m: RegExpMatchArray) => Record<string, string | number>;
 
 interface Rule {
   /** the field (first path segment) it applies to; '*' for any */
@@ -147,7 +147,7 @@ const RULES: readonly Rule[] = [
   { field: 'body', message: /^expected a JSON object$/, key: 'body' },
   // serde's own wording (api/src/extract.rs): the field is in the path, or in the message.
   { field: '*', message: /^must not contain NUL characters$/, key: 'nul' },
-  { field: '*', message: /^missing field `([a-z_]+)`/, key: 'missing', params: (m) => ({ name: m[1] }) },
+  { field: '*', message: /^missing field `([a-z_]+)`/, key: 'missing', params: (m) => ({ name: m[1] ?? '' }) },
 ];
 
 /** `recurrence.interval`, `alerts[0].before_minutes` → the field the person knows. */
@@ -162,7 +162,7 @@ export function fieldErrorText(field: string, message: string): ErrorText {
     if (rule.field !== '*' && rule.field !== root) continue;
     const m = message.match(rule.message);
     if (!m) continue;
-    const params = { ...(rule.params?.(m, root) ?? {}) };
+    const params = { ...rule.params?.(m) };
     const named = typeof params.name === 'string' ? params.name : root;
     return { key: `errors:field.${rule.key}`, params: { ...params, field: named } };
   }

@@ -1,4 +1,5 @@
 import { lazy } from 'react';
+import { PageTitle } from '../../components/PageTitle';
 import { PageFallback } from '../../components/Spinner';
 import { SignedOutHome } from '../../features/home/SignedOutHome';
 import { useAuth } from '../../lib/authStore';
@@ -8,7 +9,18 @@ const Dashboard = lazy(() => import('./DashboardRoute'));
 /** `/`: the signed-in dashboard (reminders), else the signed-out home. */
 export default function HomePage() {
   const auth = useAuth();
-  if (auth.user) return <Dashboard />;
+  if (auth.user)
+    return (
+      <>
+        <PageTitle text="reminders:dashboard.title" />
+        <Dashboard />
+      </>
+    );
   if (auth.status === 'checking') return <PageFallback />;
-  return <SignedOutHome />;
+  return (
+    <>
+      <PageTitle text="home:tagline" />
+      <SignedOutHome />
+    </>
+  );
 }
