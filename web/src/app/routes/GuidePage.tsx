@@ -1,9 +1,12 @@
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'react-router';
-import { HealthChecklist, StatusDot } from '../../components/HealthChecklist';
+import { StatusDot } from '../../components/HealthChecklist';
 import { LangLink } from '../../components/LangLink';
 import { browserChecks, gatherBrowserFacts, type BrowserCheck, type BrowserCheckStatus } from '../../features/info/browserChecks';
+import { DiagnosticsList } from '../../features/info/DiagnosticsList';
+import { diagnosticRows } from '../../features/info/diagnostics';
+import { TroubleshootingWizard } from '../../features/info/TroubleshootingWizard';
 import { NotificationToggle, TestNotificationButton } from '../../features/notifications/NotificationControls';
 import { useAuth } from '../../lib/authStore';
 import { useHealth } from '../../lib/health/useHealth';
@@ -129,12 +132,7 @@ export default function GuidePage() {
       {tab === 'troubleshooting' && (
         <section role="tabpanel" id="troubleshooting" aria-label={t('guide.tabs.troubleshooting')}>
           <h2>{t('guide.troubleshooting.title')}</h2>
-          {(['noNotification', 'blocked', 'ios', 'late'] as const).map((k) => (
-            <details key={k} className="faq-item">
-              <summary>{t(`guide.troubleshooting.${k}.q`)}</summary>
-              <p>{t(`guide.troubleshooting.${k}.a`)}</p>
-            </details>
-          ))}
+          <Troubleshooting />
         </section>
       )}
 
@@ -218,12 +216,29 @@ function GuideTour({ done, onDone, onClose }: { done: string[]; onDone: (s: Step
   );
 }
 
+/** The wizard, with what this device reports beside the questions about it and the controls that fix it. */
+function Troubleshooting() {
+  const { t } = useTranslation('info');
+  const { facts } = useHealth();
+  const rows = Object.fromEntries(diagnosticRows(facts).map((r) => [r.id, r]));
+  const hint = (id: string) => {
+    const row = rows[id];
+    return row && row.status !== 'checking' ? t('guide.troubleshooting.thisDevice', { state: t(`guide.diagnostics.values.${row.value}`) }) : undefined;
+  };
+  return (
+    <TroubleshootingWizard
+      hints={{ permission: hint('permission'), subscribed: hint('subscription'), serviceWorker: hint('serviceWorker') }}
+      actions={{ enable: <NotificationToggle />, resubscribe: <NotificationToggle />, testShown: <TestNotificationButton /> }}
+    />
+  );
+}
+
 const BROWSER_CHECKS: readonly BrowserCheck[] = ['support', 'cookies', 'storage', 'privateMode', 'privacyBrowser'];
 
 function Diagnostics() {
   const { t } = useTranslation('info');
   const { t: th } = useTranslation('health');
-  const { checks, advice, refresh } = useHealth();
+  const { facts, refresh } = useHealth();
   const [browser, setBrowser] = useState<{ checks: Record<BrowserCheck, BrowserCheckStatus>; name: string | null } | null>(null);
   const runBrowser = useCallback(() => {
     void gatherBrowserFacts().then((f) => setBrowser({ checks: browserChecks(f), name: f.privacyBrowser }));
@@ -231,7 +246,8 @@ function Diagnostics() {
   useEffect(runBrowser, [runBrowser]);
   return (
     <section role="tabpanel" aria-label={t('guide.tabs.diagnostics')}>
-      <HealthChecklist checks={checks} advice={advice} />
+      <h2>{t('guide.diagnostics.title')}</h2>
+      <DiagnosticsList facts={facts} />
       <h2>{t('guide.browser.title')}</h2>
       {browser && (
         <ul className="health-list browser-checks">
