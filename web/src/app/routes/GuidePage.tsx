@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'react-router';
+import useSWR from 'swr';
 import { StatusDot } from '../../components/HealthChecklist';
 import { LangLink } from '../../components/LangLink';
 import { browserChecks, gatherBrowserFacts, type BrowserCheck, type BrowserCheckStatus } from '../../features/info/browserChecks';
@@ -8,6 +9,7 @@ import { DiagnosticsList } from '../../features/info/DiagnosticsList';
 import { diagnosticRows } from '../../features/info/diagnostics';
 import { TroubleshootingWizard } from '../../features/info/TroubleshootingWizard';
 import { NotificationToggle, TestNotificationButton } from '../../features/notifications/NotificationControls';
+import { api } from '../../lib/api';
 import { useAuth } from '../../lib/authStore';
 import { useHealth } from '../../lib/health/useHealth';
 import { isStandalone } from '../../lib/platform';
@@ -72,11 +74,14 @@ export default function GuidePage() {
   // Steps the app can see for itself are ticked on their own.
   const signedIn = auth.user !== null;
   const notificationsOn = push.permission === 'granted' && push.subscribed === true;
+  // A reminder of one's own means the last step is done (whenever and wherever it was made).
+  const hasReminder = useSWR(signedIn ? ['guide', 'has-reminder'] : null, () => api.reminders.list('all').then((list) => list.length > 0)).data;
   useEffect(() => {
     if (isStandalone()) markDone('install');
     if (signedIn) markDone('signIn');
     if (notificationsOn) markDone('enable');
-  }, [signedIn, notificationsOn, markDone]);
+    if (hasReminder) markDone('create');
+  }, [signedIn, notificationsOn, hasReminder, markDone]);
 
   const tabs: Tab[] = ['steps', 'troubleshooting', 'diagnostics', 'platforms'];
   const completed = STEPS.filter((s) => done.includes(s)).length;
@@ -132,7 +137,7 @@ export default function GuidePage() {
       {tab === 'troubleshooting' && (
         <section role="tabpanel" id="troubleshooting" aria-label={t('guide.tabs.troubleshooting')}>
           <h2>{t('guide.troubleshooting.title')}</h2>
-          <Troubleshooting />
+          <Troubleshooting onTestSent={() => markDone('test')} />
         </section>
       )}
 
@@ -217,7 +222,7 @@ function GuideTour({ done, onDone, onClose }: { done: string[]; onDone: (s: Step
 }
 
 /** The wizard, with what this device reports beside the questions about it and the controls that fix it. */
-function Troubleshooting() {
+function Troubleshooting({ onTestSent }: { onTestSent: () => void }) {
   const { t } = useTranslation('info');
   const { facts } = useHealth();
   const rows = Object.fromEntries(diagnosticRows(facts).map((r) => [r.id, r]));
@@ -228,7 +233,7 @@ function Troubleshooting() {
   return (
     <TroubleshootingWizard
       hints={{ permission: hint('permission'), subscribed: hint('subscription'), serviceWorker: hint('serviceWorker') }}
-      actions={{ enable: <NotificationToggle />, resubscribe: <NotificationToggle />, testShown: <TestNotificationButton /> }}
+      actions={{ enable: <NotificationToggle />, resubscribe: <NotificationToggle />, testShown: <TestNotificationButton onSent={onTestSent} /> }}
     />
   );
 }
