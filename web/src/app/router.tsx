@@ -1,6 +1,5 @@
 import { lazy, type ComponentType, type LazyExoticComponent, type ReactNode } from 'react';
 import { Route, Routes } from 'react-router';
-import { PageTitle } from '../components/PageTitle';
 import LoginPage from '../features/auth/LoginPage';
 import { ProtectedRoute } from '../features/auth/ProtectedRoute';
 import { Layout } from './Layout';
@@ -25,48 +24,39 @@ const TestEmailPage = page(() => import('../features/admin/TestEmailPage'));
 const StatusPage = page(() => import('../features/status/StatusPage'));
 const NotFoundPage = page(() => import('../components/NotFoundPage'));
 
-type TitleText = `${string}:${string}`;
-
 interface RouteDef {
   path: string;
   Component: ComponentType | LazyExoticComponent<ComponentType>;
   protected?: boolean;
-  /** the document title's text (`ns:key`, the page's heading): "<title> | Hibiki" */
-  title: TitleText;
 }
 
 /** Product spec section 2. Each route exists at the root (ja) and under /en (en). */
 export const ROUTES: readonly RouteDef[] = [
-  { path: 'login', Component: LoginPage, title: 'auth:title' },
-  { path: 'auth/callback', Component: AuthCallbackPage, title: 'auth:callback.title' },
-  { path: 'reminders', Component: RemindersPage, protected: true, title: 'reminders:title' },
-  { path: 'settings', Component: SettingsPage, protected: true, title: 'settings:title' },
-  { path: 'settings/delete-account', Component: DeleteAccountPage, protected: true, title: 'settings:delete.title' },
-  { path: 'faq', Component: FaqPage, title: 'info:faq.title' },
-  { path: 'guide', Component: GuidePage, title: 'info:guide.title' },
-  { path: 'privacy', Component: PrivacyPage, title: 'info:privacy.title' },
-  { path: 'terms', Component: TermsPage, title: 'info:terms.title' },
-  { path: 'commercial-transaction-act', Component: CommercialPage, title: 'info:commercial.title' },
-  { path: 'admin', Component: AdminPage, protected: true, title: 'admin:title' },
-  { path: 'admin/dashboard', Component: AdminPage, protected: true, title: 'admin:title' },
-  { path: 'admin/users', Component: AdminUsersPage, protected: true, title: 'admin:users' },
-  { path: 'test-email', Component: TestEmailPage, protected: true, title: 'admin:testEmail.title' },
-  { path: 'status', Component: StatusPage, title: 'status:title' },
+  { path: 'login', Component: LoginPage },
+  { path: 'auth/callback', Component: AuthCallbackPage },
+  { path: 'reminders', Component: RemindersPage, protected: true },
+  { path: 'settings', Component: SettingsPage, protected: true },
+  { path: 'settings/delete-account', Component: DeleteAccountPage, protected: true },
+  { path: 'faq', Component: FaqPage },
+  { path: 'guide', Component: GuidePage },
+  { path: 'privacy', Component: PrivacyPage },
+  { path: 'terms', Component: TermsPage },
+  { path: 'commercial-transaction-act', Component: CommercialPage },
+  { path: 'admin', Component: AdminPage, protected: true },
+  { path: 'admin/dashboard', Component: AdminPage, protected: true },
+  { path: 'admin/users', Component: AdminUsersPage, protected: true },
+  { path: 'test-email', Component: TestEmailPage, protected: true },
+  { path: 'status', Component: StatusPage },
 ];
 
 function element(def: RouteDef): ReactNode {
   const C = def.Component;
-  return (
-    <>
-      <PageTitle text={def.title} />
-      {def.protected ? (
-        <ProtectedRoute>
-          <C />
-        </ProtectedRoute>
-      ) : (
-        <C />
-      )}
-    </>
+  return def.protected ? (
+    <ProtectedRoute>
+      <C />
+    </ProtectedRoute>
+  ) : (
+    <C />
   );
 }
 
@@ -74,16 +64,7 @@ function children(prefix: string) {
   return [
     <Route key={`${prefix}index`} index element={<HomePage />} />,
     ...ROUTES.map((r) => <Route key={prefix + r.path} path={r.path} element={element(r)} />),
-    <Route
-      key={`${prefix}*`}
-      path="*"
-      element={
-        <>
-          <PageTitle text="common:notFound.title" />
-          <NotFoundPage />
-        </>
-      }
-    />,
+    <Route key={`${prefix}*`} path="*" element={<NotFoundPage />} />,
   ];
 }
 

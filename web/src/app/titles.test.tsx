@@ -8,6 +8,8 @@ import { clearToasts } from '../components/toast';
 import { resetAuthForTests } from '../lib/authStore';
 import type { User } from '../lib/types';
 import { mockFetch, ok, renderApp } from '../test/renderApp';
+import { ROUTES } from './router';
+import { ROUTE_TITLES, titleTextFor } from './routeTitles';
 
 const USER: User = { id: 'u1', email: 'taro@example.com', is_active: true, created_at: '2025-01-01T00:00:00Z', updated_at: '2025-01-01T00:00:00Z' };
 
@@ -39,6 +41,13 @@ beforeEach(() => {
 });
 
 describe('document titles', () => {
+  it('every route of the router has its title text; others read "not found"', () => {
+    expect(ROUTES.map((r) => r.path).filter((p) => !ROUTE_TITLES[p])).toEqual([]);
+    expect(titleTextFor('/en/settings/', true)).toBe('settings:title');
+    expect(titleTextFor('/en', true)).toBe('reminders:dashboard.title');
+    expect(titleTextFor('/enx', false)).toBe('common:notFound.title');
+  });
+
   describe('signed out', () => {
     beforeEach(() => resetAuthForTests({ status: 'signedOut' }));
     for (const [path, ja, en] of SIGNED_OUT) {

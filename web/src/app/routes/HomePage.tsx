@@ -1,5 +1,4 @@
 import { lazy } from 'react';
-import { PageTitle } from '../../components/PageTitle';
 import { PageFallback } from '../../components/Spinner';
 import { SignedOutHome } from '../../features/home/SignedOutHome';
 import { useAuth } from '../../lib/authStore';
@@ -9,18 +8,7 @@ const Dashboard = lazy(() => import('./DashboardRoute'));
 /** `/`: the signed-in dashboard (reminders), else the signed-out home. */
 export default function HomePage() {
   const auth = useAuth();
-  if (auth.user)
-    return (
-      <>
-        <PageTitle text="reminders:dashboard.title" />
-        <Dashboard />
-      </>
-    );
+  if (auth.user) return <Dashboard />;
   if (auth.status === 'checking') return <PageFallback />;
-  return (
-    <>
-      <PageTitle text="home:tagline" />
-      <SignedOutHome />
-    </>
-  );
+  return <SignedOutHome />;
 }
