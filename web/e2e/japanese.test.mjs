@@ -137,6 +137,10 @@ describe('no English on a Japanese page', () => {
         titles.set(path, await checkPage(page, path));
       }
       assert.equal(new Set(titles.values()).size, titles.size, `every page has its own title: ${[...titles.values()]}`);
+      // the check reads real pages: the English FAQ fails it
+      await page.goto('/en/faq');
+      await page.getByRole('heading', { level: 1, name: tr('en', 'info:faq.title') }).waitFor();
+      assert.ok(englishOn(await readPage(page)).some((p) => p.includes('"Frequently asked questions"')));
 
       // the guide's tabs, and the wizard walked to a fix
       await page.goto('/guide');
