@@ -1,5 +1,7 @@
-// The guide: its interactive tour (one step at a time, steps the app can see tick themselves) and
-// the diagnostics tab with the browser-settings checks, in ja and en.
+// The guide: its interactive tour (one step at a time, steps the app can see tick themselves),
+// the troubleshooting wizard walked with the keyboard (reached from the health panel's link when
+// signed in) and the diagnostics tab (permission and subscription as separate rows, the
+// connection, the browser-settings checks), in ja and en.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { DESKTOP, PHONE, apiSignIn, newContext, prefixOf, screenshotPath, startStack, tr, uniqueEmail, watchPage } from './harness.mjs';
@@ -67,7 +69,51 @@ describe('guide', () => {
       for (const k of ['support', 'cookies', 'storage', 'privacyBrowser']) {
         await row(k).getByText(tr(lang, 'health:status.healthy')).waitFor();
       }
+      const diag = page.locator('.diagnostics');
+      await diag.locator('[data-check="connection"] .health-value', { hasText: t('info:guide.diagnostics.values.connected') }).waitFor();
+      const rowNames = await diag.locator('.health-name').allInnerTexts();
+      assert.deepEqual(rowNames, ['permission', 'subscription', 'serviceWorker', 'connection'].map((k) => t(`info:guide.diagnostics.rows.${k}`)));
       await page.screenshot({ path: screenshotPath(`guide-diagnostics-${lang}-${size}`), fullPage: true, animations: 'disabled' });
+
+      // troubleshooting: from the health panel's link (signed in) or the #troubleshooting anchor
+      if (signedIn) {
+        await page.locator('.health-indicator > button').click();
+        await page.getByRole('link', { name: tr(lang, 'health:troubleshooting') }).click();
+        assert.equal(new URL(page.url()).hash, '#troubleshooting');
+      } else {
+        await page.goto(`${prefixOf(lang)}/guide#troubleshooting`);
+      }
+      const panel = page.locator('#troubleshooting');
+      const w = (k) => t(`info:guide.troubleshooting.${k}`);
+      await panel.getByRole('heading', { name: w('questions.symptom') }).waitFor();
+      // keyboard only: Enter on an answer; the focus lands on the next step's heading, Tab reaches its answers
+      const focused = () => page.evaluate(() => document.activeElement?.textContent?.trim());
+      await panel.getByRole('button', { name: w('answers.noNotifications') }).focus();
+      await page.keyboard.press('Enter');
+      await page.waitForFunction((text) => document.activeElement?.tagName === 'H3' && document.activeElement.textContent === text, w('questions.iosDevice'));
+      await page.keyboard.press('Tab');
+      assert.equal(await focused(), w('answers.yes'));
+      await page.keyboard.press('Tab');
+      assert.equal(await focused(), w('answers.no'));
+      await page.keyboard.press('Enter');
+      await page.waitForFunction((text) => document.activeElement?.textContent === text, w('questions.permission'));
+      // what this device reports, beside the question
+      await panel.locator('.wizard-step .hint').first().waitFor();
+      assert.ok((await panel.locator('.wizard-step .hint').first().innerText()).startsWith(w('thisDevice').replace('{{state}}', '').trim()));
+      await page.keyboard.press('Tab');
+      assert.equal(await focused(), w('answers.allowed'));
+      await page.keyboard.press('Tab');
+      assert.equal(await focused(), w('answers.notAsked'));
+      await page.keyboard.press('Enter');
+      await page.waitForFunction((text) => document.activeElement?.textContent === text, w('fixes.enable.title'));
+      const steps = await panel.locator('.wizard-fix-steps li').allInnerTexts();
+      assert.equal(steps.length, 3);
+      // the fix's own control (enable notifications) is right there
+      await panel.locator('.wizard-step .row button').first().waitFor();
+      await panel.locator('.wizard-trail li').nth(2).waitFor();
+      await page.screenshot({ path: screenshotPath(`guide-wizard-${lang}-${size}`), fullPage: true, animations: 'disabled' });
+      await panel.getByRole('button', { name: w('restart') }).click();
+      await page.waitForFunction((text) => document.activeElement?.textContent === text, w('questions.symptom'));
       assert.deepEqual(problems, []);
       await ctx.close();
     });

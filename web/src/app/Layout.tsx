@@ -8,6 +8,7 @@ import { Toaster } from '../components/Toaster';
 import { useAuth } from '../lib/authStore';
 import { langFromPath } from '../lib/lang';
 import { Header } from './Header';
+import { useDocumentTitle } from './useDocumentTitle';
 
 // Overlays (install prompt, iOS guide, offline/sync banner) are not needed for the first paint.
 const Overlays = lazy(() => import('./Overlays'));
@@ -44,6 +45,7 @@ function useNotificationNavigation() {
 export function Layout() {
   useLanguageFromPath();
   useNotificationNavigation();
+  useDocumentTitle();
   const { user } = useAuth();
   return (
     <div className={`app-shell${user ? ' signed-in' : ''}`}>

@@ -17,8 +17,10 @@ export function LangSwitch() {
   function choose(next: Lang) {
     saveLang(globalThis.localStorage, next);
     if (next === lang) return;
-    if (getAuthState().user) {
-      // Loaded on use: the API client stays out of the first paint's bundle.
+    // Offline there is nothing to save to; the next switch online saves it.
+    if (getAuthState().user && navigator.onLine !== false) {
+      // Loaded on use: the API client stays out of the first paint's bundle. A failure does
+      // not hold the switch up.
       void import('../lib/accountLanguage').then((m) => m.saveAccountLanguage(next)).catch(() => {});
     }
     navigate(pathForLang(location.pathname + location.search + location.hash, next), { state: location.state });

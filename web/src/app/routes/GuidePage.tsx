@@ -1,9 +1,12 @@
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'react-router';
-import { HealthChecklist, StatusDot } from '../../components/HealthChecklist';
+import { StatusDot } from '../../components/HealthChecklist';
 import { LangLink } from '../../components/LangLink';
 import { browserChecks, gatherBrowserFacts, type BrowserCheck, type BrowserCheckStatus } from '../../features/info/browserChecks';
+import { DiagnosticsList } from '../../features/info/DiagnosticsList';
+import { diagnosticRows } from '../../features/info/diagnostics';
+import { TroubleshootingWizard } from '../../features/info/TroubleshootingWizard';
 import { NotificationToggle, TestNotificationButton } from '../../features/notifications/NotificationControls';
 import { useReminders } from '../../features/reminders/useReminders';
 import { useAuth } from '../../lib/authStore';
@@ -97,12 +100,7 @@ export default function GuidePage() {
       {tab === 'troubleshooting' && (
         <section role="tabpanel" id="troubleshooting" aria-label={t('guide.tabs.troubleshooting')}>
           <h2>{t('guide.troubleshooting.title')}</h2>
-          {(['noNotification', 'blocked', 'ios', 'late'] as const).map((k) => (
-            <details key={k} className="faq-item">
-              <summary>{t(`guide.troubleshooting.${k}.q`)}</summary>
-              <p>{t(`guide.troubleshooting.${k}.a`)}</p>
-            </details>
-          ))}
+          <Troubleshooting onTestSent={() => markGuideStep('test')} />
         </section>
       )}
 
@@ -201,7 +199,7 @@ const BROWSER_CHECKS: readonly BrowserCheck[] = ['support', 'cookies', 'storage'
 function Diagnostics() {
   const { t } = useTranslation('info');
   const { t: th } = useTranslation('health');
-  const { checks, advice, refresh } = useHealth();
+  const { facts, refresh } = useHealth();
   const [browser, setBrowser] = useState<{ checks: Record<BrowserCheck, BrowserCheckStatus>; name: string | null } | null>(null);
   const runBrowser = useCallback(() => {
     void gatherBrowserFacts().then((f) => setBrowser({ checks: browserChecks(f), name: f.privacyBrowser }));
@@ -209,7 +207,8 @@ function Diagnostics() {
   useEffect(runBrowser, [runBrowser]);
   return (
     <section role="tabpanel" aria-label={t('guide.tabs.diagnostics')}>
-      <HealthChecklist checks={checks} advice={advice} />
+      <h2>{t('guide.diagnostics.title')}</h2>
+      <DiagnosticsList facts={facts} />
       <h2>{t('guide.browser.title')}</h2>
       {browser && (
         <ul className="health-list browser-checks">

@@ -4,6 +4,7 @@ import useSWR, { useSWRConfig } from 'swr';
 import { Spinner } from '../../components/Spinner';
 import { toast } from '../../components/toast';
 import { api, isApiError } from '../../lib/api';
+import { errorSummary } from '../../lib/apiErrors';
 import { enqueue } from '../../lib/offline/offlineSync';
 import { isReminderKey, swrKeys } from '../../lib/swrKeys';
 import { SNOOZE_PRESETS, type DeliveryLog, type Reminder } from '../../lib/types';
@@ -33,7 +34,7 @@ type SnoozeChoice = `${number}` | 'evening' | 'morning' | 'pick';
  * Send now. Complete and snooze are queued when offline.
  */
 export function ReminderDetails({ reminder, snoozeMinutes, snoozeClock }: { reminder: Reminder; snoozeMinutes: number; snoozeClock: SnoozeClock }) {
-  const { t } = useTranslation('reminders');
+  const { t } = useTranslation(['reminders', 'errors']);
   const lang = useLang();
   const dates = useDates();
   const { mutate } = useSWRConfig();
@@ -91,8 +92,9 @@ export function ReminderDetails({ reminder, snoozeMinutes, snoozeClock }: { remi
         );
       }
       await mutate(isReminderKey);
-    } catch {
-      toast.error(t('details.actionFailed'));
+    } catch (e) {
+      // A refused snooze time says why (in the reader's language); anything else is generic.
+      toast.error(isApiError(e, 'VALIDATION_FAILED') ? errorSummary(t, e) : t('details.actionFailed'));
     } finally {
       setBusy(null);
     }
@@ -109,8 +111,8 @@ export function ReminderDetails({ reminder, snoozeMinutes, snoozeClock }: { remi
       const date = added ? dates.day(added) : next ? dates.when(next, reminder.timezone) : '';
       toast.success(t('details.skippedToast', { date }));
       await mutate(isReminderKey);
-    } catch {
-      toast.error(t('details.skipFailed'));
+    } catch (e) {
+      toast.error(isApiError(e, 'VALIDATION_FAILED') ? errorSummary(t, e) : t('details.skipFailed'));
     } finally {
       setBusy(null);
     }

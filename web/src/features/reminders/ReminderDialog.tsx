@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Dialog } from '../../components/Dialog';
 import { TimeZoneSelect } from '../../components/TimeZoneSelect';
 import { api, isApiError } from '../../lib/api';
+import { errorSummary, fieldErrorMessages } from '../../lib/apiErrors';
 import { preventImeSubmit } from '../../lib/ime';
 import { RECURRENCE_KINDS, WEEKDAYS, type Reminder, type ReminderInput, type Weekday } from '../../lib/types';
 import { useDates } from '../../lib/useDates';
@@ -35,6 +36,16 @@ const PREVIEW_COUNT = 5;
 const MORE_OPTION_FIELDS: readonly (keyof FormErrors)[] = ['interval', 'monthDay', 'until', 'count'];
 /** Fields under "Alerts and repeat until done". */
 const ALARM_FIELDS: readonly (keyof FormErrors)[] = ['alerts', 'repeatTimes'];
+/** Where a server field error shows in the form. */
+const SERVER_FIELDS: Partial<Record<string, keyof FormErrors>> = {
+  title: 'title',
+  description: 'description',
+  send_at: 'time',
+  timezone: 'timezone',
+  recurrence: 'recurrence',
+  alerts: 'alerts',
+  repeat_until_done: 'repeatTimes',
+};
 
 type PreviewProblem = { field: keyof FormErrors; message: string };
 
@@ -119,7 +130,7 @@ export function ReminderDialog({
   /** shown above the form: whether this device will ring (the app passes it in) */
   deviceNotice: ReactNode;
 }) {
-  const { t } = useTranslation('reminders');
+  const { t } = useTranslation(['reminders', 'errors']);
   const dates = useDates();
   const { lang } = dates;
   const ids = useId();
@@ -179,21 +190,19 @@ export function ReminderDialog({
       onClose();
     } catch (err) {
       if (isApiError(err, 'VALIDATION_FAILED') && err.fields) {
-        const f = err.fields;
-        setErrors({
-          ...(f.title ? { title: f.title } : {}),
-          ...(f.description ? { description: f.description } : {}),
-          ...(f.send_at ? { time: f.send_at } : {}),
-          ...(f.timezone ? { timezone: f.timezone } : {}),
-          ...(f.recurrence ? { recurrence: f.recurrence } : {}),
-          ...(f.alerts ? { alerts: f.alerts } : {}),
-          ...(f.repeat_until_done ? { repeatTimes: f.repeat_until_done } : {}),
-        });
-        if (f.alerts || f.repeat_until_done) setAlarmsOpen(true);
-        setServerError(t('errors.validation'));
-      } else if (isApiError(err, 'REMINDER_LIMIT')) setServerError(t('errors.limit'));
-      else if (isApiError(err, 'ERR_NETWORK') || isApiError(err, 'TIMEOUT')) setServerError(t('errors.network'));
-      else setServerError(err instanceof Error && !isApiError(err) ? err.message : t('errors.saveFailed'));
+        // The server's words, by field, in the reader's language (lib/apiErrors).
+        const byField = fieldErrorMessages(t, err.fields);
+        const shown: FormErrors = {};
+        for (const [field, text] of Object.entries(byField)) {
+          const k = SERVER_FIELDS[field];
+          if (k) shown[k] = text;
+        }
+        setErrors(shown);
+        if (shown.alerts || shown.repeatTimes) setAlarmsOpen(true);
+        const elsewhere = Object.keys(byField).find((f) => !SERVER_FIELDS[f]);
+        setServerError(elsewhere ? byField[elsewhere]! : t('errors.validation'));
+      } else if (isApiError(err, 'ERR_NETWORK') || isApiError(err, 'TIMEOUT')) setServerError(t('errors.network'));
+      else setServerError(isApiError(err) ? errorSummary(t, err) : t('errors.saveFailed'));
     } finally {
       setBusy(false);
     }

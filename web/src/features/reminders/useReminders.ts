@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import useSWR, { useSWRConfig } from 'swr';
-import { api, isApiError } from '../../lib/api';
+import { ApiError, api, isApiError } from '../../lib/api';
 import { showOverdueBadge } from '../../lib/appBadge';
 import { getAuthState } from '../../lib/authStore';
 import { cacheReminders, cachedReminders, enqueue, pendingActions } from '../../lib/offline/offlineSync';
@@ -61,7 +61,8 @@ export function useReminderMutations() {
 
   async function create(input: ReminderInput): Promise<Reminder> {
     const user = getAuthState().user;
-    if (!user) throw new Error('Authentication required to create reminder');
+    // Coded like the server's answer, so the dialog shows it in the reader's language.
+    if (!user) throw new ApiError('Authentication required to create reminder', { status: 401, code: 'AUTHENTICATION_REQUIRED' });
     const now = Date.now();
     const temp = tempReminder(input, makeTempId(now), user.id, now);
     if (offline()) {

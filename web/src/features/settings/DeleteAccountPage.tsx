@@ -2,13 +2,14 @@ import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
 import { toast } from '../../components/toast';
-import { api } from '../../lib/api';
+import { api, isApiError } from '../../lib/api';
+import { errorSummary } from '../../lib/apiErrors';
 import { expectSignOut, signOut, useAuth } from '../../lib/authStore';
 import { preventImeSubmit } from '../../lib/ime';
 import { useLocalizedPath } from '../../lib/useLang';
 
 export default function DeleteAccountPage() {
-  const { t } = useTranslation('settings');
+  const { t } = useTranslation(['settings', 'errors']);
   const { user } = useAuth();
   const navigate = useNavigate();
   const { pathname } = useLocation();
@@ -28,9 +29,9 @@ export default function DeleteAccountPage() {
       toast.success(t('delete.done'), { survivesNavigation: true });
       await signOut(pathname);
       navigate(lp('/'), { replace: true });
-    } catch {
+    } catch (e) {
       expectSignOut(null);
-      toast.error(t('delete.failed'));
+      toast.error(isApiError(e, 'VALIDATION_FAILED') || isApiError(e, 'RATE_LIMITED') ? errorSummary(t, e) : t('delete.failed'));
       setBusy(false);
     }
   }

@@ -6,6 +6,7 @@ import { Spinner } from '../../components/Spinner';
 import { TimeZoneSelect } from '../../components/TimeZoneSelect';
 import { toast } from '../../components/toast';
 import { api, isApiError } from '../../lib/api';
+import { errorSummary } from '../../lib/apiErrors';
 import { preventImeSubmit } from '../../lib/ime';
 import { swrKeys } from '../../lib/swrKeys';
 import { EMAIL_FALLBACK_CHOICES, SNOOZE_PRESETS, type Settings } from '../../lib/types';
@@ -13,7 +14,7 @@ import { CalendarFeed } from './CalendarFeed';
 
 /** `devices`: the list of this account's devices, between the form and the danger zone (the app passes it in). */
 export default function SettingsPage({ devices }: { devices: ReactNode }) {
-  const { t } = useTranslation('settings');
+  const { t } = useTranslation(['settings', 'errors']);
   const { data, error, isLoading, mutate } = useSWR(swrKeys.settings(), () => api.settings.get());
   const [form, setForm] = useState<Settings | null>(null);
   const [busy, setBusy] = useState(false);
@@ -31,7 +32,8 @@ export default function SettingsPage({ devices }: { devices: ReactNode }) {
       await mutate(saved ?? form, { revalidate: !saved });
       toast.success(t('saved'));
     } catch (err) {
-      toast.error(isApiError(err, 'VALIDATION_FAILED') ? t('invalid') : t('saveFailed'));
+      // Which setting the server refused and why, in the reader's language.
+      toast.error(isApiError(err, 'VALIDATION_FAILED') ? errorSummary(t, err) : t('saveFailed'));
     } finally {
       setBusy(false);
     }

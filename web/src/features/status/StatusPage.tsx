@@ -14,6 +14,7 @@ import { STATUS_BUCKET_MS, metricFormat, readServerStatus, type StatusView } fro
 import { swrKeys } from '../../lib/swrKeys';
 import { useLang } from '../../lib/useLang';
 import { useNow } from '../../lib/useNow';
+import { fetchHealthDetails, serverHealthRows } from './serverHealth';
 
 const NONE = '—';
 
@@ -23,6 +24,7 @@ export default function StatusPage() {
   const th = useTranslation('health').t;
   const health = useHealth();
   const server = useSWR(swrKeys.serverStatus(), () => api.health.status(), { refreshInterval: 30_000 });
+  const parts = useSWR(swrKeys.healthDetails(), () => fetchHealthDetails(api.health.details), { refreshInterval: 30_000 });
   return (
     <div className="narrow">
       <h1>{t('title')}</h1>
@@ -37,6 +39,7 @@ export default function StatusPage() {
             onClick={() => {
               health.refresh();
               void server.mutate();
+              void parts.mutate();
             }}
           >
             {th('refresh')}
@@ -46,6 +49,16 @@ export default function StatusPage() {
       </section>
       <section className="card server-status">
         <h2>{t('server')}</h2>
+        <h3 className="subheading">{t('health.title')}</h3>
+        <ul className="health-list server-health">
+          {serverHealthRows(parts.data).map((row) => (
+            <li key={row.id} data-check={row.id}>
+              <StatusDot status={parts.isLoading ? 'checking' : row.status} />
+              <span className="health-name">{t(`health.${row.id}`)}</span>
+              <span className="health-value">{parts.isLoading ? th('status.checking') : t(`health.values.${row.value}`)}</span>
+            </li>
+          ))}
+        </ul>
         {server.isLoading ? (
           <Spinner />
         ) : server.error ? (

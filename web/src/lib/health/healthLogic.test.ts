@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { ApiError } from '../api';
 import {
   connectionHealth,
+  connectionState,
+  probeFailure,
   notificationHealth,
   overallHealth,
   serviceWorkerHealth,
@@ -63,7 +66,27 @@ describe('connectionHealth', () => {
     expect(connectionHealth(false, 'pending')).toBe('error');
     expect(connectionHealth(true, 'ok')).toBe('healthy');
     expect(connectionHealth(true, 'failed')).toBe('warning');
+    expect(connectionHealth(true, 'server')).toBe('warning');
+    expect(connectionHealth(true, 'timeout')).toBe('warning');
     expect(connectionHealth(true, 'pending')).toBe('checking');
+  });
+});
+
+describe('connectionState: the diagnostics messages (spec section 8)', () => {
+  it('offline wins; then what the probe found', () => {
+    expect(connectionState(false, 'ok')).toBe('offline');
+    expect(connectionState(true, 'pending')).toBe('checking');
+    expect(connectionState(true, 'ok')).toBe('connected');
+    expect(connectionState(true, 'server')).toBe('serverIssue');
+    expect(connectionState(true, 'timeout')).toBe('unableToCheck');
+    expect(connectionState(true, 'failed')).toBe('checkFailed');
+  });
+
+  it('a failed probe: an HTTP error or an unreachable server, a timeout, or the check itself broke', () => {
+    expect(probeFailure(new ApiError('HTTP 503', { status: 503, code: 'SERVICE_UNAVAILABLE' }))).toBe('server');
+    expect(probeFailure(new ApiError('Network error', { status: 0, code: 'ERR_NETWORK' }))).toBe('server');
+    expect(probeFailure(new ApiError('Request timeout', { status: 0, code: 'TIMEOUT' }))).toBe('timeout');
+    expect(probeFailure(new TypeError('fetch is not a function'))).toBe('failed');
   });
 });
 

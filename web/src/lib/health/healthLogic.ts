@@ -1,3 +1,5 @@
+import { isApiError } from '../api';
+
 /**
  * Health indicator (product spec section 4). Each check is checking | healthy | warning | error;
  * the overall status is the worst of the three in the order checking, error, warning, healthy.
@@ -60,7 +62,12 @@ export function serviceWorkerHealth(state: ServiceWorkerState): CheckStatus {
   }
 }
 
-export type ProbeResult = 'pending' | 'ok' | 'failed';
+/**
+ * The last HEAD /api/health: answered (`ok`), answered with an error or not reached although
+ * the device is online (`server`), no answer within the timeout (`timeout`), or the check
+ * itself broke (`failed`).
+ */
+export type ProbeResult = 'pending' | 'ok' | 'server' | 'timeout' | 'failed';
 
 /** error when offline; healthy when the health probe succeeds; otherwise warning. */
 export function connectionHealth(online: boolean, probe: ProbeResult): CheckStatus {
@@ -68,6 +75,31 @@ export function connectionHealth(online: boolean, probe: ProbeResult): CheckStat
   if (probe === 'ok') return 'healthy';
   if (probe === 'pending') return 'checking';
   return 'warning';
+}
+
+/** The spec's diagnostics messages (product spec section 8), one per connection state. */
+export type ConnectionState = 'checking' | 'connected' | 'offline' | 'serverIssue' | 'unableToCheck' | 'checkFailed';
+
+export function connectionState(online: boolean, probe: ProbeResult): ConnectionState {
+  if (!online) return 'offline';
+  switch (probe) {
+    case 'pending':
+      return 'checking';
+    case 'ok':
+      return 'connected';
+    case 'server':
+      return 'serverIssue';
+    case 'timeout':
+      return 'unableToCheck';
+    case 'failed':
+      return 'checkFailed';
+  }
+}
+
+/** How a failed probe ended: an HTTP error or an unreachable server, a timeout, or something else. */
+export function probeFailure(e: unknown): Exclude<ProbeResult, 'pending' | 'ok'> {
+  if (isApiError(e, 'TIMEOUT')) return 'timeout';
+  return isApiError(e) ? 'server' : 'failed';
 }
 
 /** Health probe constants (spec section 7/9): HEAD /api/health, 5 s timeout, every 30 s. */

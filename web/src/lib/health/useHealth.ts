@@ -6,11 +6,14 @@ import {
   HEALTH_PROBE_INTERVAL_MS,
   HEALTH_PROBE_TIMEOUT_MS,
   connectionHealth,
+  connectionState,
   notificationHealth,
+  probeFailure,
   overallHealth,
   serviceWorkerHealth,
   type HealthChecks,
   type CheckStatus,
+  type ConnectionState,
   type ProbeResult,
   type ServiceWorkerState,
 } from './healthLogic';
@@ -26,8 +29,19 @@ export async function readServiceWorkerState(): Promise<ServiceWorkerState> {
   }
 }
 
+/** What the checks are made of, for the guide's diagnostics (one row per fact). */
+export interface HealthFacts {
+  supported: boolean;
+  permission: NotificationPermission | undefined;
+  subscribed: boolean | undefined;
+  lost: boolean;
+  serviceWorker: ServiceWorkerState;
+  connection: ConnectionState;
+}
+
 export interface Health {
   checks: HealthChecks;
+  facts: HealthFacts;
   /** a more specific advice text key than `advice.<check>.<status>` */
   advice: Partial<Record<keyof HealthChecks, string>>;
   overall: CheckStatus;
@@ -48,7 +62,7 @@ export function useHealth(): Health {
     if (!navigator.onLine) return;
     api.health.probe(HEALTH_PROBE_TIMEOUT_MS).then(
       () => setProbe('ok'),
-      () => setProbe('failed'),
+      (e: unknown) => setProbe(probeFailure(e)),
     );
   }, [refreshPush]);
 
@@ -72,6 +86,18 @@ export function useHealth(): Health {
     serviceWorker: serviceWorkerHealth(sw),
     connection: connectionHealth(online, probe),
   };
-  const advice = push.permission === 'granted' && push.lost ? { notifications: 'advice.notifications.lost' } : {};
-  return { checks, advice, overall: overallHealth(checks), refresh };
+  const connection = connectionState(online, probe);
+  const advice: Health['advice'] = {};
+  if (push.permission === 'granted' && push.lost) advice.notifications = 'advice.notifications.lost';
+  // The spec's connection messages: offline, server connection issue, unable to check, check failed.
+  if (connection !== 'checking' && connection !== 'connected') advice.connection = `advice.connection.${connection}`;
+  const facts: HealthFacts = {
+    supported: push.supported,
+    permission: push.permission,
+    subscribed: push.subscribed,
+    lost: push.lost,
+    serviceWorker: sw,
+    connection,
+  };
+  return { checks, facts, advice, overall: overallHealth(checks), refresh };
 }

@@ -3,11 +3,13 @@
  * Loaded lazily (after first paint).
  */
 import { mutate } from 'swr';
+import { i18n } from '../../i18n';
 import { api } from '../api';
 import { isReminderKey } from '../swrKeys';
 import type { Reminder, ReminderInput } from '../types';
 import { OfflineStore } from './offlineDb';
 import { setPendingCount, SYNC_STATUS_POLL_MS } from './pendingStatus';
+import { syncErrorNotification } from './syncErrorText';
 import { processQueue, SyncScheduler, type PendingAction, type QueueStorage, type SyncNotifier } from './syncQueue';
 
 let current: { userId: string; store: OfflineStore; scheduler: SyncScheduler; refreshCount: () => void; stop: () => void } | null = null;
@@ -29,7 +31,9 @@ function whenReady(ms: number): Promise<void> {
 
 const notifier: SyncNotifier = {
   permission: () => (typeof Notification === 'undefined' ? 'unsupported' : Notification.permission),
-  async show(title, body) {
+  async showDropped(action, error) {
+    await i18n.loadNamespaces(['offline', 'errors']);
+    const { title, body } = syncErrorNotification(i18n.t.bind(i18n), action, error);
     const reg = await navigator.serviceWorker?.getRegistration();
     if (reg) await reg.showNotification(title, { body, tag: 'sync-error' });
     else new Notification(title, { body });

@@ -102,7 +102,7 @@ describe('processQueue', () => {
     const storage = memoryQueueStorage([act({ type: 'update', reminderId: 'r1', data: {} }, 1)]);
     const { api } = fakeApi({ update: vi.fn().mockRejectedValue(new Error('boom')) });
     const show = vi.fn();
-    const notifier = { permission: () => 'granted' as const, show };
+    const notifier = { permission: () => 'granted' as const, showDropped: show };
     for (let i = 1; i <= 4; i++) {
       await processQueue({ storage, api, notifier });
       expect(storage.items[0]?.retryCount).toBe(i);
@@ -111,14 +111,14 @@ describe('processQueue', () => {
     const r = await processQueue({ storage, api, notifier });
     expect(storage.items).toHaveLength(0);
     expect(r.dropped).toHaveLength(1);
-    expect(show).toHaveBeenCalledWith('Sync error', expect.stringContaining('boom'));
+    expect(show).toHaveBeenCalledWith(expect.objectContaining({ type: 'update', reminderId: 'r1', retryCount: 5 }), expect.objectContaining({ message: 'boom' }));
   });
 
   it('does not notify without permission', async () => {
     const storage = memoryQueueStorage([act({ type: 'delete', reminderId: 'r1', retryCount: 4 }, 1)]);
     const { api } = fakeApi({ remove: vi.fn().mockRejectedValue(new Error('x')) });
     const show = vi.fn();
-    await processQueue({ storage, api, notifier: { permission: () => 'default', show } });
+    await processQueue({ storage, api, notifier: { permission: () => 'default', showDropped: show } });
     expect(storage.items).toHaveLength(0);
     expect(show).not.toHaveBeenCalled();
   });

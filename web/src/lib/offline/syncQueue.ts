@@ -4,7 +4,8 @@
  * - Actions (create, update, delete, complete, snooze) are processed in order.
  * - Success removes the action. Failure increments retryCount; at 5 failures the action is
  *   dropped and, if notification permission is granted, a system notification titled
- *   "Sync error" is shown. Otherwise a retry is scheduled with backoff min(1 s × 2^n, 60 s).
+ *   "Sync error" (同期エラー: the notifier words it in the reader's language) is shown.
+ *   Otherwise a retry is scheduled with backoff min(1 s × 2^n, 60 s).
  * - complete/snooze need reminderId and logId; an unknown type is an error.
  *
  * Storage, API and notifier are injected so the queue runs in tests without a browser.
@@ -45,13 +46,13 @@ export interface SyncApi {
 
 export interface SyncNotifier {
   permission(): NotificationPermission | 'unsupported';
-  show(title: string, body: string): void | Promise<void>;
+  /** a dropped action: the notifier words the "Sync error" notification in the reader's language */
+  showDropped(action: PendingAction, error: unknown): void | Promise<void>;
 }
 
 export const MAX_RETRIES = 5;
 export const BACKOFF_BASE_MS = 1_000;
 export const BACKOFF_MAX_MS = 60_000;
-export const SYNC_ERROR_TITLE = 'Sync error';
 export const TEMP_ID_PREFIX = 'temp-';
 
 /** min(1 s × 2^n, 60 s) */
@@ -165,8 +166,7 @@ export async function processQueue(deps: {
         const dropped = { ...action, retryCount };
         result.dropped.push(dropped);
         if (notifier && notifier.permission() === 'granted') {
-          const message = error instanceof Error ? error.message : String(error);
-          await notifier.show(SYNC_ERROR_TITLE, `${dropped.type}: ${message}`);
+          await notifier.showDropped(dropped, error);
         }
       } else {
         await storage.put({ ...action, retryCount });

@@ -1,0 +1,23 @@
+import { useTranslation } from 'react-i18next';
+import { StatusDot } from '../../components/HealthChecklist';
+import type { HealthFacts } from '../../lib/health/useHealth';
+import { diagnosticRows } from './diagnostics';
+
+const D = 'guide.diagnostics';
+
+/** One row per check: notification permission, push subscription, service worker, server connection. */
+export function DiagnosticsList({ facts }: { facts: HealthFacts }) {
+  const { t } = useTranslation('info');
+  return (
+    <ul className="health-list diagnostics">
+      {diagnosticRows(facts).map((row) => (
+        <li key={row.id} data-check={row.id}>
+          <StatusDot status={row.status} />
+          <span className="health-name">{t(`${D}.rows.${row.id}`)}</span>
+          <span className="health-value">{t(`${D}.values.${row.value}`)}</span>
+          {row.advice && <p className="hint">{t(`${D}.advice.${row.advice}`)}</p>}
+        </li>
+      ))}
+    </ul>
+  );
+}
