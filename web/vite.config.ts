@@ -38,6 +38,8 @@ export default defineConfig({
       },
       injectManifest: {
         globPatterns: ['**/*.{js,css,html,svg,png,webmanifest}'],
+        // The error reporter loads only where the operator turned reporting on: never precached.
+        globIgnores: ['**/reporter-*.js'],
       },
       devOptions: { enabled: false },
     }),

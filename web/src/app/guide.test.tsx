@@ -7,12 +7,17 @@ import { fireEvent, screen, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { clearToasts } from '../components/toast';
 import { resetAuthForTests } from '../lib/authStore';
+import { resetGuideProgressForTests } from '../lib/guideProgress';
 import type { User } from '../lib/types';
 import { mockFetch, ok, renderApp } from '../test/renderApp';
 
 const USER: User = { id: 'u1', email: 'taro@example.com', is_active: true, created_at: '2025-01-01T00:00:00Z', updated_at: '2025-01-01T00:00:00Z' };
 
-beforeEach(() => clearToasts());
+beforeEach(() => {
+  clearToasts();
+  // The progress is one store for the app (it outlives a render).
+  resetGuideProgressForTests();
+});
 
 describe('guide', () => {
   it('signed in with a reminder: the sign-in and create steps are ticked (2 of 5)', async () => {

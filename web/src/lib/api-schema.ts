@@ -450,6 +450,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/site": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The operator's details and whether error reporting is on. */
+        get: operations["site"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/status": {
         parameters: {
             query?: never;
@@ -616,6 +633,19 @@ export interface components {
             /** @enum {boolean} */
             success: false;
         };
+        ErrorReporting: {
+            /** @description A Sentry-compatible DSN. */
+            dsn: string;
+            /** Format: double */
+            replays_on_error_sample_rate: number;
+            /** Format: double */
+            replays_session_sample_rate: number;
+            /**
+             * Format: double
+             * @description Sampling the product spec fixes (§9): traces 0.1, session replay 0.01, replay on error 0.1.
+             */
+            traces_sample_rate: number;
+        };
         /**
          * @description What a Japanese public holiday does to an occurrence on it. The business-day moves also
          *     move Saturdays and Sundays (a business day is Monday to Friday and not a holiday).
@@ -644,6 +674,23 @@ export interface components {
         NotificationAction: "complete" | "snooze";
         Occurrences: {
             occurrences: string[];
+        };
+        /**
+         * @description The operator's details, for the information pages (特定商取引法に基づく表記 needs the seller,
+         *     the person responsible, an address, a phone number and a contact). Each is optional: a page
+         *     says what the operator has not given.
+         */
+        Operator: {
+            /** @description The operator's postal address. */
+            address?: string | null;
+            /** @description How to reach the operator: an email address or a URL. */
+            contact?: string | null;
+            /** @description The operator's (seller's) name. */
+            name?: string | null;
+            /** @description The operator's phone number. */
+            phone?: string | null;
+            /** @description The person responsible for the service (運営責任者). */
+            representative?: string | null;
         };
         OtpRequest: {
             email: string;
@@ -876,6 +923,11 @@ export interface components {
              * @description The last local date an occurrence may fall on (inclusive).
              */
             until?: string | null;
+        };
+        Site: {
+            error_reporting?: null | components["schemas"]["ErrorReporting"];
+            /** @description Who runs this Hibiki (each field null when the operator has not configured it). */
+            operator: components["schemas"]["Operator"];
         };
         StatusSummary: {
             deliveries_1h: components["schemas"]["DeliveryCounts"];
@@ -3364,6 +3416,56 @@ export interface operations {
             };
             /** @description UNSUPPORTED_MEDIA_TYPE: not JSON */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    site: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Site"];
+                        /** @enum {boolean} */
+                        success: true;
+                    };
+                };
+            };
+            /** @description VALIDATION_FAILED or INVALID_JSON: the input is wrong */
+            400: {
                 headers: {
                     [name: string]: unknown;
                 };

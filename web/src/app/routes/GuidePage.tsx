@@ -194,6 +194,23 @@ function MarkCreatedWhenAny() {
   return null;
 }
 
+/** The wizard, with what this device reports beside the questions about it and the controls that fix it. */
+function Troubleshooting({ onTestSent }: { onTestSent: () => void }) {
+  const { t } = useTranslation('info');
+  const { facts } = useHealth();
+  const rows = Object.fromEntries(diagnosticRows(facts).map((r) => [r.id, r]));
+  const hint = (id: string) => {
+    const row = rows[id];
+    return row && row.status !== 'checking' ? t('guide.troubleshooting.thisDevice', { state: t(`guide.diagnostics.values.${row.value}`) }) : undefined;
+  };
+  return (
+    <TroubleshootingWizard
+      hints={{ permission: hint('permission'), subscribed: hint('subscription'), serviceWorker: hint('serviceWorker') }}
+      actions={{ enable: <NotificationToggle />, resubscribe: <NotificationToggle />, testShown: <TestNotificationButton onSent={onTestSent} /> }}
+    />
+  );
+}
+
 const BROWSER_CHECKS: readonly BrowserCheck[] = ['support', 'cookies', 'storage', 'privateMode', 'privacyBrowser'];
 
 function Diagnostics() {

@@ -58,9 +58,13 @@ async function renderBlocked(lang: Lang) {
       {
         path,
         element: (
-          <ProtectedRoute>
-            <h1>secret page</h1>
-          </ProtectedRoute>
+          <>
+            <ProtectedRoute>
+              <h1>secret page</h1>
+            </ProtectedRoute>
+            {/* inside the router: toasts belong to the page they were shown on */}
+            <Toaster />
+          </>
         ),
       },
       { path: `${prefix(lang)}/login`, element: <h1>login page</h1> },
@@ -73,7 +77,6 @@ async function renderBlocked(lang: Lang) {
     <SWRConfig value={{ provider: () => new Map() }}>
       <Suspense fallback={null}>
         <RouterProvider router={router} />
-        <Toaster />
       </Suspense>
     </SWRConfig>,
   );

@@ -6,6 +6,7 @@
  */
 import { fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { Suspense } from 'react';
+import { MemoryRouter } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Toaster } from '../../components/Toaster';
 import { clearToasts } from '../../components/toast';
@@ -64,11 +65,14 @@ async function renderIn(lang: Lang, ui: React.ReactNode) {
   const i18n = initI18n(lang);
   await i18n.changeLanguage(lang);
   await i18n.loadNamespaces(['common', 'notifications']);
+  // The toaster keeps toasts to the page they were shown on, so it needs a router.
   return render(
-    <Suspense fallback={null}>
-      {ui}
-      <Toaster />
-    </Suspense>,
+    <MemoryRouter initialEntries={[lang === 'en' ? '/en/settings' : '/settings']}>
+      <Suspense fallback={null}>
+        {ui}
+        <Toaster />
+      </Suspense>
+    </MemoryRouter>,
   );
 }
 

@@ -44,7 +44,8 @@ function listRoute() {
 type Failure = '500' | 'network';
 const fail = (how: Failure) => (how === '500' ? json(500, { success: false, error: { code: 'INTERNAL_ERROR', message: 'boom' } }) : Promise.reject(new TypeError('Failed to fetch')));
 /** What the dialog says when saving failed this way. */
-const saveError = (lang: Lang, how: Failure) => tr(lang, how === '500' ? 'reminders:errors.saveFailed' : 'reminders:errors.network');
+// A 500 is told by its code (src/lib/apiErrors.ts), a lost connection by the dialog.
+const saveError = (lang: Lang, how: Failure) => tr(lang, how === '500' ? 'errors:code.INTERNAL_ERROR' : 'reminders:errors.network');
 
 const titles = () =>
   within(screen.getByRole('tabpanel'))

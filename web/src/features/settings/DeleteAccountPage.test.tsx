@@ -92,9 +92,9 @@ describe('delete account', () => {
     });
   }
 
-  // Issue #11: "account deletion ends with a red 認証が必要です" — signing out while still on a
-  // protected page makes the page's guard toast "sign-in required" before the redirect home.
-  it.fails('ja: deleting ends with the "deleted" toast alone, not "sign-in required"', async () => {
+  // Issue #11: "account deletion ends with a red 認証が必要です" (signing out on a protected page
+  // made its guard toast "sign-in required" before the redirect home).
+  it('ja: deleting ends with the "deleted" toast alone, not "sign-in required"', async () => {
     serverRoutes(() => json(204, null));
     const { field, button } = await openPage('ja');
     fireEvent.change(field, { target: { value: USER.email } });

@@ -12,7 +12,8 @@ export function startReporter(config: ErrorReporting, userEmail: () => string | 
     dsn: config.dsn,
     // The client app version (spec §9).
     release: 'hibiki-web@2.0.0',
-    sendDefaultPii: false,
+    // Collect no user info, cookies, headers or bodies to begin with; scrubEvent checks again.
+    dataCollection: { userInfo: false, cookies: false, httpHeaders: false, httpBodies: [], urlQueryParams: false },
     tracesSampleRate: config.traces_sample_rate,
     // No trace headers on our own API calls: the server does not read them.
     tracePropagationTargets: [],
@@ -26,13 +27,13 @@ export function startReporter(config: ErrorReporting, userEmail: () => string | 
     beforeSend(event) {
       const email = userEmail();
       if (email) event.user = { email: maskEmails(email) };
-      return scrubEvent(event as ReportEvent) as typeof event | null;
+      return scrubEvent(event as unknown as ReportEvent) as unknown as typeof event | null;
     },
     beforeSendTransaction(event) {
-      return scrubEvent(event as ReportEvent) as typeof event | null;
+      return scrubEvent(event as unknown as ReportEvent) as unknown as typeof event | null;
     },
     beforeBreadcrumb(crumb) {
-      return scrubEvent(crumb as ReportEvent) as typeof crumb | null;
+      return scrubEvent(crumb as unknown as ReportEvent) as unknown as typeof crumb | null;
     },
   });
   for (const e of earlier) Sentry.captureException(e);
