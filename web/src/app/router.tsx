@@ -1,13 +1,18 @@
 import { lazy, type ComponentType, type LazyExoticComponent, type ReactNode } from 'react';
 import { Route, Routes } from 'react-router';
 import LoginPage from '../features/auth/LoginPage';
-import { ProtectedRoute } from '../features/auth/ProtectedRoute';
 import { Layout } from './Layout';
 import HomePage from './routes/HomePage';
 
 // Home and login are in the initial bundle; every other page loads on demand. A page that
 // shows another feature's parts is composed in ./routes (features do not import each other).
 const page = (load: () => Promise<{ default: ComponentType }>) => lazy(load);
+
+// The sign-in guard of the protected pages: its own chunk, fetched at start-up beside the session
+// check (which a protected page waits for anyway), so it costs the first paint nothing.
+const loadGuard = () => import('../features/auth/ProtectedRoute').then((m) => ({ default: m.ProtectedRoute }));
+const ProtectedRoute = lazy(loadGuard);
+void loadGuard();
 
 const AuthCallbackPage = page(() => import('../features/auth/AuthCallbackPage'));
 const RemindersPage = page(() => import('./routes/RemindersRoute'));
