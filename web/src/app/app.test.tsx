@@ -1,11 +1,11 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { clearToasts, getToasts, subscribeToasts } from '../components/toast';
-import { resetAuthForTests } from '../lib/authStore';
+import { checkSession, resetAuthForTests } from '../lib/authStore';
 import { resetGuideProgressForTests } from '../lib/guideProgress';
 import { LANG_STORAGE_KEY } from '../lib/lang';
 import type { Reminder, User } from '../lib/types';
-import { json, mockFetch, ok, renderApp, unauthorized } from '../test/renderApp';
+import { deferred, json, mockFetch, ok, renderApp, unauthorized } from '../test/renderApp';
 
 const USER: User = { id: 'u1', email: 'taro@example.com', is_active: true, created_at: '2025-01-01T00:00:00Z', updated_at: '2025-01-01T00:00:00Z' };
 const loc = () => screen.getByTestId('location').textContent;
@@ -68,6 +68,22 @@ describe('routing and language', () => {
       expect(screen.queryByText('404')).toBeNull();
       unmount();
     }
+  });
+});
+
+describe('home during the session check', () => {
+  it('without a stored user the signed-out home paints at once; a session the check finds turns it into the dashboard', async () => {
+    resetAuthForTests({ status: 'checking' });
+    const session = deferred<Response>();
+    mockFetch({ 'GET /api/auth/session': () => session.promise, 'GET /api/reminders': () => ok([]) });
+    renderApp('/en');
+    // no spinner while the check is out: the home is there already
+    expect(await screen.findByRole('link', { name: 'Get Started' })).toBeInTheDocument();
+    const check = checkSession();
+    session.resolve(ok({ user: USER, is_admin: false }));
+    await check;
+    expect(await screen.findByRole('button', { name: 'Create your first reminder' })).toBeInTheDocument();
+    expect(screen.queryByRole('link', { name: 'Get Started' })).toBeNull();
   });
 });
 

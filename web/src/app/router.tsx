@@ -1,6 +1,7 @@
 import { lazy, type ComponentType, type LazyExoticComponent, type ReactNode } from 'react';
 import { Route, Routes } from 'react-router';
 import LoginPage from '../features/auth/LoginPage';
+import { afterFirstPaint } from '../lib/firstPaint';
 import { Layout } from './Layout';
 import HomePage from './routes/HomePage';
 
@@ -8,11 +9,11 @@ import HomePage from './routes/HomePage';
 // shows another feature's parts is composed in ./routes (features do not import each other).
 const page = (load: () => Promise<{ default: ComponentType }>) => lazy(load);
 
-// The sign-in guard of the protected pages: its own chunk, fetched at start-up beside the session
-// check (which a protected page waits for anyway), so it costs the first paint nothing.
+// The sign-in guard of the protected pages: its own chunk, fetched after the first paint beside
+// the session check (which a protected page waits for anyway), so it costs the first paint nothing.
 const loadGuard = () => import('../features/auth/ProtectedRoute').then((m) => ({ default: m.ProtectedRoute }));
 const ProtectedRoute = lazy(loadGuard);
-void loadGuard();
+afterFirstPaint(() => void loadGuard());
 
 const AuthCallbackPage = page(() => import('../features/auth/AuthCallbackPage'));
 const RemindersPage = page(() => import('./routes/RemindersRoute'));

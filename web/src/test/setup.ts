@@ -2,6 +2,10 @@ import '@testing-library/jest-dom/vitest';
 import 'fake-indexeddb/auto';
 import { cleanup, configure } from '@testing-library/react';
 import { afterEach, vi } from 'vitest';
+import { markPaintedForTests } from '../lib/firstPaint';
+
+// A rendered test screen counts as painted: what waits for the first paint runs at once.
+markPaintedForTests();
 
 // findBy*/waitFor wait for a state, not for a time: the 1 s default ran out on a loaded
 // machine (a CI run beside a build). A state that never comes still fails, later.
