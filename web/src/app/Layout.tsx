@@ -26,11 +26,22 @@ function useLanguageFromPath() {
   }, [i18n, lang]);
 }
 
+/**
+ * The tab's title and the overlays, once the first screen is painted: a component of its own, so
+ * that their arrival re-renders only it and not the page.
+ */
+function AfterFirstPaint() {
+  useDocumentTitle();
+  return useFirstPaintDone() ? (
+    <Suspense fallback={null}>
+      <Overlays />
+    </Suspense>
+  ) : null;
+}
+
 export function Layout() {
   useLanguageFromPath();
-  useDocumentTitle();
   const { user } = useAuth();
-  const painted = useFirstPaintDone();
   return (
     <div className={`app-shell${user ? ' signed-in' : ''}`}>
       <Header />
@@ -44,11 +55,7 @@ export function Layout() {
       </div>
       <Footer />
       <Toaster />
-      {painted && (
-        <Suspense fallback={null}>
-          <Overlays />
-        </Suspense>
-      )}
+      <AfterFirstPaint />
     </div>
   );
 }

@@ -21,7 +21,8 @@ describe('afterFirstPaint', () => {
       vi.advanceTimersByTime(0);
       expect(ran).toEqual([]); // not before the frame
       frames.shift()!(0);
-      vi.advanceTimersByTime(0);
+      vi.advanceTimersToNextTimer(); // the frame is painted
+      vi.advanceTimersToNextTimer(); // the held-back work, each piece in a task of its own
       expect(ran).toEqual(['session check', 'background tasks']);
       vi.advanceTimersByTime(200); // the stand-in timer does not run them again
       afterFirstPaint(() => ran.push('later'));
@@ -42,6 +43,7 @@ describe('afterFirstPaint', () => {
       vi.advanceTimersByTime(99);
       expect(ran).not.toHaveBeenCalled();
       vi.advanceTimersByTime(1);
+      vi.advanceTimersToNextTimer();
       expect(ran).toHaveBeenCalledTimes(1);
     } finally {
       vi.useRealTimers();

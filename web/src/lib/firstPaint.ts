@@ -12,8 +12,12 @@ const listeners = new Set<() => void>();
 function markPainted(): void {
   if (painted) return;
   painted = true;
-  for (const fn of waiting.splice(0)) fn();
-  for (const l of listeners) l();
+  // Each piece of held-back work in a task of its own: together they would make one long task
+  // on a slow phone.
+  for (const fn of waiting.splice(0)) setTimeout(fn);
+  setTimeout(() => {
+    for (const l of listeners) l();
+  });
 }
 
 /** Runs `fn` once the first screen is painted (at once if it already is). */
@@ -43,4 +47,6 @@ export function useFirstPaintDone(): boolean {
 }
 
 /** Test helper: as if the first screen were painted. */
-export const markPaintedForTests = markPainted;
+export function markPaintedForTests(): void {
+  painted = true;
+}
