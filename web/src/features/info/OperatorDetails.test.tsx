@@ -37,4 +37,21 @@ describe('operator details on the information pages', () => {
     expect(within(section).getByText('Not given by the operator')).toBeInTheDocument();
     expect(within(section).queryByText('03-1234-5678')).toBeNull();
   });
+
+  it('with nothing configured, each page says so once instead of on every row', async () => {
+    const none = { name: null, contact: null, representative: null, address: null, phone: null };
+    serve({ operator: none, error_reporting: null });
+    const { unmount } = renderApp('/commercial-transaction-act');
+    const section = (await screen.findByRole('heading', { name: '運営者' })).closest('section')!;
+    expect(
+      await within(section).findByText('販売事業者、運営責任者、所在地、電話番号、連絡先は、請求があった場合には遅滞なく開示いたします。'),
+    ).toBeInTheDocument();
+    expect(within(section).queryByText('請求があった場合には遅滞なく開示いたします。')).toBeNull();
+    expect(within(section).queryByText('販売事業者')).toBeNull();
+    unmount();
+    renderApp('/en/terms');
+    const terms = (await screen.findByRole('heading', { name: 'Operator' })).closest('section')!;
+    expect(await within(terms).findByText('The operator has not given a name or a contact.')).toBeInTheDocument();
+    expect(within(terms).queryByText('Not given by the operator')).toBeNull();
+  });
 });

@@ -24,20 +24,26 @@ export function OperatorDetails({ doc }: { doc: 'privacy' | 'terms' | 'commercia
   const { data, error } = useSite();
   const operator: Partial<Operator> = data?.operator ?? {};
   const missing = doc === 'commercial' ? t('operator.onRequest') : t('operator.notGiven');
+  // Nothing configured: one sentence instead of the same words on every row.
+  const noneGiven = data !== undefined && FIELDS[doc].every((field) => !operator[field]);
   return (
     <section className="operator-details" aria-busy={!data && !error}>
       <h2>{t('operator.heading')}</h2>
-      <dl>
-        {FIELDS[doc].map((field) => {
-          const value = operator[field];
-          return (
-            <div key={field}>
-              <dt>{t(doc === 'commercial' && field === 'name' ? 'operator.seller' : `operator.${field}`)}</dt>
-              <dd>{value ? field === 'contact' ? <ContactValue value={value} /> : value : data ? <span className="muted">{missing}</span> : '…'}</dd>
-            </div>
-          );
-        })}
-      </dl>
+      {noneGiven ? (
+        <p>{t(doc === 'commercial' ? 'operator.allOnRequest' : 'operator.noneGiven')}</p>
+      ) : (
+        <dl>
+          {FIELDS[doc].map((field) => {
+            const value = operator[field];
+            return (
+              <div key={field}>
+                <dt>{t(doc === 'commercial' && field === 'name' ? 'operator.seller' : `operator.${field}`)}</dt>
+                <dd>{value ? field === 'contact' ? <ContactValue value={value} /> : value : data ? <span className="muted">{missing}</span> : '…'}</dd>
+              </div>
+            );
+          })}
+        </dl>
+      )}
     </section>
   );
 }
