@@ -63,14 +63,19 @@ function App() {
 
 const toaster = () => document.querySelector('.toaster')!;
 
+function startApp() {
+  const user = userEvent.setup();
+  render(
+    <Suspense fallback={null}>
+      <App />
+    </Suspense>,
+  );
+  return user;
+}
+
 describe('toasts and route changes', () => {
   it("a login page's toast does not follow onto the dashboard", async () => {
-    const user = userEvent.setup();
-    render(
-      <Suspense fallback={null}>
-        <App />
-      </Suspense>,
-    );
+    const user = startApp();
     await user.click(await screen.findByRole('button', { name: 'Resend' }));
     expect(toaster()).toHaveTextContent('Code sent again');
     await user.click(screen.getByRole('link', { name: 'Home' }));
@@ -79,12 +84,7 @@ describe('toasts and route changes', () => {
   });
 
   it('"signed in" survives the navigation it announces, and goes with the next one', async () => {
-    const user = userEvent.setup();
-    render(
-      <Suspense fallback={null}>
-        <App />
-      </Suspense>,
-    );
+    const user = startApp();
     await user.click(await screen.findByRole('button', { name: 'Resend' }));
     await user.click(screen.getByRole('button', { name: 'Sign in' }));
     await screen.findByRole('heading', { name: 'Dashboard' });
@@ -96,12 +96,7 @@ describe('toasts and route changes', () => {
   });
 
   it("a toast the new page shows as it opens stays on it", async () => {
-    const user = userEvent.setup();
-    render(
-      <Suspense fallback={null}>
-        <App />
-      </Suspense>,
-    );
+    const user = startApp();
     await user.click(await screen.findByRole('link', { name: 'Settings' }));
     await screen.findByRole('heading', { name: 'Settings' });
     expect(toaster()).toHaveTextContent('Settings opened');
