@@ -291,6 +291,22 @@ describe('signed in', () => {
     await waitFor(() => expect(within(dialog).getByRole('combobox', { name: 'タイムゾーン' })).toHaveValue('東京 (UTC+09:00)'));
   });
 
+  it('?new=1 waits for slow settings, so a new reminder starts in the account zone, not the device one', async () => {
+    const settings = deferred<Response>();
+    mockFetch({
+      'GET /api/reminders': () => ok([]),
+      'GET /api/settings': () => settings.promise,
+      'POST /api/reminders/preview': () => ok({ occurrences: [] }),
+    });
+    renderApp('/en/reminders?new=1');
+    await screen.findByRole('heading', { name: 'Reminders', level: 1 });
+    await new Promise((r) => setTimeout(r, 300)); // past the dialog's opening delay
+    expect(screen.queryByRole('dialog')).toBeNull();
+    settings.resolve(ok({ timezone: 'America/New_York', language: 'en', default_snooze_minutes: 10, speak_titles: false, hide_notification_content: false }));
+    const dialog = await screen.findByRole('dialog', { name: 'Create reminder' });
+    await waitFor(() => expect((within(dialog).getByRole('combobox', { name: 'Time zone' }) as HTMLInputElement).value).toMatch(/^New York \(UTC/));
+  });
+
   it('with only completed reminders the dashboard says nothing is pending and links to them', async () => {
     mockFetch({ 'GET /api/reminders': () => ok([reminder('x', '2029-01-01T00:00:00Z', { is_archived: true, is_active: false, status: 'completed' })]) });
     renderApp('/en');

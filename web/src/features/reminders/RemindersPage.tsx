@@ -104,7 +104,8 @@ export default function RemindersPage({ deviceNotice, quickAdd }: { deviceNotice
   const latest = useRef({ openCreate, openQuickAdd, location, navigate, atLimit });
   latest.current = { openCreate, openQuickAdd, location, navigate, atLimit };
   // The list must be known first: at the limit the request shows the limit instead of the form.
-  const listKnown = data !== undefined || error !== undefined;
+  // So must the settings: a new reminder starts in the account's zone, not the device's.
+  const listKnown = (data !== undefined || error !== undefined) && (settings.data !== undefined || settings.error !== undefined);
   useEffect(() => {
     if (!openRequest || !listKnown) return;
     const h = setTimeout(() => {
