@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { api } from '../../lib/api';
@@ -22,12 +22,15 @@ export default function AuthCallbackPage() {
   const { t } = useTranslation('auth');
   const navigate = useNavigate();
   const lp = useLocalizedPath();
-  // Read once, then drop the fragment from the address bar and history.
-  const [token] = useState(() => {
-    const tok = tokenFromHash(window.location.hash);
-    if (tok) history.replaceState(history.state, '', window.location.pathname + window.location.search);
-    return tok;
-  });
+  // Read once, then drop the fragment from the address bar and history once the page is shown:
+  // not while rendering, since React may throw a render away (a retry interrupted by another
+  // update) and render again, which would then find no token.
+  const [token] = useState(() => tokenFromHash(window.location.hash));
+  useEffect(() => {
+    if (token && tokenFromHash(window.location.hash) === token) {
+      history.replaceState(history.state, '', window.location.pathname + window.location.search);
+    }
+  }, [token]);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
 
