@@ -26,17 +26,25 @@ function useLanguageFromPath() {
   }, [i18n, lang]);
 }
 
+function DocumentTitle() {
+  useDocumentTitle();
+  return null;
+}
+
 /**
- * The tab's title and the overlays, once the first screen is painted: a component of its own, so
- * that their arrival re-renders only it and not the page.
+ * The tab's title (its table is a chunk of its own) and the overlays, once the first screen is
+ * painted: a component of its own, so that their arrival re-renders only it and not the page.
  */
 function AfterFirstPaint() {
-  useDocumentTitle();
-  return useFirstPaintDone() ? (
-    <Suspense fallback={null}>
-      <Overlays />
-    </Suspense>
-  ) : null;
+  if (!useFirstPaintDone()) return null;
+  return (
+    <>
+      <DocumentTitle />
+      <Suspense fallback={null}>
+        <Overlays />
+      </Suspense>
+    </>
+  );
 }
 
 export function Layout() {

@@ -1,16 +1,12 @@
 import { useEffect } from 'react';
 import { useLocation } from 'react-router';
 import { useAuth } from '../lib/authStore';
-import { useFirstPaintDone } from '../lib/firstPaint';
 
 /** Sets the tab's title for the page shown, in its language ("リマインダー | Hibiki"). */
 export function useDocumentTitle(): void {
   const { pathname } = useLocation();
   const signedIn = useAuth().user !== null;
-  // The title table is a chunk of its own, fetched once the first screen is painted.
-  const painted = useFirstPaintDone();
   useEffect(() => {
-    if (!painted) return;
     let current = true;
     void import('./routeTitles')
       .then((m) => m.documentTitleFor(pathname, signedIn))
@@ -21,5 +17,5 @@ export function useDocumentTitle(): void {
     return () => {
       current = false;
     };
-  }, [pathname, signedIn, painted]);
+  }, [pathname, signedIn]);
 }

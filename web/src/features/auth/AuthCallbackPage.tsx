@@ -27,9 +27,7 @@ export default function AuthCallbackPage() {
   // update) and render again, which would then find no token.
   const [token] = useState(() => tokenFromHash(window.location.hash));
   useEffect(() => {
-    if (token && tokenFromHash(window.location.hash) === token) {
-      history.replaceState(history.state, '', window.location.pathname + window.location.search);
-    }
+    if (token) history.replaceState(history.state, '', window.location.pathname + window.location.search);
   }, [token]);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);

@@ -105,9 +105,9 @@ export default function RemindersPage({ deviceNotice, quickAdd }: { deviceNotice
   latest.current = { openCreate, openQuickAdd, location, navigate, atLimit };
   // The list must be known first: at the limit the request shows the limit instead of the form.
   // So must the settings: a new reminder starts in the account's zone, not the device's.
-  const listKnown = (data !== undefined || error !== undefined) && (settings.data !== undefined || settings.error !== undefined);
+  const readyToOpen = (data !== undefined || error !== undefined) && (settings.data !== undefined || settings.error !== undefined);
   useEffect(() => {
-    if (!openRequest || !listKnown) return;
+    if (!openRequest || !readyToOpen) return;
     const h = setTimeout(() => {
       const { openCreate: open, openQuickAdd: openFilled, location: here, navigate: go, atLimit: full } = latest.current;
       // Quick add's phrase, when it sent one: the dialog opens filled in for confirmation.
@@ -121,7 +121,7 @@ export default function RemindersPage({ deviceNotice, quickAdd }: { deviceNotice
       go(here.pathname + (qs ? `?${qs}` : ''), { replace: true, state: null });
     }, OPEN_CREATE_DELAY_MS);
     return () => clearTimeout(h);
-  }, [openRequest, listKnown, t]);
+  }, [openRequest, readyToOpen, t]);
 
   async function save(input: Parameters<typeof create>[0]) {
     if (dialog.editing) {
