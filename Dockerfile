@@ -10,7 +10,8 @@
 # registry and target directory between builds.
 
 ############################ 1. the server (Rust) ############################
-FROM rust:1-bookworm AS server
+# Base images by version: a rebuild gets the same toolchains (bump them on purpose).
+FROM rust:1.94-bookworm AS server
 WORKDIR /src
 # Only what the build reads (tests/ is left out: a test edit does not rebuild the image);
 # .dockerignore keeps target/, node_modules/, data/ and .env out of the context.
@@ -28,18 +29,17 @@ RUN --mount=type=cache,target=/usr/local/cargo/registry,sharing=locked \
  && install -D -m 0755 target/release/hibiki /out/hibiki
 
 ############################ 2. the web app (Vite) ###########################
-FROM node:22-bookworm-slim AS web
+FROM node:22.21-bookworm-slim AS web
 WORKDIR /web
 COPY web/package.json web/package-lock.json ./
-# `npm ci` trips over npm's optional-dependency bug with this lock file (the platform
-# packages of rollup/rolldown); `npm install` resolves them for the build platform.
+# Exactly what the lock file says.
 RUN --mount=type=cache,target=/root/.npm \
-    npm install --no-audit --no-fund --loglevel=error
+    npm ci --no-audit --no-fund --loglevel=error
 COPY web/ ./
 RUN npm run build
 
 ############################ 3. the runtime ##################################
-FROM debian:bookworm-slim AS runtime
+FROM debian:12.12-slim AS runtime
 # tzdata: reminders recur in their IANA time zone (jiff reads /usr/share/zoneinfo).
 # ca-certificates: TLS to SMTP servers, PostgreSQL and push services.
 # Unpinned on purpose: these two should be the current ones of bookworm at every build.

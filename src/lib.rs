@@ -49,7 +49,7 @@ fn register_metrics(parts: Parts) {
         for outcome in ["verified", "invalid", "expired", "attempts_exceeded"] {
             metrics::counter!("hibiki_sign_in_total", "outcome" => outcome).increment(0);
         }
-        for scope in ["auth", "api"] {
+        for scope in ["auth", "api", "feed"] {
             metrics::counter!("hibiki_rate_limited_total", "scope" => scope).increment(0);
         }
         for action in ["complete", "snooze"] {
@@ -95,6 +95,52 @@ pub async fn open_database(config: &Config) -> anyhow::Result<Db> {
     Ok(db)
 }
 
+/// `hibiki backup FILE`: a consistent copy of the embedded database, readable by this user
+/// only; refused on PostgreSQL (use `pg_dump`) and over an existing file. Returns its size.
+pub async fn backup(config: &Config, file: &std::path::Path) -> anyhow::Result<u64> {
+    if config.database_url().starts_with("postgres") {
+        anyhow::bail!("hibiki backup copies the embedded SQLite database; on PostgreSQL use pg_dump");
+    }
+    if file.exists() {
+        anyhow::bail!("{} exists already; a backup never overwrites a file", file.display());
+    }
+    hibiki_common::files::restrict_umask();
+    let db = open_database(config).await?;
+    if !db.backup_into(file).await? {
+        anyhow::bail!("hibiki backup copies the embedded SQLite database; on PostgreSQL use pg_dump");
+    }
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(file, std::fs::Permissions::from_mode(0o600))?;
+    Ok(std::fs::metadata(file)?.len())
+}
+
+/// What `hibiki rekey` did.
+#[derive(Debug)]
+pub struct Rekeyed {
+    pub values: u64,
+    pub key_id: String,
+    /// The new key was generated into the data directory (else: configure it now).
+    pub generated: bool,
+}
+
+/// `hibiki rekey`: re-seals every sealed value under the new data key (`HIBIKI_NEW_DATA_KEY`,
+/// or a newly generated one when the data key was generated). Run it with Hibiki stopped.
+pub async fn rekey(config: &Config) -> anyhow::Result<Rekeyed> {
+    hibiki_common::files::restrict_umask();
+    let old = hibiki_common::keys::data_key(config)?;
+    let Some(new) = hibiki_common::keys::new_data_key(config)? else {
+        anyhow::bail!("HIBIKI_DATA_KEY is configured: set HIBIKI_NEW_DATA_KEY to the key to re-seal under (base64, 32 bytes)");
+    };
+    let keys = Keys::from_data_key(&new).also_opening(&old);
+    let db = open_database(config).await?;
+    let values = db.reseal_all(&keys).await.context("re-sealing")?;
+    let generated = config.new_data_key.is_none();
+    if generated {
+        hibiki_common::keys::install_new_data_key(config)?;
+    }
+    Ok(Rekeyed { values, key_id: keys.key_id(), generated })
+}
+
 impl Application {
     /// Starts the chosen parts. The HTTP listener is bound before this returns, so a test can
     /// use `addr` at once (port 0 picks a free port).
@@ -120,7 +166,8 @@ impl Application {
         retry: hibiki_worker::delivery::RetryTiming,
     ) -> anyhow::Result<Application> {
         config.check()?;
-        std::fs::create_dir_all(&config.data_dir).with_context(|| format!("creating {}", config.data_dir.display()))?;
+        hibiki_common::files::restrict_umask();
+        hibiki_common::files::create_private_dir(&config.data_dir).with_context(|| format!("creating {}", config.data_dir.display()))?;
         let db = open_database(&config).await?;
         let keys = Keys::from_data_key(&hibiki_common::keys::data_key(&config)?);
         let vapid = hibiki_common::keys::vapid_keys(&config)?;
@@ -130,6 +177,8 @@ impl Application {
         let mut tasks = JoinSet::new();
 
         let (queues, wakers) = Queues::connect(&config).await.context("connecting to the queues")?;
+        // What an earlier version (or a looser umask) left readable to others.
+        hibiki_common::files::tighten(&config.data_dir).with_context(|| format!("securing {}", config.data_dir.display()))?;
         if parts.worker {
             let client = hibiki_worker::push::PushClient::new(
                 vapid.clone(),
@@ -149,8 +198,12 @@ impl Application {
                 keys: keys.clone(),
             });
             tasks.spawn(hibiki_worker::runner::run(queues.clone(), wakers, push, mail, shutdown.clone()));
+            let extras = hibiki_worker::housekeeping::Extras {
+                queues: Some(queues.clone()),
+                outbox: config.smtp_url.is_none().then(|| hibiki_common::outbox::dir(&config.data_dir)),
+            };
             let housekeeping =
-                hibiki_worker::housekeeping::run(db.clone(), hibiki_worker::housekeeping::EVERY_TEN_MINUTES, shutdown.clone());
+                hibiki_worker::housekeeping::run(db.clone(), extras, hibiki_worker::housekeeping::EVERY_TEN_MINUTES, shutdown.clone());
             tasks.spawn(async move {
                 if let Err(e) = housekeeping.await {
                     tracing::error!(error = %e, "housekeeping could not start");

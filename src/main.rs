@@ -30,6 +30,14 @@ enum Command {
     Migrate,
     /// Print a new VAPID key pair and exit.
     VapidKeys,
+    /// Write a consistent copy of the embedded (SQLite) database to FILE, while Hibiki runs.
+    Backup {
+        /// Where the copy goes (must not exist yet).
+        file: std::path::PathBuf,
+    },
+    /// Re-seal every stored secret under a new data key (HIBIKI_NEW_DATA_KEY, or a generated
+    /// one when the data key was generated). Stop Hibiki first.
+    Rekey,
 }
 
 #[tokio::main]
@@ -51,6 +59,21 @@ async fn main() -> anyhow::Result<()> {
         Command::Migrate => {
             hibiki::open_database(&cli.config).await?;
             println!("migrations applied");
+            return Ok(());
+        }
+        Command::Backup { file } => {
+            let bytes = hibiki::backup(&cli.config, &file).await?;
+            println!("backup written to {} ({bytes} bytes)", file.display());
+            return Ok(());
+        }
+        Command::Rekey => {
+            let done = hibiki::rekey(&cli.config).await?;
+            println!("re-sealed {} values under key {}", done.values, done.key_id);
+            if done.generated {
+                println!("the new key replaced {}", hibiki_common::keys::data_key_file(&cli.config).display());
+            } else {
+                println!("now set HIBIKI_DATA_KEY to the value of HIBIKI_NEW_DATA_KEY, and start Hibiki");
+            }
             return Ok(());
         }
         Command::VapidKeys => {

@@ -4,44 +4,61 @@
 use axum::extract::FromRequestParts;
 use axum::http::header::{AUTHORIZATION, COOKIE};
 use axum::http::request::Parts;
+use hibiki_common::ids::SessionId;
 use hibiki_common::signin;
 use hibiki_common::storage::User;
 
 use crate::error::ApiError;
 use crate::state::AppState;
 
+/// The session cookie over http (a laptop).
 pub const SESSION_COOKIE: &str = "hibiki_session";
+/// Over https: the `__Host-` prefix makes browsers refuse it unless it is Secure, for the
+/// whole host, and set by the host itself (no sibling subdomain can plant or shadow it).
+pub const SECURE_SESSION_COOKIE: &str = "__Host-hibiki_session";
 
-/// The session token of the request, bearer first.
-pub fn session_token(parts: &Parts) -> Option<String> {
+fn cookie_name(secure: bool) -> &'static str {
+    if secure { SECURE_SESSION_COOKIE } else { SESSION_COOKIE }
+}
+
+/// The session token of the request, bearer first; `Err` when the request carries two
+/// session cookies (one may have been planted: neither is trusted).
+pub fn session_token(parts: &Parts) -> Result<Option<String>, ApiError> {
     if let Some(value) = parts.headers.get(AUTHORIZATION).and_then(|v| v.to_str().ok()) {
-        let (scheme, token) = value.split_once(' ')?;
-        return scheme.eq_ignore_ascii_case("bearer").then(|| token.trim().to_owned());
+        let Some((scheme, token)) = value.split_once(' ') else { return Ok(None) };
+        return Ok(scheme.eq_ignore_ascii_case("bearer").then(|| token.trim().to_owned()));
     }
-    parts
+    let mut found = parts
         .headers
         .get_all(COOKIE)
         .iter()
         .filter_map(|v| v.to_str().ok())
         .flat_map(cookie::Cookie::split_parse)
         .filter_map(Result::ok)
-        .find(|c| c.name() == SESSION_COOKIE)
-        .map(|c| c.value().to_owned())
+        .filter(|c| c.name() == SESSION_COOKIE || c.name() == SECURE_SESSION_COOKIE)
+        .map(|c| c.value().to_owned());
+    let first = found.next();
+    if found.next().is_some() {
+        return Err(ApiError::Unauthorized);
+    }
+    Ok(first.filter(|t| !t.is_empty()))
 }
 
 /// A signed-in user; 401 `AUTHENTICATION_REQUIRED` otherwise.
 pub struct AuthUser {
     pub user: User,
     pub token: String,
+    pub session_id: SessionId,
 }
 
 impl FromRequestParts<AppState> for AuthUser {
     type Rejection = ApiError;
 
     async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, Self::Rejection> {
-        let token = session_token(parts).ok_or(ApiError::Unauthorized)?;
-        let user = signin::authenticate(&state.db, &token, jiff::Timestamp::now()).await?.ok_or(ApiError::Unauthorized)?;
-        Ok(AuthUser { user, token })
+        let token = session_token(parts)?.ok_or(ApiError::Unauthorized)?;
+        let (user, session_id) =
+            signin::authenticate(&state.db, &token, jiff::Timestamp::now()).await?.ok_or(ApiError::Unauthorized)?;
+        Ok(AuthUser { user, token, session_id })
     }
 }
 
@@ -60,7 +77,7 @@ impl FromRequestParts<AppState> for AdminUser {
 /// `Set-Cookie` for a new session: HttpOnly (no script reads it), SameSite=Strict (no other
 /// site sends it), Secure when served over https.
 pub fn session_cookie(token: &str, secure: bool) -> String {
-    cookie::Cookie::build((SESSION_COOKIE, token.to_owned()))
+    cookie::Cookie::build((cookie_name(secure), token.to_owned()))
         .path("/")
         .http_only(true)
         .same_site(cookie::SameSite::Strict)
@@ -71,7 +88,7 @@ pub fn session_cookie(token: &str, secure: bool) -> String {
 }
 
 pub fn clear_session_cookie(secure: bool) -> String {
-    cookie::Cookie::build((SESSION_COOKIE, ""))
+    cookie::Cookie::build((cookie_name(secure), ""))
         .path("/")
         .http_only(true)
         .same_site(cookie::SameSite::Strict)

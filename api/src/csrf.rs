@@ -9,7 +9,7 @@ use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use url::Url;
 
-use crate::auth::SESSION_COOKIE;
+use crate::auth::{SECURE_SESSION_COOKIE, SESSION_COOKIE};
 use crate::error::ApiError;
 use crate::state::AppState;
 
@@ -36,7 +36,7 @@ fn cookie_authenticated(headers: &HeaderMap) -> bool {
         .filter_map(|v| v.to_str().ok())
         .flat_map(cookie::Cookie::split_parse)
         .filter_map(Result::ok)
-        .any(|c| c.name() == SESSION_COOKIE)
+        .any(|c| c.name() == SESSION_COOKIE || c.name() == SECURE_SESSION_COOKIE)
 }
 
 /// `Sec-Fetch-Site: cross-site`, or an `Origin` that is neither the public URL's nor the

@@ -36,6 +36,8 @@ pub enum ApiError {
     EndpointRejected(String),
     #[error("This push endpoint belongs to another account.")]
     EndpointInUse,
+    #[error("At most {0} devices can receive notifications. Remove one in Settings first.")]
+    DeviceLimit(i64),
     #[error("Cross-site request refused.")]
     CsrfRejected,
     #[error("Please enable notifications first")]
@@ -63,6 +65,8 @@ impl From<hibiki_common::Error> for ApiError {
             E::NotFound => ApiError::NotFound,
             E::ReminderLimit(n) => ApiError::ReminderLimit(n),
             E::EndpointInUse => ApiError::EndpointInUse,
+            E::DeviceLimit(n) => ApiError::DeviceLimit(n),
+            E::RateLimited(retry_after) => ApiError::RateLimited { retry_after },
             other => ApiError::Store(other),
         }
     }
@@ -102,6 +106,7 @@ impl ApiError {
             },
             ApiError::EndpointRejected(_) => (StatusCode::BAD_REQUEST, "ENDPOINT_REJECTED"),
             ApiError::EndpointInUse => (StatusCode::CONFLICT, "ENDPOINT_IN_USE"),
+            ApiError::DeviceLimit(_) => (StatusCode::CONFLICT, "DEVICE_LIMIT"),
             ApiError::CsrfRejected => (StatusCode::FORBIDDEN, "CSRF_REJECTED"),
             ApiError::SubscriptionNotFound => (StatusCode::NOT_FOUND, "SUBSCRIPTION_NOT_FOUND"),
             ApiError::Unavailable(_) => (StatusCode::SERVICE_UNAVAILABLE, "SERVICE_UNAVAILABLE"),

@@ -122,3 +122,15 @@ where
             .map_err(|e| ApiError::field("query", e.body_text()))
     }
 }
+
+/// The TCP peer's address, when the server knows it (it does when serving; a router driven
+/// in a test without a socket does not).
+pub struct Peer(pub Option<std::net::IpAddr>);
+
+impl<S: Send + Sync> FromRequestParts<S> for Peer {
+    type Rejection = std::convert::Infallible;
+
+    async fn from_request_parts(parts: &mut Parts, _state: &S) -> Result<Self, Self::Rejection> {
+        Ok(Peer(parts.extensions.get::<axum::extract::ConnectInfo<std::net::SocketAddr>>().map(|c| c.0.ip())))
+    }
+}

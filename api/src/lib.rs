@@ -6,8 +6,10 @@ pub mod auth;
 pub mod csrf;
 pub mod error;
 pub mod extract;
+pub mod feeds;
 pub mod openapi;
 pub mod ratelimit;
+pub mod recent;
 pub mod routes;
 pub mod serve;
 pub mod state;
@@ -66,6 +68,8 @@ pub fn router(state: AppState) -> Router {
     let api = Router::new()
         .route("/api/auth/session", get(auth_routes::session))
         .route("/api/auth/logout", post(auth_routes::logout))
+        .route("/api/auth/sessions", get(auth_routes::sessions))
+        .route("/api/auth/sessions/{id}", axum::routing::delete(auth_routes::end_session))
         .route("/api/reminders", get(reminders::list).post(reminders::create_or_act))
         .route("/api/reminders/preview", post(reminders::preview))
         .route("/api/reminders/{id}", get(reminders::get).put(reminders::update).delete(reminders::delete))
@@ -104,6 +108,7 @@ pub fn router(state: AppState) -> Router {
         .fallback_service(web::service(state.config.web_dir.clone()))
         .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
         .layer(middleware::from_fn(record_metrics))
+        .layer(middleware::from_fn(api_answers_are_not_stored))
         .layer(
             ServiceBuilder::new()
                 .layer(SetRequestIdLayer::new(REQUEST_ID, MakeRequestUuid))
@@ -120,6 +125,10 @@ pub fn router(state: AppState) -> Router {
                 .layer(SetResponseHeaderLayer::if_not_present(header::CONTENT_SECURITY_POLICY, csp))
                 .layer(SetResponseHeaderLayer::if_not_present(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff")))
                 .layer(SetResponseHeaderLayer::if_not_present(header::REFERRER_POLICY, HeaderValue::from_static("no-referrer")))
+                .layer(SetResponseHeaderLayer::if_not_present(
+                    HeaderName::from_static("cross-origin-opener-policy"),
+                    HeaderValue::from_static("same-origin"),
+                ))
                 .layer(SetResponseHeaderLayer::if_not_present(header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY")))
                 // Over https, browsers keep to https for a year (a proxy in front terminates TLS).
                 .layer(SetResponseHeaderLayer::if_not_present(header::STRICT_TRANSPORT_SECURITY, move |_: &Response| hsts.clone())),
@@ -139,15 +148,41 @@ async fn method_not_allowed() -> ApiError {
     ApiError::MethodNotAllowed
 }
 
+/// API answers carry account data (or, for the public ones, data that is stale a second
+/// later): no cache, shared or private, keeps them.
+async fn api_answers_are_not_stored(req: Request, next: Next) -> Response {
+    let api = req.uri().path().starts_with("/api/") || req.uri().path() == "/api";
+    let mut response = next.run(req).await;
+    if api {
+        response.headers_mut().entry(header::CACHE_CONTROL).or_insert(HeaderValue::from_static("no-store"));
+    }
+    response
+}
+
+/// The method as a metric label: one of a closed set, so made-up methods cannot add series.
+fn method_label(method: &axum::http::Method) -> &'static str {
+    use axum::http::Method;
+    match *method {
+        Method::GET => "GET",
+        Method::HEAD => "HEAD",
+        Method::POST => "POST",
+        Method::PUT => "PUT",
+        Method::DELETE => "DELETE",
+        Method::PATCH => "PATCH",
+        Method::OPTIONS => "OPTIONS",
+        _ => "other",
+    }
+}
+
 /// Request count and latency per route template (never the raw path: ids would explode the
-/// label set).
+/// label set) and per method from a closed set.
 async fn record_metrics(req: Request, next: Next) -> Response {
     let start = std::time::Instant::now();
-    let method = req.method().to_string();
+    let method = method_label(req.method());
     let route = req.extensions().get::<MatchedPath>().map(|p| p.as_str().to_owned()).unwrap_or_else(|| "other".into());
     let response = next.run(req).await;
     let status = response.status().as_u16().to_string();
-    metrics::counter!("hibiki_http_requests_total", "method" => method.clone(), "route" => route.clone(), "status" => status).increment(1);
+    metrics::counter!("hibiki_http_requests_total", "method" => method, "route" => route.clone(), "status" => status).increment(1);
     metrics::histogram!("hibiki_http_request_duration_seconds", "method" => method, "route" => route).record(start.elapsed().as_secs_f64());
     response
 }

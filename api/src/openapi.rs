@@ -14,7 +14,7 @@ use crate::routes::{account, admin, auth, calendar, health, notifications, remin
 #[openapi(
     info(title = "Hibiki API", description = "Reminders you hear. Every answer is an envelope: {success: true, data} or {success: false, error: {code, message, fields?, retry_after?}}."),
     paths(
-        auth::request_otp, auth::verify, auth::verify_link, auth::dev_login, auth::session, auth::logout,
+        auth::request_otp, auth::verify, auth::verify_link, auth::dev_login, auth::session, auth::logout, auth::sessions, auth::end_session,
         reminders::list, reminders::create_or_act, reminders::get, reminders::update, reminders::delete,
         reminders::preview, reminders::occurrences, reminders::logs, reminders::skip,
         calendar::create_token, calendar::delete_token, calendar::feed,

@@ -1,6 +1,7 @@
 //! Per-client rate limits (governor): a tight one for sign-in, a loose one for the rest of
 //! the API. Keyed by the client's address: the peer's, or behind a trusted reverse proxy the
-//! one it reports in `X-Forwarded-For`.
+//! one it reports in `X-Forwarded-For`; an IPv6 client counts by its /64 (one subscriber's
+//! prefix), so a host with a routed /64 cannot mint fresh quota per address.
 
 use std::net::{IpAddr, SocketAddr};
 use std::num::NonZeroU32;
@@ -18,29 +19,75 @@ use crate::state::AppState;
 pub struct Limiters {
     auth: DefaultKeyedRateLimiter<IpAddr>,
     api: DefaultKeyedRateLimiter<IpAddr>,
+    /// Per calendar feed (its token's hash), wherever the requests come from.
+    feed: DefaultKeyedRateLimiter<Vec<u8>>,
 }
 
+/// Requests per minute one calendar feed answers (calendar apps poll every few minutes).
+pub const FEED_PER_MINUTE: u32 = 6;
+
+/// `n` a minute, with a burst of what the app's busiest page needs at once (a tenth of the
+/// minute, at least 10), never a whole minute's quota in one go.
 fn per_minute(n: u32) -> Quota {
-    let n = NonZeroU32::new(n.max(1)).expect("at least 1");
-    Quota::per_minute(n).allow_burst(n)
+    let n = n.max(1);
+    let rate = NonZeroU32::new(n).expect("at least 1");
+    let burst = NonZeroU32::new(burst_for(n)).expect("at least 1");
+    Quota::per_minute(rate).allow_burst(burst)
+}
+
+/// The burst of a limit of `per_minute`.
+pub fn burst_for(per_minute: u32) -> u32 {
+    (per_minute / 10).max(10).min(per_minute.max(1))
+}
+
+/// What a client is counted as: an IPv4 address as it is, an IPv6 one by its /64 prefix
+/// (IPv4-mapped IPv6 addresses as the IPv4 address).
+pub fn client_key(ip: IpAddr) -> IpAddr {
+    match ip {
+        IpAddr::V4(_) => ip,
+        IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
+            Some(v4) => IpAddr::V4(v4),
+            None => {
+                let mut segments = v6.segments();
+                segments[4..].fill(0);
+                IpAddr::V6(segments.into())
+            }
+        },
+    }
 }
 
 impl Limiters {
     pub fn new(auth_per_minute: u32, api_per_minute: u32) -> Limiters {
-        Limiters { auth: RateLimiter::keyed(per_minute(auth_per_minute)), api: RateLimiter::keyed(per_minute(api_per_minute)) }
+        let n = NonZeroU32::new(FEED_PER_MINUTE).expect("non-zero");
+        Limiters {
+            auth: RateLimiter::keyed(per_minute(auth_per_minute)),
+            api: RateLimiter::keyed(per_minute(api_per_minute)),
+            feed: RateLimiter::keyed(Quota::per_minute(n).allow_burst(n)),
+        }
+    }
+
+    /// One request of a calendar feed; 429 past [`FEED_PER_MINUTE`].
+    pub fn check_feed(&self, token_hash: &[u8]) -> Result<(), ApiError> {
+        self.feed.check_key(&token_hash.to_vec()).map_err(|not_until| {
+            metrics::counter!("hibiki_rate_limited_total", "scope" => "feed").increment(1);
+            let wait = not_until.wait_time_from(DefaultClock::default().now());
+            ApiError::RateLimited { retry_after: wait.as_secs_f64().ceil().max(1.0) as i64 }
+        })
     }
 
     /// Forgets clients whose buckets are full again, so the maps do not grow without bound.
     pub fn shrink(&self) {
         self.auth.retain_recent();
         self.api.retain_recent();
+        self.feed.retain_recent();
         self.auth.shrink_to_fit();
         self.api.shrink_to_fit();
+        self.feed.shrink_to_fit();
     }
 }
 
 fn check(limiter: &DefaultKeyedRateLimiter<IpAddr>, ip: IpAddr, scope: &'static str) -> Result<(), ApiError> {
-    limiter.check_key(&ip).map_err(|not_until| {
+    limiter.check_key(&client_key(ip)).map_err(|not_until| {
         metrics::counter!("hibiki_rate_limited_total", "scope" => scope).increment(1);
         let wait = not_until.wait_time_from(DefaultClock::default().now());
         ApiError::RateLimited { retry_after: wait.as_secs_f64().ceil().max(1.0) as i64 }
@@ -95,6 +142,26 @@ mod tests {
 
     fn ip(s: &str) -> IpAddr {
         s.parse().unwrap()
+    }
+
+    #[test]
+    fn ipv6_clients_count_by_their_64_and_mapped_ipv4_as_ipv4() {
+        assert_eq!(client_key(ip("2001:db8:1:2:aaaa::1")), ip("2001:db8:1:2::"));
+        assert_eq!(client_key(ip("2001:db8:1:2:ffff:1:2:3")), client_key(ip("2001:db8:1:2::9")));
+        assert_ne!(client_key(ip("2001:db8:1:2::1")), client_key(ip("2001:db8:1:3::1")));
+        assert_eq!(client_key(ip("::ffff:192.0.2.7")), ip("192.0.2.7"));
+        assert_eq!(client_key(ip("192.0.2.7")), ip("192.0.2.7"));
+    }
+
+    #[test]
+    fn a_burst_is_a_tenth_of_the_minute_and_never_the_whole_minute() {
+        assert_eq!(burst_for(600), 60);
+        assert_eq!(burst_for(30), 10);
+        assert_eq!(burst_for(5), 5);
+        assert_eq!(burst_for(100_000), 10_000);
+        let limiter: DefaultKeyedRateLimiter<IpAddr> = RateLimiter::keyed(per_minute(600));
+        let passed = (0..600).filter(|_| limiter.check_key(&ip("192.0.2.1")).is_ok()).count();
+        assert_eq!(passed, 60, "a minute's quota at once is not let through");
     }
 
     #[test]

@@ -79,7 +79,7 @@ pub async fn serve(listener: TcpListener, app: Router, limits: ConnectionLimits,
         };
         let _ = stream.set_nodelay(true);
         let per_client = !limits.trusted_proxies.iter().any(|net| net.contains(&peer.ip()));
-        match counts.admit(peer.ip(), per_client, &limits) {
+        match counts.admit(crate::ratelimit::client_key(peer.ip()), per_client, &limits) {
             Ok(slot) => {
                 metrics::gauge!("hibiki_http_connections_open").increment(1.0);
                 connections.spawn(serve_connection(stream, peer, app.clone(), limits.clone(), slot, shutdown.clone()));

@@ -7,7 +7,23 @@ use hibiki_common::queue::Queues;
 use hibiki_common::status::RuntimeStatus;
 use hibiki_common::storage::Db;
 
+use crate::feeds::FeedCache;
 use crate::ratelimit::Limiters;
+use crate::recent::Recent;
+use crate::routes::health::StatusSummary;
+
+/// Answers kept for a moment because every caller may ask for them, signed in or not.
+pub struct Answers {
+    pub health: Recent<(axum::http::StatusCode, serde_json::Value)>,
+    pub status: Recent<StatusSummary>,
+}
+
+impl Default for Answers {
+    fn default() -> Answers {
+        let two_seconds = std::time::Duration::from_secs(2);
+        Answers { health: Recent::new(two_seconds), status: Recent::new(two_seconds) }
+    }
+}
 
 /// Everything a handler may need, cheap to clone.
 #[derive(Clone)]
@@ -19,11 +35,23 @@ pub struct AppState {
     pub queues: Queues,
     pub status: Arc<RuntimeStatus>,
     pub limiters: Arc<Limiters>,
+    pub answers: Arc<Answers>,
+    pub feeds: Arc<FeedCache>,
 }
 
 impl AppState {
     pub fn new(config: Config, db: Db, keys: Keys, vapid: VapidKeys, queues: Queues, status: Arc<RuntimeStatus>) -> AppState {
         let limiters = Arc::new(Limiters::new(config.auth_rate_per_minute, config.api_rate_per_minute));
-        AppState { config: Arc::new(config), db, keys, vapid: Arc::new(vapid), queues, status, limiters }
+        AppState {
+            config: Arc::new(config),
+            db,
+            keys,
+            vapid: Arc::new(vapid),
+            queues,
+            status,
+            limiters,
+            answers: Arc::new(Answers::default()),
+            feeds: Arc::new(FeedCache::default()),
+        }
     }
 }

@@ -21,8 +21,12 @@ use crate::states::Language;
 /// look at the coming months.
 const WINDOW_BACK: SignedDuration = SignedDuration::from_hours(24 * 31);
 const WINDOW_AHEAD: SignedDuration = SignedDuration::from_hours(24 * 400);
-/// Occurrences compared per reminder within the window (hourly ones are many).
-const MAX_COMPARED: usize = 5000;
+/// A rule that rings every few hours spells its dates out over a shorter window: the feed of
+/// an account at its limits (100 hourly reminders that skip holidays) stays far under 1 MiB.
+const FREQUENT_WINDOW_BACK: SignedDuration = SignedDuration::from_hours(24 * 2);
+const FREQUENT_WINDOW_AHEAD: SignedDuration = SignedDuration::from_hours(24 * 14);
+/// Occurrences compared per reminder within the window.
+const MAX_COMPARED: usize = 800;
 
 /// What the feed says of each reminder.
 pub struct FeedOptions<'a> {
@@ -95,8 +99,9 @@ fn event(out: &mut Lines, r: &Reminder, options: &FeedOptions<'_>) -> Option<Str
         out.line(&format!("RRULE:{rule}"));
         // What Hibiki's rules change within the window: EXDATE what they drop, RDATE what
         // they add (a holiday move is both).
-        let from = (options.now - WINDOW_BACK).max(r.send_at);
-        let until = options.now + WINDOW_AHEAD;
+        let (back, ahead) = if hourly { (FREQUENT_WINDOW_BACK, FREQUENT_WINDOW_AHEAD) } else { (WINDOW_BACK, WINDOW_AHEAD) };
+        let from = (options.now - back).max(r.send_at);
+        let until = options.now + ahead;
         let within = |s: &Schedule| -> BTreeSet<Timestamp> { s.iter_from(from).take_while(|t| *t <= until).take(MAX_COMPARED).collect() };
         let (plain, shaped) = (within(&plain_schedule), within(&shaped_schedule));
         let as_value = |t: &Timestamp| match (&zone, hourly) {

@@ -24,15 +24,15 @@ pub struct Config {
     pub data_dir: PathBuf,
 
     /// `sqlite://…` or `postgres://…`; unset means SQLite in the data directory.
-    #[arg(long, env = "HIBIKI_DATABASE_URL")]
+    #[arg(long, env = "HIBIKI_DATABASE_URL", hide_env_values = true)]
     pub database_url: Option<String>,
 
     /// Redis for the job queues; unset means SQLite-backed queues.
-    #[arg(long, env = "HIBIKI_REDIS_URL")]
+    #[arg(long, env = "HIBIKI_REDIS_URL", hide_env_values = true)]
     pub redis_url: Option<String>,
 
     /// e.g. `smtp://127.0.0.1:2525` or `smtps://user:pass@host`; unset means log + outbox.
-    #[arg(long, env = "HIBIKI_SMTP_URL")]
+    #[arg(long, env = "HIBIKI_SMTP_URL", hide_env_values = true)]
     pub smtp_url: Option<String>,
 
     /// Sender address of every email.
@@ -50,6 +50,11 @@ pub struct Config {
     /// Base64 256-bit key sealing reminder contents; unset means generated into the data dir.
     #[arg(long, env = "HIBIKI_DATA_KEY", hide_env_values = true)]
     pub data_key: Option<String>,
+
+    /// For `hibiki rekey`: the base64 256-bit key to re-seal under (unset, with a generated
+    /// data key: a new one is generated). Environment only in practice: flags show in `ps`.
+    #[arg(long, env = "HIBIKI_NEW_DATA_KEY", hide_env_values = true)]
+    pub new_data_key: Option<String>,
 
     /// Comma-separated admin addresses.
     #[arg(long, env = "HIBIKI_ADMIN_EMAILS", value_delimiter = ',', default_value = "")]
@@ -127,7 +132,7 @@ pub struct Config {
 
     /// A Sentry-compatible DSN (`https://<key>@<host>/<project>`); set, the web app reports its
     /// errors there (scrubbed). Unset: nothing is loaded and nothing is sent.
-    #[arg(long, env = "HIBIKI_ERROR_REPORTING_DSN")]
+    #[arg(long, env = "HIBIKI_ERROR_REPORTING_DSN", hide_env_values = true)]
     pub error_reporting_dsn: Option<Url>,
 
     /// How long one minute of the email fallback delay lasts, in milliseconds: a test knob
@@ -178,10 +183,28 @@ impl Config {
         self.public_url.scheme() == "https"
     }
 
-    /// The developer shortcut is refused unless every listening address is loopback.
+    /// Whether the public URL names this machine (a laptop): `localhost` or a loopback address.
+    pub fn public_url_is_loopback(&self) -> bool {
+        match self.public_url.host() {
+            Some(url::Host::Domain(d)) => d.eq_ignore_ascii_case("localhost") || d.to_ascii_lowercase().ends_with(".localhost"),
+            Some(url::Host::Ipv4(ip)) => ip.is_loopback(),
+            Some(url::Host::Ipv6(ip)) => ip.is_loopback(),
+            None => false,
+        }
+    }
+
+    /// The developer shortcut is refused unless Hibiki listens on loopback, no reverse proxy
+    /// stands in front (a same-host proxy makes every request look loopback) and the public
+    /// URL is this machine.
     pub fn check(&self) -> anyhow::Result<()> {
         if self.dev_login && !self.listen.ip().is_loopback() {
             anyhow::bail!("HIBIKI_DEV_LOGIN=1 is only allowed when HIBIKI_LISTEN is a loopback address (it is {})", self.listen);
+        }
+        if self.dev_login && !self.trusted_proxies.is_empty() {
+            anyhow::bail!("HIBIKI_DEV_LOGIN=1 is not allowed with HIBIKI_TRUSTED_PROXIES (a proxy in front makes it public)");
+        }
+        if self.dev_login && !self.public_url_is_loopback() {
+            anyhow::bail!("HIBIKI_DEV_LOGIN=1 is only allowed when HIBIKI_PUBLIC_URL is a loopback address (it is {})", self.public_url);
         }
         if self.auth_rate_per_minute == 0 || self.api_rate_per_minute == 0 {
             anyhow::bail!("rate limits must be at least 1 per minute");
@@ -276,6 +299,16 @@ mod tests {
         let mut c = Config::with_data_dir("./data");
         c.dev_login = true;
         assert!(c.check().is_ok());
+        for public in ["http://127.0.0.1:8080", "http://[::1]:9000/", "http://app.localhost:8080"] {
+            c.public_url = public.parse().unwrap();
+            assert!(c.check().is_ok(), "{public} is this machine");
+        }
+        c.public_url = "https://hibiki.example.com".parse().unwrap();
+        assert!(c.check().is_err(), "a public URL elsewhere");
+        c.public_url = "http://localhost:8080".parse().unwrap();
+        c.trusted_proxies = vec!["127.0.0.1/32".parse().unwrap()];
+        assert!(c.check().is_err(), "a proxy in front");
+        c.trusted_proxies.clear();
         c.listen = "0.0.0.0:8080".parse().unwrap();
         assert!(c.check().is_err());
     }

@@ -14,10 +14,24 @@ use crate::{Error, Result};
 /// keys the hashes of sign-in codes. Separate keys so that neither use weakens the other.
 #[derive(Clone)]
 pub struct Keys {
-    seal: std::sync::Arc<LessSafeKey>,
+    seal: std::sync::Arc<SealKey>,
+    /// Keys that still open what they sealed (a rekey in progress reads under the old key).
+    older: Vec<std::sync::Arc<SealKey>>,
     otp: hmac::Key,
     rng: SystemRandom,
 }
+
+/// A sealing key and its id: the first 4 bytes of a keyed hash of the data key, written in
+/// front of every value it seals, so a value says which key opens it.
+struct SealKey {
+    id: [u8; KEY_ID_LEN],
+    key: LessSafeKey,
+}
+
+const KEY_ID_LEN: usize = 4;
+/// The first byte of a value sealed with a key id; values sealed before key ids (nonce first)
+/// are still read.
+const SEALED_V2: u8 = 2;
 
 impl std::fmt::Debug for Keys {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -39,43 +53,89 @@ fn derive(prk: &hkdf::Prk, info: &'static [u8]) -> [u8; 32] {
     out
 }
 
+fn seal_key(data_key: &[u8; 32]) -> SealKey {
+    let prk = hkdf::Salt::new(hkdf::HKDF_SHA256, b"hibiki/v1").extract(data_key);
+    let seal = derive(&prk, b"reminder-contents");
+    let id = derive(&prk, b"key-id");
+    SealKey {
+        id: id[..KEY_ID_LEN].try_into().expect("4 of 32 bytes"),
+        key: LessSafeKey::new(UnboundKey::new(&AES_256_GCM, &seal).expect("32-byte AES-256 key")),
+    }
+}
+
+fn open_with(key: &LessSafeKey, context: &str, nonce: &[u8], ciphertext: &[u8]) -> Option<Vec<u8>> {
+    let nonce = Nonce::try_assume_unique_for_key(nonce).ok()?;
+    let mut buf = ciphertext.to_vec();
+    key.open_in_place(nonce, Aad::from(context.as_bytes()), &mut buf).ok().map(|plain| plain.to_vec())
+}
+
 impl Keys {
     pub fn from_data_key(data_key: &[u8; 32]) -> Keys {
         let prk = hkdf::Salt::new(hkdf::HKDF_SHA256, b"hibiki/v1").extract(data_key);
-        let seal = derive(&prk, b"reminder-contents");
         let otp = derive(&prk, b"otp-hmac");
         Keys {
-            seal: std::sync::Arc::new(LessSafeKey::new(UnboundKey::new(&AES_256_GCM, &seal).expect("32-byte AES-256 key"))),
+            seal: std::sync::Arc::new(seal_key(data_key)),
+            older: Vec::new(),
             otp: hmac::Key::new(hmac::HMAC_SHA256, &otp),
             rng: SystemRandom::new(),
         }
     }
 
+    /// These keys, still opening what `older` sealed (for `hibiki rekey`).
+    pub fn also_opening(mut self, older: &[u8; 32]) -> Keys {
+        self.older.push(std::sync::Arc::new(seal_key(older)));
+        self
+    }
+
+    /// The id of the key that seals now (hex), as `hibiki rekey` reports it.
+    pub fn key_id(&self) -> String {
+        self.seal.id.iter().map(|b| format!("{b:02x}")).collect()
+    }
+
+    /// Whether `sealed` was sealed by the current key (a rekey skips those).
+    pub fn sealed_by_current(&self, sealed: &[u8]) -> bool {
+        sealed.len() > 1 + KEY_ID_LEN && sealed[0] == SEALED_V2 && sealed[1..1 + KEY_ID_LEN] == self.seal.id
+    }
+
     /// Seals `plaintext` with AES-256-GCM. `context` (row id and field name) is bound as
     /// associated data, so a sealed value copied to another row or field does not open.
-    /// Layout: 12-byte random nonce, then ciphertext and tag.
+    /// Layout: the version byte 2, the 4-byte key id, the 12-byte random nonce, then
+    /// ciphertext and tag.
     pub fn seal(&self, context: &str, plaintext: &[u8]) -> Vec<u8> {
         let mut nonce = [0u8; NONCE_LEN];
         self.rng.fill(&mut nonce).expect("system randomness");
         let mut buf = plaintext.to_vec();
         self.seal
+            .key
             .seal_in_place_append_tag(Nonce::assume_unique_for_key(nonce), Aad::from(context.as_bytes()), &mut buf)
             .expect("sealing cannot fail for in-memory buffers");
-        let mut out = Vec::with_capacity(NONCE_LEN + buf.len());
+        let mut out = Vec::with_capacity(1 + KEY_ID_LEN + NONCE_LEN + buf.len());
+        out.push(SEALED_V2);
+        out.extend_from_slice(&self.seal.id);
         out.extend_from_slice(&nonce);
         out.extend_from_slice(&buf);
         out
     }
 
+    /// Opens a value sealed by this key or an older one given to [`Keys::also_opening`]: by
+    /// its key id, or (values sealed before key ids) by trying each key.
     pub fn open(&self, context: &str, sealed: &[u8]) -> Result<Vec<u8>> {
+        let keys = || std::iter::once(&self.seal).chain(self.older.iter());
+        if sealed.len() > 1 + KEY_ID_LEN + NONCE_LEN && sealed[0] == SEALED_V2 {
+            let (id, rest) = sealed[1..].split_at(KEY_ID_LEN);
+            if let Some(key) = keys().find(|k| k.id == id) {
+                let (nonce, ciphertext) = rest.split_at(NONCE_LEN);
+                if let Some(plain) = open_with(&key.key, context, nonce, ciphertext) {
+                    return Ok(plain);
+                }
+            }
+        }
+        // A value from before key ids: nonce first (it may start with 2 by chance).
         if sealed.len() < NONCE_LEN {
             return Err(Error::Crypto);
         }
-        let (nonce, rest) = sealed.split_at(NONCE_LEN);
-        let nonce = Nonce::try_assume_unique_for_key(nonce).map_err(|_| Error::Crypto)?;
-        let mut buf = rest.to_vec();
-        let plain = self.seal.open_in_place(nonce, Aad::from(context.as_bytes()), &mut buf).map_err(|_| Error::Crypto)?;
-        Ok(plain.to_vec())
+        let (nonce, ciphertext) = sealed.split_at(NONCE_LEN);
+        keys().find_map(|k| open_with(&k.key, context, nonce, ciphertext)).ok_or(Error::Crypto)
     }
 
     pub fn seal_str(&self, context: &str, s: &str) -> Vec<u8> {
@@ -163,6 +223,45 @@ mod tests {
         assert!(k.open("r1/title", &[1, 2, 3]).is_err());
         let other = Keys::from_data_key(&[8u8; 32]);
         assert!(other.open("r1/title", &sealed).is_err(), "another data key");
+    }
+
+    /// Seals the way values were sealed before key ids: nonce, then ciphertext and tag.
+    fn seal_without_key_id(data_key: &[u8; 32], context: &str, plaintext: &[u8]) -> Vec<u8> {
+        let key = seal_key(data_key);
+        let mut nonce = [0u8; NONCE_LEN];
+        SystemRandom::new().fill(&mut nonce).unwrap();
+        let mut buf = plaintext.to_vec();
+        key.key.seal_in_place_append_tag(Nonce::assume_unique_for_key(nonce), Aad::from(context.as_bytes()), &mut buf).unwrap();
+        [nonce.as_slice(), &buf].concat()
+    }
+
+    #[test]
+    fn values_carry_their_key_id_and_older_keys_still_open() {
+        let old = keys();
+        let sealed = old.seal_str("r1/title", "歯医者");
+        assert_eq!(sealed[0], SEALED_V2);
+        assert_eq!(hex(&sealed[1..5]), old.key_id());
+        assert!(old.sealed_by_current(&sealed));
+        let new = Keys::from_data_key(&[9u8; 32]);
+        assert_ne!(new.key_id(), old.key_id());
+        assert!(new.open("r1/title", &sealed).is_err(), "the new key alone cannot open it");
+        let rekeying = Keys::from_data_key(&[9u8; 32]).also_opening(&[7u8; 32]);
+        assert_eq!(rekeying.open_string("r1/title", &sealed).unwrap(), "歯医者");
+        assert!(!rekeying.sealed_by_current(&sealed));
+        let resealed = rekeying.seal_str("r1/title", "歯医者");
+        assert!(rekeying.sealed_by_current(&resealed));
+        assert_eq!(new.open_string("r1/title", &resealed).unwrap(), "歯医者");
+        // Values from before key ids open with either key that sealed them.
+        for _ in 0..50 {
+            let legacy = seal_without_key_id(&[7u8; 32], "r1/title", "古い".as_bytes());
+            assert_eq!(old.open_string("r1/title", &legacy).unwrap(), "古い");
+            assert_eq!(rekeying.open_string("r1/title", &legacy).unwrap(), "古い");
+            assert!(!rekeying.sealed_by_current(&legacy) || legacy[1..5] == *rekeying.seal.id.as_slice());
+        }
+    }
+
+    fn hex(b: &[u8]) -> String {
+        b.iter().map(|b| format!("{b:02x}")).collect()
     }
 
     #[test]

@@ -60,8 +60,17 @@ pub fn platform_of(device_info: &serde_json::Value) -> &'static str {
 
 /// "iPhone · Safari"; whichever part is known; empty when neither is.
 pub fn label(device_info: &serde_json::Value) -> String {
-    let (ua, _) = agent_and_hint(device_info);
-    [platform_of(device_info), browser(ua)].into_iter().filter(|s| !s.is_empty()).collect::<Vec<_>>().join(" · ")
+    let (ua, hint) = agent_and_hint(device_info);
+    join(platform(ua, hint), browser(ua))
+}
+
+/// The same label from a request's `User-Agent` alone (a session's device).
+pub fn label_of_agent(user_agent: &str) -> String {
+    join(platform(user_agent, ""), browser(user_agent))
+}
+
+fn join(platform: &str, browser: &str) -> String {
+    [platform, browser].into_iter().filter(|s| !s.is_empty()).collect::<Vec<_>>().join(" · ")
 }
 
 #[cfg(test)]

@@ -19,6 +19,18 @@ pub fn normalize(raw: &str) -> Result<String, &'static str> {
     Ok(email.to_lowercase())
 }
 
+/// An address as logs and peeks show it: the first character of the local part, `***`, and
+/// the domain (`a***@example.com`). Anything without an `@` is masked whole.
+pub fn mask(email: &str) -> String {
+    match email.rsplit_once('@') {
+        Some((local, domain)) => {
+            let first: String = local.chars().take(1).collect();
+            format!("{first}***@{domain}")
+        }
+        None => "***".to_owned(),
+    }
+}
+
 /// The longest local part (RFC 5321 section 4.5.3.1.1).
 const MAX_LOCAL_LEN: usize = 64;
 
@@ -100,5 +112,17 @@ mod tests {
         assert!(normalize("a@xn--r8jz45g.jp").is_ok(), "an IDN in its ASCII form");
         let long = format!("{}@example.com", "a".repeat(250));
         assert!(normalize(&long).is_err());
+    }
+}
+
+#[cfg(test)]
+mod mask_tests {
+    use super::mask;
+
+    #[test]
+    fn masks_all_but_the_first_character_and_the_domain() {
+        assert_eq!(mask("alice@example.com"), "a***@example.com");
+        assert_eq!(mask("a@example.com"), "a***@example.com");
+        assert_eq!(mask("not-an-address"), "***");
     }
 }

@@ -12,6 +12,11 @@ pub enum Error {
     ReminderLimit(usize),
     #[error("this push endpoint belongs to another account")]
     EndpointInUse,
+    #[error("at most {0} devices")]
+    DeviceLimit(i64),
+    /// A per-account limit (send-now); retry after this many seconds.
+    #[error("too many requests, retry in {0} s")]
+    RateLimited(i64),
     #[error("database error: {0}")]
     Database(#[from] sqlx::Error),
     #[error("migration error: {0}")]

@@ -93,3 +93,8 @@ mod tests {
         assert_ne!(ReminderId::generate(), id);
     }
 }
+
+id_type! {
+    /// A signed-in session (its public id; the token itself is never stored).
+    SessionId
+}

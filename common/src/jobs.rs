@@ -32,24 +32,28 @@ impl PushJob {
     }
 }
 
-/// An email to send. The worker renders it in the recipient's language.
+/// An email to send. A job names what to send, never a secret or an address: the worker reads
+/// the recipient, and a sign-in mail's sealed code and link, from the database, and renders
+/// the mail in the recipient's language.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum MailJob {
-    /// A sign-in email carrying the 6-digit code and the link token; only the link while
-    /// code sign-in is blocked for the address (`code` is None).
-    SignIn { email: String, code: Option<String>, link_token: String, lang: Language },
+    /// A sign-in email (the 6-digit code and the link, or only the link while code sign-in is
+    /// blocked), named by its pending sign-in's reference (a keyed hash, hex).
+    SignIn { sign_in: String, lang: Language },
     /// `POST /api/test-email`.
-    Test { email: String, lang: Language },
+    Test { user_id: UserId, lang: Language },
     /// A reminder no device showed (the email fallback). The contents are read from the
     /// database when it is sent, so the queue never holds them.
-    Fallback { email: String, log_id: LogId, lang: Language },
+    Fallback { user_id: UserId, log_id: LogId, lang: Language },
 }
 
 impl MailJob {
-    pub fn recipient(&self) -> &str {
+    /// The account the job is for, if it names one (a sign-in may be for a new address).
+    pub fn user_id(&self) -> Option<&UserId> {
         match self {
-            MailJob::SignIn { email, .. } | MailJob::Test { email, .. } | MailJob::Fallback { email, .. } => email,
+            MailJob::SignIn { .. } => None,
+            MailJob::Test { user_id, .. } | MailJob::Fallback { user_id, .. } => Some(user_id),
         }
     }
 }

@@ -52,24 +52,57 @@ impl VapidKeys {
     }
 }
 
+fn new_key_text() -> String {
+    let mut key = [0u8; 32];
+    SystemRandom::new().fill(&mut key).expect("system randomness");
+    STANDARD.encode(key)
+}
+
+/// Where a generated data key lives.
+pub fn data_key_file(config: &Config) -> std::path::PathBuf {
+    config.data_dir.join("data.key")
+}
+
 /// Loads (or creates) the data key: `HIBIKI_DATA_KEY`, else `<data dir>/data.key`.
 pub fn data_key(config: &Config) -> anyhow::Result<[u8; 32]> {
     let encoded = match &config.data_key {
         Some(key) => key.clone(),
-        None => load_or_create(&config.data_dir.join("data.key"), || {
-            let mut key = [0u8; 32];
-            SystemRandom::new().fill(&mut key).expect("system randomness");
-            STANDARD.encode(key)
-        })?,
+        None => load_or_create(&data_key_file(config), new_key_text)?,
     };
+    decode_data_key(&encoded, "HIBIKI_DATA_KEY")
+}
+
+fn decode_data_key(encoded: &str, name: &str) -> anyhow::Result<[u8; 32]> {
     let bytes = STANDARD
         .decode(encoded.trim())
         .or_else(|_| URL_SAFE_NO_PAD.decode(encoded.trim().trim_end_matches('=')))
-        .context("HIBIKI_DATA_KEY is not base64")?;
+        .with_context(|| format!("{name} is not base64"))?;
     let Ok(key) = <[u8; 32]>::try_from(bytes.as_slice()) else {
-        bail!("HIBIKI_DATA_KEY must be 32 bytes (256 bits), it is {}", bytes.len());
+        bail!("{name} must be 32 bytes (256 bits), it is {}", bytes.len());
     };
     Ok(key)
+}
+
+/// The key `hibiki rekey` re-seals under: `HIBIKI_NEW_DATA_KEY`, or, when the data key was
+/// generated into the data directory, a new one generated beside it (`data.key.new`, which the
+/// rekey moves over `data.key` once every value is re-sealed; a rekey cut off finds it and
+/// goes on with it). `Ok(None)`: the key is configured, so the new one must be too.
+pub fn new_data_key(config: &Config) -> anyhow::Result<Option<[u8; 32]>> {
+    if let Some(key) = &config.new_data_key {
+        return decode_data_key(key, "HIBIKI_NEW_DATA_KEY").map(Some);
+    }
+    if config.data_key.is_some() {
+        return Ok(None);
+    }
+    let pending = data_key_file(config).with_extension("key.new");
+    decode_data_key(&load_or_create(&pending, new_key_text)?, "the new data key").map(Some)
+}
+
+/// After a rekey of a generated key: the new key becomes the data key.
+pub fn install_new_data_key(config: &Config) -> anyhow::Result<()> {
+    let file = data_key_file(config);
+    fs::rename(file.with_extension("key.new"), &file).with_context(|| format!("replacing {}", file.display()))?;
+    Ok(())
 }
 
 /// Loads (or creates) the VAPID keys: `HIBIKI_VAPID_PRIVATE_KEY`, else `<data dir>/vapid.key`.
@@ -86,7 +119,7 @@ fn load_or_create(path: &Path, make: impl FnOnce() -> String) -> anyhow::Result<
         return Ok(existing.trim().to_owned());
     }
     if let Some(dir) = path.parent() {
-        fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+        crate::files::create_private_dir(dir).with_context(|| format!("creating {}", dir.display()))?;
     }
     let value = make();
     let mut options = fs::OpenOptions::new();

@@ -19,6 +19,8 @@ pub enum EndpointError {
     PrivateAddress,
     #[error("the endpoint's host could not be resolved")]
     Unresolvable,
+    #[error("the endpoint must use port 443")]
+    Port,
 }
 
 /// Parses and checks an endpoint URL (not its DNS answers; see [`check_resolved`]).
@@ -34,6 +36,11 @@ pub fn parse(endpoint: &str, allow_private: bool) -> Result<Url, EndpointError> 
     }
     if !url.username().is_empty() || url.password().is_some() {
         return Err(EndpointError::Credentials);
+    }
+    // Push services listen on 443; any other port would let an endpoint aim the server's
+    // POSTs at another service on a public host.
+    if !allow_private && url.port_or_known_default() != Some(443) {
+        return Err(EndpointError::Port);
     }
     match url.host() {
         None => return Err(EndpointError::Invalid),
@@ -188,6 +195,10 @@ mod tests {
         assert_eq!(parse("http://push.example.com/x", false), Err(EndpointError::NotHttps));
         assert_eq!(parse("ftp://push.example.com/x", true), Err(EndpointError::NotHttps));
         assert_eq!(parse("https://user:pw@push.example.com/x", false), Err(EndpointError::Credentials));
+        assert!(parse("https://push.example.com:443/x", false).is_ok());
+        assert_eq!(parse("https://push.example.com:8443/x", false), Err(EndpointError::Port));
+        assert_eq!(parse("https://push.example.com:25/x", false), Err(EndpointError::Port));
+        assert!(parse("https://push.example.com:8443/x", true).is_ok(), "any port with private push allowed");
         assert_eq!(parse("https://127.0.0.1/x", false), Err(EndpointError::PrivateAddress));
         assert_eq!(parse("https://[::1]/x", false), Err(EndpointError::PrivateAddress));
         assert_eq!(parse("https://169.254.169.254/latest/meta-data", false), Err(EndpointError::PrivateAddress));

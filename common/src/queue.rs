@@ -25,6 +25,27 @@ pub const HEARTBEAT: Duration = Duration::from_secs(5);
 #[error("queue: {0}")]
 pub struct QueueError(pub String);
 
+/// Removes the jobs whose data contains ARGV[1] (a user id) from a Redis queue: their data,
+/// their metadata, and their place in the active list or the scheduled set.
+const FORGET_SCRIPT: &str = r#"
+local removed = 0
+local fields = redis.call('HGETALL', KEYS[1])
+for i = 1, #fields, 2 do
+  local id, data = fields[i], fields[i + 1]
+  if string.find(data, ARGV[1], 1, true) then
+    local status = redis.call('HGET', KEYS[2] .. ':' .. id, 'status')
+    if status ~= 'Running' then
+      redis.call('HDEL', KEYS[1], id)
+      redis.call('DEL', KEYS[2] .. ':' .. id)
+      redis.call('LREM', KEYS[3], 0, id)
+      redis.call('ZREM', KEYS[4], id)
+      removed = removed + 1
+    end
+  end
+end
+return removed
+"#;
+
 /// Producers' handle on the queues; cheap to clone.
 #[derive(Clone)]
 pub enum Queues {
@@ -73,7 +94,7 @@ impl Queues {
                 Ok((Queues::Redis { push, mail, conn }, Wakers::Redis))
             }
             None => {
-                std::fs::create_dir_all(&config.data_dir)?;
+                crate::files::create_private_dir(&config.data_dir)?;
                 let url = format!("sqlite://{}?mode=rwc", config.data_dir.join("queue.sqlite").display());
                 // One pool per queue: a pool's update hook sees its own writes, and each worker
                 // needs its own listener.
@@ -101,6 +122,59 @@ impl Queues {
             Queues::Redis { mail, .. } => mail.clone().push(job).await.map_err(Into::into),
         };
         result.map_err(|e| QueueError(e.to_string()))
+    }
+
+    /// Removes jobs that finished (done, failed or killed) more than `age` ago, from both
+    /// queues: a finished job is of no more use, and it names an account.
+    pub async fn vacuum_finished(&self, age: Duration) -> Result<u64, QueueError> {
+        match self {
+            Queues::Sqlite { push, .. } => sqlx::query(
+                "DELETE FROM Jobs WHERE status IN ('Done', 'Failed', 'Killed') AND done_at IS NOT NULL
+                 AND done_at <= strftime('%s', 'now') - ?1",
+            )
+            .bind(age.as_secs() as i64)
+            .execute(push.pool())
+            .await
+            .map(|r| r.rows_affected())
+            .map_err(|e| QueueError(e.to_string())),
+            Queues::Redis { push, mail, .. } => {
+                use apalis_core::backend::Vacuum;
+                let pushed = push.clone().vacuum_before(age).await.map_err(|e| QueueError(e.to_string()))?;
+                let mailed = mail.clone().vacuum_before(age).await.map_err(|e| QueueError(e.to_string()))?;
+                Ok((pushed + mailed) as u64)
+            }
+        }
+    }
+
+    /// Removes every job that names `user_id` and is not running right now (account
+    /// deletion); a running one finds the account gone and sends nothing.
+    pub async fn forget_user(&self, user_id: &crate::ids::UserId) -> Result<u64, QueueError> {
+        match self {
+            Queues::Sqlite { push, .. } => {
+                sqlx::query("DELETE FROM Jobs WHERE status <> 'Running' AND instr(CAST(job AS TEXT), ?1) > 0")
+                    .bind(user_id.as_str())
+                    .execute(push.pool())
+                    .await
+                    .map(|r| r.rows_affected())
+                    .map_err(|e| QueueError(e.to_string()))
+            }
+            Queues::Redis { push, mail, conn } => {
+                let mut removed = 0u64;
+                for config in [push.get_config(), mail.get_config()] {
+                    let n: u64 = redis::Script::new(FORGET_SCRIPT)
+                        .key(config.job_data_hash())
+                        .key(config.job_meta_hash())
+                        .key(config.active_jobs_list())
+                        .key(config.scheduled_jobs_set())
+                        .arg(user_id.as_str())
+                        .invoke_async(&mut conn.clone())
+                        .await
+                        .map_err(|e| QueueError(e.to_string()))?;
+                    removed += n;
+                }
+                Ok(removed)
+            }
+        }
     }
 
     /// Jobs waiting to be picked up, over both queues.

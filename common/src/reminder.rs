@@ -753,3 +753,41 @@ mod tests {
         assert!(preview_count(Some(51)).is_err());
     }
 }
+
+/// Send-now per account: one per this many ms...
+pub const SEND_NOW_EVERY_MS: i64 = 10_000;
+/// ...and at most this many an hour.
+pub const SEND_NOW_PER_HOUR: usize = 30;
+
+/// Seconds to wait before the next send-now, given the account's send-nows of the last hour
+/// (ms, newest first); `None` when it may send now.
+pub fn send_now_wait(last_hour_newest_first: &[i64], now_ms: i64) -> Option<i64> {
+    let secs = |ms: i64| (ms as f64 / 1000.0).ceil().max(1.0) as i64;
+    if let Some(&newest) = last_hour_newest_first.first()
+        && now_ms - newest < SEND_NOW_EVERY_MS
+    {
+        return Some(secs(newest + SEND_NOW_EVERY_MS - now_ms));
+    }
+    if last_hour_newest_first.len() >= SEND_NOW_PER_HOUR {
+        let oldest_counted = last_hour_newest_first[SEND_NOW_PER_HOUR - 1];
+        return Some(secs(oldest_counted + 3_600_000 - now_ms));
+    }
+    None
+}
+
+#[cfg(test)]
+mod send_now_tests {
+    use super::*;
+
+    #[test]
+    fn one_per_ten_seconds_and_thirty_an_hour() {
+        let now = 10_000_000;
+        assert_eq!(send_now_wait(&[], now), None);
+        assert_eq!(send_now_wait(&[now - 1_000], now), Some(9));
+        assert_eq!(send_now_wait(&[now - 10_000], now), None);
+        let thirty: Vec<i64> = (0..30).map(|i| now - 20_000 - i * 60_000).collect();
+        // The oldest of the 30 was sent 20 s + 29 min ago: it leaves the hour in 30 min 40 s.
+        assert_eq!(send_now_wait(&thirty, now), Some(1840));
+        assert_eq!(send_now_wait(&thirty[..29], now), None);
+    }
+}

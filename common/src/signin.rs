@@ -17,7 +17,8 @@ use jiff::{SignedDuration, Timestamp};
 use crate::crypto::{Keys, hashes_equal, session_hash};
 use crate::jobs::MailJob;
 use crate::states::Language;
-use crate::storage::{Db, StoreOtp, User};
+use crate::ids::SessionId;
+use crate::storage::{Db, SessionTtl, StoreOtp, User};
 
 pub const CODE_TTL_SECS: i64 = 1200;
 pub const RESEND_AFTER_SECS: i64 = 60;
@@ -26,7 +27,10 @@ pub const FAILURES_BEFORE_BLOCK: i64 = 10;
 /// The first block; each later one lasts twice the one before.
 pub const BLOCK_SECS: i64 = 3600;
 pub const MAILS_PER_HOUR: i64 = 3;
+/// A session slides 30 days with use, within 90 days of signing in.
 pub const SESSION_TTL: SignedDuration = SignedDuration::from_hours(24 * 30);
+pub const SESSION_ABSOLUTE: SignedDuration = SignedDuration::from_hours(24 * 90);
+pub const SESSION_LIFETIME: SessionTtl = SessionTtl { sliding: SESSION_TTL, absolute: SESSION_ABSOLUTE };
 pub const MAIL_KIND_SIGN_IN: &str = "sign_in";
 pub const MAIL_KIND_TEST: &str = "test";
 
@@ -64,6 +68,7 @@ type Result<T> = std::result::Result<T, SignInError>;
 #[derive(Debug)]
 pub struct SignedIn {
     pub token: String,
+    pub session_id: SessionId,
     pub user: User,
     pub is_new_user: bool,
 }
@@ -93,21 +98,61 @@ pub async fn request_code(db: &Db, keys: &Keys, raw_email: &str, lang: Language,
     let link_token = keys.token();
     let code_hash = keys.otp_hash("code", &email, &code);
     let link_hash = keys.otp_hash("link", "", &link_token);
-    match db.store_otp(&email, &code_hash, &link_hash, lang, now, CODE_TTL_SECS * 1000, RESEND_AFTER_SECS * 1000).await? {
+    let code_sign_in = db.code_blocked_until(&email, now).await?.is_none();
+    let reference = sign_in_reference(&link_hash);
+    let secret = MailSecret { code: code_sign_in.then_some(code), link_token };
+    let sealed = keys.seal(&mail_secret_context(&reference), &serde_json::to_vec(&secret).expect("plain data serializes"));
+    match db.store_otp(&email, &code_hash, &link_hash, &sealed, lang, now, CODE_TTL_SECS * 1000, RESEND_AFTER_SECS * 1000).await? {
         StoreOtp::Stored => {}
         StoreOtp::Cooldown { retry_after_ms } => {
             return Err(SignInError::RateLimited { retry_after_secs: secs_until(now.as_millisecond() + retry_after_ms, now) });
         }
     }
     db.log_mail(&email, MAIL_KIND_SIGN_IN, now).await?;
-    let code_sign_in = db.code_blocked_until(&email, now).await?.is_none();
-    let code = code_sign_in.then_some(code);
-    Ok(CodeRequested { mail: MailJob::SignIn { email, code, link_token, lang }, code_sign_in })
+    Ok(CodeRequested { mail: MailJob::SignIn { sign_in: reference, lang }, code_sign_in })
+}
+
+/// What a sign-in mail carries, sealed in the database until it is sent.
+#[derive(Debug, serde::Serialize, serde::Deserialize)]
+pub struct MailSecret {
+    /// None while code sign-in is blocked for the address: the mail carries only the link.
+    pub code: Option<String>,
+    pub link_token: String,
+}
+
+/// A pending sign-in's reference in a mail job: its link's keyed hash, hex.
+fn sign_in_reference(link_hash: &[u8]) -> String {
+    link_hash.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+fn mail_secret_context(reference: &str) -> String {
+    format!("sign-in-mail:{reference}")
+}
+
+/// A sign-in mail ready to send: the address and what to tell it.
+#[derive(Debug)]
+pub struct SignInMail {
+    pub email: String,
+    pub secret: MailSecret,
+}
+
+/// The sign-in mail a job names, while its code is pending and unsent; `None` when it was
+/// used, replaced by a resend, expired or already sent.
+pub async fn sign_in_mail(db: &Db, keys: &Keys, reference: &str, now: Timestamp) -> crate::Result<Option<SignInMail>> {
+    let Some((email, sealed)) = db.sign_in_mail(reference, now).await? else { return Ok(None) };
+    let plain = keys.open(&mail_secret_context(reference), &sealed)?;
+    let secret = serde_json::from_slice(&plain).map_err(|_| crate::Error::Crypto)?;
+    Ok(Some(SignInMail { email, secret }))
+}
+
+/// Forgets a sign-in mail's secrets once it is sent: only their hashes stay.
+pub async fn sign_in_mail_sent(db: &Db, reference: &str) -> crate::Result<()> {
+    db.forget_sign_in_mail(reference).await
 }
 
 /// Verifies a code. Of concurrent correct submissions exactly one succeeds. Only a guess
 /// judged against a pending, unburned code counts towards the block.
-pub async fn verify_code(db: &Db, keys: &Keys, raw_email: &str, code: &str, now: Timestamp) -> Result<SignedIn> {
+pub async fn verify_code(db: &Db, keys: &Keys, raw_email: &str, code: &str, device: &str, now: Timestamp) -> Result<SignedIn> {
     let email = crate::email::normalize(raw_email).map_err(SignInError::EmailInvalid)?;
     if let Some(until) = db.code_blocked_until(&email, now).await? {
         return Err(SignInError::AttemptsExceeded { retry_after_secs: Some(secs_until(until, now)) });
@@ -127,7 +172,7 @@ pub async fn verify_code(db: &Db, keys: &Keys, raw_email: &str, code: &str, now:
     if well_formed && hashes_equal(&candidate, &row.code_hash) {
         if let Some(lang) = db.consume_code(&email, &candidate, now, MAX_CODE_ATTEMPTS).await? {
             db.clear_code_failures(&email).await?;
-            return start_session(db, keys, &email, lang, now).await;
+            return start_session(db, keys, &email, lang, device, now).await;
         }
         // Another request spent it (or burned it) between our read and our delete.
         return Err(SignInError::NoCodePending);
@@ -151,7 +196,7 @@ pub fn block_length_ms(first_ms: i64, earlier: i64) -> i64 {
 }
 
 /// Verifies a sign-in link token (from `/auth/callback#token=…`).
-pub async fn verify_link(db: &Db, keys: &Keys, token: &str, now: Timestamp) -> Result<SignedIn> {
+pub async fn verify_link(db: &Db, keys: &Keys, token: &str, device: &str, now: Timestamp) -> Result<SignedIn> {
     let token = token.trim();
     if token.is_empty() || token.len() > 128 {
         return Err(SignInError::LinkInvalid);
@@ -162,24 +207,39 @@ pub async fn verify_link(db: &Db, keys: &Keys, token: &str, now: Timestamp) -> R
     };
     // The link proves control of the mailbox, so it also lifts a code block.
     db.clear_code_failures(&email).await?;
-    start_session(db, keys, &email, lang, now).await
+    start_session(db, keys, &email, lang, device, now).await
+}
+
+/// Whose account a sign-in link opens, masked (`a***@example.com`), without spending it:
+/// the link page shows it before the person signs in.
+pub async fn peek_link(db: &Db, keys: &Keys, token: &str, now: Timestamp) -> Result<String> {
+    let token = token.trim();
+    if token.is_empty() || token.len() > 128 {
+        return Err(SignInError::LinkInvalid);
+    }
+    let link_hash = keys.otp_hash("link", "", token);
+    match db.link_email(&link_hash, now).await? {
+        Some(email) => Ok(crate::email::mask(&email)),
+        None => Err(SignInError::LinkInvalid),
+    }
 }
 
 /// Signs in without a code (the developer shortcut; the API decides when that is allowed).
-pub async fn start_session(db: &Db, keys: &Keys, email: &str, lang: Language, now: Timestamp) -> Result<SignedIn> {
+/// `device` labels the session in the person's list ("Chrome on Android").
+pub async fn start_session(db: &Db, keys: &Keys, email: &str, lang: Language, device: &str, now: Timestamp) -> Result<SignedIn> {
     let (user, is_new_user) = db.find_or_create_user(email, lang, now).await?;
     let token = keys.token();
-    db.create_session(&session_hash(&token), &user.id, now, SESSION_TTL).await?;
+    let session_id = db.create_session(&session_hash(&token), &user.id, device, now, SESSION_LIFETIME).await?;
     db.touch_user(&user.id, now).await?;
-    Ok(SignedIn { token, user, is_new_user })
+    Ok(SignedIn { token, session_id, user, is_new_user })
 }
 
-/// The user behind a session token, if the session is live.
-pub async fn authenticate(db: &Db, token: &str, now: Timestamp) -> crate::Result<Option<User>> {
+/// The user behind a session token, and the session's id, if the session is live.
+pub async fn authenticate(db: &Db, token: &str, now: Timestamp) -> crate::Result<Option<(User, SessionId)>> {
     if token.is_empty() || token.len() > 128 {
         return Ok(None);
     }
-    db.session_user(&session_hash(token), now, SESSION_TTL).await
+    db.session_user(&session_hash(token), now, SESSION_LIFETIME).await
 }
 
 pub async fn sign_out(db: &Db, token: &str) -> crate::Result<()> {

@@ -232,7 +232,7 @@ fi
 # ------------------------------------------------------------------------------ image
 
 if [ -n "$PY" ]; then
-  check "dockerfile: rust, node and slim runtime stages; --locked; npm install; non-root; web dir; ENTRYPOINT" "$PY" tests/ops/static_checks.py dockerfile
+  check "dockerfile: versioned rust, node and slim runtime stages; --locked; npm ci; non-root; web dir; ENTRYPOINT" "$PY" tests/ops/static_checks.py dockerfile
   check "dockerignore: target/, node_modules, data/, .venv-test/ and .env stay out of the context" "$PY" tests/ops/static_checks.py dockerignore
 else
   skip "dockerfile and .dockerignore" "no Python with PyYAML, $INSTALL_NOTE"

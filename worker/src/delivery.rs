@@ -20,8 +20,7 @@ use crate::push::{PreparedPush, PushClient, PushOptions, PushOutcome};
 use crate::recorder::{RecordError, Recorder};
 
 const MAX_ATTEMPTS: u32 = 4;
-/// Push requests one worker process has open at once (sockets, memory).
-pub const MAX_SENDS_IN_FLIGHT: usize = 512;
+pub use crate::push::MAX_SENDS_IN_FLIGHT;
 /// Jobs reading, claiming and encrypting at once: the rest wait their turn instead of
 /// crowding the database pool in a burst (they have until their second).
 const PREPARING_AT_ONCE: usize = 8;
@@ -38,7 +37,6 @@ pub struct DeliveryContext {
     pub retry: RetryTiming,
     /// The app's public URL: the notification opens the reminder there.
     pub public_url: String,
-    sends: Semaphore,
     preparing: Semaphore,
     recorder: Recorder,
 }
@@ -53,7 +51,6 @@ impl DeliveryContext {
             client,
             retry,
             public_url,
-            sends: Semaphore::new(MAX_SENDS_IN_FLIGHT),
             preparing: Semaphore::new(PREPARING_AT_ONCE),
             recorder,
         }
@@ -273,10 +270,7 @@ async fn send_one(ctx: &DeliveryContext, item: Ready) -> DeviceResult {
     let mut attempt = 0;
     loop {
         attempt += 1;
-        let outcome = {
-            let _permit = ctx.sends.acquire().await.expect("never closed");
-            ctx.client.send_prepared(&push).await
-        };
+        let outcome = ctx.client.send_prepared(&push).await;
         let outcome = match outcome {
             PushOutcome::Gone(_) => {
                 let _ = ctx.db.delete_subscription(&device.id).await;

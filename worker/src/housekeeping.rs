@@ -1,12 +1,16 @@
 //! Periodic clean-up, run by an apalis-cron worker: the 7-day archive of unanswered one-time
-//! reminders, the 180-day non-use rule, and expired codes, sessions and counters. Every worker
-//! process runs the schedule; a database lease lets one of them do each pass.
+//! reminders, the 180-day non-use rule, expired codes, sessions and counters, the retention of
+//! delivery history and archived reminders, finished queue jobs and old outbox mail. Every
+//! worker process runs the schedule; a database lease lets one of them do each pass.
 
 use std::str::FromStr;
 use std::sync::Arc;
 
 use apalis::prelude::*;
 use apalis_cron::{CronScheduler, Tick};
+use std::path::PathBuf;
+
+use hibiki_common::queue::Queues;
 use hibiki_common::storage::Db;
 use jiff::{SignedDuration, Timestamp};
 use tokio_util::sync::CancellationToken;
@@ -17,16 +21,51 @@ pub const NON_USE_AFTER: SignedDuration = SignedDuration::from_hours(24 * 180);
 pub const EVERY_TEN_MINUTES: &str = "0 */10 * * * *";
 const LEASE: &str = "housekeeping";
 
-/// One pass; returns (archived unanswered, archived for non-use, pruned rows).
+/// Finished jobs are removed once they are this old (the pass runs every ten minutes, so
+/// they are gone within half an hour).
+pub const FINISHED_JOBS_KEPT: std::time::Duration = std::time::Duration::from_secs(15 * 60);
+
+/// One pass over the database; returns (archived unanswered, archived for non-use, pruned
+/// rows, retention included).
 pub async fn run_once(db: &Db, now: Timestamp) -> hibiki_common::Result<(u64, u64, u64)> {
     let unanswered = db.archive_unanswered(now, ARCHIVE_UNANSWERED_AFTER).await?;
     let unused = db.retire_unused(now, NON_USE_AFTER).await?;
     let pruned = db.prune_expired(now).await?;
-    Ok((unanswered, unused, pruned))
+    let retained = db.enforce_retention(now).await?;
+    Ok((unanswered, unused, pruned + retained.delivery_entries + retained.archived_reminders))
+}
+
+/// What a pass cleans besides the database: the queues' finished jobs, the outbox's old mail.
+#[derive(Clone, Default)]
+pub struct Extras {
+    pub queues: Option<Queues>,
+    pub outbox: Option<PathBuf>,
+}
+
+impl Extras {
+    /// Returns (finished jobs removed, outbox mails removed).
+    pub async fn clean(&self) -> (u64, u64) {
+        let jobs = match &self.queues {
+            Some(queues) => queues.vacuum_finished(FINISHED_JOBS_KEPT).await.unwrap_or_else(|e| {
+                tracing::warn!(error = %e, "could not remove finished jobs");
+                0
+            }),
+            None => 0,
+        };
+        let mails = match &self.outbox {
+            Some(dir) => hibiki_common::outbox::prune(dir, std::time::SystemTime::now(), hibiki_common::outbox::KEEP).unwrap_or_else(|e| {
+                tracing::warn!(error = %e, "could not prune the outbox");
+                0
+            }),
+            None => 0,
+        };
+        (jobs, mails)
+    }
 }
 
 struct Housekeeper {
     db: Db,
+    extras: Extras,
     /// This process's name for the lease.
     holder: String,
     /// Slightly shorter than the schedule's period, so the next tick finds it free.
@@ -39,15 +78,16 @@ async fn handle_tick(_tick: Tick, ctx: Data<Arc<Housekeeper>>) -> Result<(), Box
         return Ok(()); // another worker process does this pass
     }
     let (a, b, c) = run_once(&ctx.db, now).await?;
+    let (jobs, mails) = ctx.extras.clean().await;
     metrics::counter!("hibiki_housekeeping_runs_total").increment(1);
-    if a + b + c > 0 {
-        tracing::info!(archived_unanswered = a, archived_unused = b, pruned = c, "housekeeping");
+    if a + b + c + jobs + mails > 0 {
+        tracing::info!(archived_unanswered = a, archived_unused = b, pruned = c, finished_jobs = jobs, outbox_mails = mails, "housekeeping");
     }
     Ok(())
 }
 
 /// Runs housekeeping on `schedule` (cron with seconds) until `shutdown`.
-pub async fn run(db: Db, schedule: &str, shutdown: CancellationToken) -> anyhow::Result<()> {
+pub async fn run(db: Db, extras: Extras, schedule: &str, shutdown: CancellationToken) -> anyhow::Result<()> {
     let schedule = cron::Schedule::from_str(schedule)?;
     let period = {
         let mut next = schedule.upcoming(chrono::Utc).take(2);
@@ -58,6 +98,7 @@ pub async fn run(db: Db, schedule: &str, shutdown: CancellationToken) -> anyhow:
     };
     let ctx = Arc::new(Housekeeper {
         db,
+        extras,
         holder: format!("{}-{}", std::process::id(), uuid::Uuid::new_v4().simple()),
         lease: period - SignedDuration::from_millis(500).min(period / 2),
     });

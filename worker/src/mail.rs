@@ -8,6 +8,7 @@ use std::time::Duration;
 use hibiki_common::config::Config;
 use hibiki_common::crypto::Keys;
 use hibiki_common::jobs::MailJob;
+use hibiki_common::signin;
 use hibiki_common::states::Language;
 use hibiki_common::storage::{Db, FallbackMail};
 use lettre::message::header::ContentType;
@@ -48,13 +49,25 @@ pub struct Mailer {
     transport: Transport,
     from: Mailbox,
     public_url: String,
+    /// The public URL is this machine (a laptop with no mail server): the log may show a
+    /// sign-in code, so the person can read it there.
+    log_codes: bool,
 }
 
-/// Subject and plain-text body of a job, in `lang`.
-pub fn render(job: &MailJob, lang: Language, public_url: &str) -> (String, String) {
+/// What a mail says, resolved from its job (a sign-in mail's code and link are read sealed
+/// from the database by the worker; the queue never holds them).
+#[derive(Debug, Clone)]
+pub enum Letter {
+    /// The 6-digit code and the link; only the link while code sign-in is blocked.
+    SignIn { code: Option<String>, link_token: String },
+    Test,
+}
+
+/// Subject and plain-text body of a letter, in `lang`.
+pub fn render(letter: &Letter, lang: Language, public_url: &str) -> (String, String) {
     let base = public_url.trim_end_matches('/');
-    match (job, lang) {
-        (MailJob::SignIn { code: None, link_token, .. }, Language::Ja) => (
+    match (letter, lang) {
+        (Letter::SignIn { code: None, link_token }, Language::Ja) => (
             "Hibiki ログインリンク".to_owned(),
             format!(
                 "Hibiki へのログインリンクです。\n\n{base}/auth/callback#token={link_token}\n\n\
@@ -63,7 +76,7 @@ pub fn render(job: &MailJob, lang: Language, public_url: &str) -> (String, Strin
                  心当たりがない場合は、このメールを無視してください。あなたのアカウントは安全です。\n\n— Hibiki（響き）\n"
             ),
         ),
-        (MailJob::SignIn { code: None, link_token, .. }, _) => (
+        (Letter::SignIn { code: None, link_token }, _) => (
             "Your Hibiki sign-in link".to_owned(),
             format!(
                 "Here is your Hibiki sign-in link:\n\n{base}/en/auth/callback#token={link_token}\n\n\
@@ -72,7 +85,7 @@ pub fn render(job: &MailJob, lang: Language, public_url: &str) -> (String, Strin
                  If you did not ask to sign in, ignore this email: your account is safe.\n\n— Hibiki\n"
             ),
         ),
-        (MailJob::SignIn { code: Some(code), link_token, .. }, Language::Ja) => (
+        (Letter::SignIn { code: Some(code), link_token }, Language::Ja) => (
             format!("Hibiki ログインコード: {code}"),
             format!(
                 "Hibiki へのログインコードです。\n\n    {code}\n\nアプリの入力欄にこの6桁のコードを入力してください。コードの有効期限は20分です。\n\n\
@@ -80,7 +93,7 @@ pub fn render(job: &MailJob, lang: Language, public_url: &str) -> (String, Strin
                  コードとリンクはどちらか一度だけ使えます。心当たりがない場合は、このメールを無視してください。\n\n— Hibiki（響き）\n"
             ),
         ),
-        (MailJob::SignIn { code: Some(code), link_token, .. }, _) => (
+        (Letter::SignIn { code: Some(code), link_token }, _) => (
             format!("Your Hibiki sign-in code: {code}"),
             format!(
                 "Here is your Hibiki sign-in code:\n\n    {code}\n\nType these 6 digits into the app. The code expires in 20 minutes.\n\n\
@@ -88,18 +101,16 @@ pub fn render(job: &MailJob, lang: Language, public_url: &str) -> (String, Strin
                  The code and the link work once, and using one spends both. If you did not ask to sign in, ignore this email.\n\n— Hibiki\n"
             ),
         ),
-        (MailJob::Test { .. }, Language::Ja) => (
+        (Letter::Test, Language::Ja) => (
             "Hibiki テストメール".to_owned(),
             format!(
                 "Hibiki からのテストメールです。このメールが届いていれば、メール送信は正常に動作しています。\n\n{base}/\n\n— Hibiki（響き）\n"
             ),
         ),
-        (MailJob::Test { .. }, _) => (
+        (Letter::Test, _) => (
             "Hibiki test email".to_owned(),
             format!("This is a test email from Hibiki. If you can read it, email delivery works.\n\n{base}/en\n\n— Hibiki\n"),
         ),
-        // Rendered from the database by `render_fallback`; this is never sent.
-        (MailJob::Fallback { .. }, _) => (String::new(), String::new()),
     }
 }
 
@@ -181,21 +192,23 @@ impl Mailer {
             Some(url) => {
                 Transport::Smtp(AsyncSmtpTransport::<Tokio1Executor>::from_url(url)?.timeout(Some(Duration::from_secs(20))).build())
             }
-            None => Transport::Outbox(config.data_dir.join("outbox")),
+            None => Transport::Outbox(hibiki_common::outbox::dir(&config.data_dir)),
         };
-        Ok(Mailer { transport, from: config.mail_from.parse()?, public_url: config.public_url.to_string() })
-    }
-
-    pub async fn send(&self, job: &MailJob, lang: Language) -> Result<(), MailError> {
-        let (subject, body) = render(job, lang, &self.public_url);
-        self.send_text(job.recipient(), subject, body).await
+        Ok(Mailer {
+            transport,
+            from: config.mail_from.parse()?,
+            public_url: config.public_url.to_string(),
+            log_codes: config.public_url_is_loopback(),
+        })
     }
 
     pub fn public_url(&self) -> &str {
         &self.public_url
     }
 
-    pub async fn send_text(&self, to: &str, subject: String, body: String) -> Result<(), MailError> {
+    /// Sends a mail. `code` is the sign-in code it carries, if any: in outbox mode on a laptop
+    /// the log shows it (the log never shows a mail's body).
+    pub async fn send_text(&self, to: &str, subject: String, body: String, code: Option<&str>) -> Result<(), MailError> {
         let message = Message::builder()
             .from(self.from.clone())
             .to(to.parse()?)
@@ -207,11 +220,18 @@ impl Mailer {
                 smtp.send(message).await?;
             }
             Transport::Outbox(dir) => {
-                tokio::fs::create_dir_all(dir).await?;
+                hibiki_common::files::create_private_dir(dir)?;
                 let name = format!("{}-{}.eml", jiff::Timestamp::now().as_millisecond(), uuid_like());
-                tokio::fs::write(dir.join(name), message.formatted()).await?;
-                // The embedded default has no mail server: the log is where the code is read.
-                tracing::info!(to, "mail (outbox, no SMTP configured):\n{body}");
+                let path = dir.join(&name);
+                hibiki_common::files::write_private(&path, &message.formatted())?;
+                // The embedded default has no mail server: the log says where the mail is, and
+                // on a laptop the sign-in code itself. Never the body: fallback mails carry
+                // reminder titles.
+                let to = hibiki_common::email::mask(to);
+                match code.filter(|_| self.log_codes) {
+                    Some(code) => tracing::info!(%to, file = %path.display(), code, "mail written to the outbox (no SMTP configured)"),
+                    None => tracing::info!(%to, file = %path.display(), "mail written to the outbox (no SMTP configured)"),
+                }
             }
         }
         Ok(())
@@ -224,34 +244,81 @@ fn uuid_like() -> String {
     format!("{}-{}", std::process::id(), SEQ.fetch_add(1, Ordering::Relaxed))
 }
 
-/// Sends one mail job in the recipient's language: their saved language wins over the
-/// request's hint (a new address has none yet). Temporary SMTP failures are retried here with
-/// backoff; the error of the last try is returned.
+/// A job made ready: to whom, what, and the sign-in it spends (forgotten once sent).
+struct Ready {
+    to: String,
+    subject: String,
+    body: String,
+    code: Option<String>,
+    sign_in: Option<String>,
+}
+
+/// Reads what a job names from the database and renders it in the recipient's language
+/// (their saved language wins over the request's hint: a new address has none yet). `None`:
+/// nothing to send any more (the code was used or replaced, the account or reminder is gone).
+async fn prepare(mailer: &Mailer, db: &Db, keys: &Keys, job: &MailJob) -> Result<Option<Ready>, MailError> {
+    let now = jiff::Timestamp::now();
+    match job {
+        MailJob::SignIn { sign_in, lang } => {
+            let Some(mail) = signin::sign_in_mail(db, keys, sign_in, now).await.map_err(MailError::Store)? else {
+                tracing::info!("sign-in email dropped: its code was used, replaced or already sent");
+                return Ok(None);
+            };
+            let lang = db.user_language(&mail.email).await.ok().flatten().unwrap_or(*lang);
+            let letter = Letter::SignIn { code: mail.secret.code.clone(), link_token: mail.secret.link_token };
+            let (subject, body) = render(&letter, lang, mailer.public_url());
+            Ok(Some(Ready { to: mail.email, subject, body, code: mail.secret.code, sign_in: Some(sign_in.clone()) }))
+        }
+        MailJob::Test { user_id, lang } => {
+            let Some((to, saved)) = db.mail_recipient(user_id).await.map_err(MailError::Store)? else {
+                tracing::info!(%user_id, "test email dropped: the account is gone");
+                return Ok(None);
+            };
+            let (subject, body) = render(&Letter::Test, saved.unwrap_or(*lang), mailer.public_url());
+            Ok(Some(Ready { to, subject, body, code: None, sign_in: None }))
+        }
+        MailJob::Fallback { user_id, log_id, .. } => {
+            let Some((to, _)) = db.mail_recipient(user_id).await.map_err(MailError::Store)? else {
+                tracing::info!(%user_id, "fallback email dropped: the account is gone");
+                return Ok(None);
+            };
+            match db.fallback_mail(keys, log_id).await {
+                Ok(Some(m)) if !m.settled => {
+                    let (subject, body) = render_fallback(&m, mailer.public_url());
+                    Ok(Some(Ready { to, subject, body, code: None, sign_in: None }))
+                }
+                Ok(_) => {
+                    tracing::info!(%log_id, "fallback email dropped: the reminder was acted on or deleted");
+                    Ok(None)
+                }
+                Err(e) => {
+                    tracing::warn!(error = %e, %log_id, "could not read a fallback email's reminder");
+                    Err(MailError::Store(e))
+                }
+            }
+        }
+    }
+}
+
+/// Sends one mail job. Temporary SMTP failures are retried here with backoff; the error of
+/// the last try is returned. A sign-in mail's secrets are forgotten once it is sent (or
+/// refused for good).
 pub async fn send_job(mailer: &Mailer, db: &Db, keys: &Keys, job: &MailJob) -> Result<(), MailError> {
-    let hint = match job {
-        MailJob::SignIn { lang, .. } | MailJob::Test { lang, .. } | MailJob::Fallback { lang, .. } => *lang,
-    };
-    let lang = db.user_language(job.recipient()).await.ok().flatten().unwrap_or(hint);
-    let (subject, body) = match job {
-        MailJob::Fallback { log_id, .. } => match db.fallback_mail(keys, log_id).await {
-            Ok(Some(m)) if !m.settled => render_fallback(&m, mailer.public_url()),
-            Ok(_) => {
-                tracing::info!(%log_id, "fallback email dropped: the reminder was acted on or deleted");
-                return Ok(());
-            }
-            Err(e) => {
-                tracing::warn!(error = %e, %log_id, "could not read a fallback email's reminder");
-                return Err(MailError::Store(e));
-            }
-        },
-        _ => render(job, lang, mailer.public_url()),
+    let Some(ready) = prepare(mailer, db, keys, job).await? else { return Ok(()) };
+    let forget = || async {
+        if let Some(reference) = &ready.sign_in
+            && let Err(e) = signin::sign_in_mail_sent(db, reference).await
+        {
+            tracing::warn!(error = %e, "could not forget a sent sign-in mail's secrets");
+        }
     };
     let mut delay = Duration::from_secs(1);
     let mut attempt = 1;
     loop {
-        match mailer.send_text(job.recipient(), subject.clone(), body.clone()).await {
+        match mailer.send_text(&ready.to, ready.subject.clone(), ready.body.clone(), ready.code.as_deref()).await {
             Ok(()) => {
                 metrics::counter!("hibiki_mail_sent_total").increment(1);
+                forget().await;
                 return Ok(());
             }
             Err(e) if e.is_transient() && attempt < 4 => {
@@ -270,7 +337,8 @@ pub async fn send_job(mailer: &Mailer, db: &Db, keys: &Keys, job: &MailJob) -> R
                 // A permanent refusal (5xx, an address the server will not take): trying again
                 // cannot help, so the job ends here.
                 metrics::counter!("hibiki_mail_failed_total", "kind" => "permanent").increment(1);
-                tracing::error!(error = %e, to = job.recipient(), "mail refused for good, not retried");
+                tracing::error!(error = %e, to = %hibiki_common::email::mask(&ready.to), "mail refused for good, not retried");
+                forget().await;
                 return Ok(());
             }
         }
@@ -283,7 +351,7 @@ mod tests {
 
     #[test]
     fn sign_in_mail_carries_code_and_link_in_both_languages() {
-        let job = MailJob::SignIn { email: "a@b.co".into(), code: Some("123456".into()), link_token: "tok".into(), lang: Language::En };
+        let job = Letter::SignIn { code: Some("123456".into()), link_token: "tok".into() };
         for &lang in Language::ALL {
             let (subject, body) = render(&job, lang, "https://hibiki.example/");
             assert!(subject.contains("123456"));
@@ -296,7 +364,7 @@ mod tests {
 
     #[test]
     fn while_code_sign_in_is_blocked_the_mail_carries_only_the_link() {
-        let job = MailJob::SignIn { email: "a@b.co".into(), code: None, link_token: "tok".into(), lang: Language::En };
+        let job = Letter::SignIn { code: None, link_token: "tok".into() };
         for (lang, words) in [(Language::Ja, "コードでのログインを止めています"), (Language::En, "signing in with a code is paused")]
         {
             let (subject, body) = render(&job, lang, "https://hibiki.example");

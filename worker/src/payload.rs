@@ -115,7 +115,9 @@ pub fn reminder(p: &ReminderPush<'_>, base: &str) -> PushMessage {
     let action = |action: NotificationAction, ja_title: &str, en_title: &str| Action {
         action,
         title: if ja { ja_title } else { en_title }.to_owned(),
-        navigate: app_url(base, p.lang, &format!("{page}&log={}&do={action}", p.log_id)),
+        // The entry's action token rides along: a deep link acts only with it (without it, the
+        // app asks first), so a link someone was sent cannot complete a reminder by itself.
+        navigate: app_url(base, p.lang, &format!("{page}&log={}&do={action}&t={}", p.log_id, p.action_token)),
     };
     let message = PushMessage {
         web_push: DECLARATIVE,
@@ -264,7 +266,7 @@ mod tests {
             serde_json::json!({"type": "reminder", "reminder_id": "r1", "log_id": "l1", "action_token": "tok", "kind": "occurrence"})
         );
         assert_eq!(n["actions"][0]["title"], "完了");
-        assert_eq!(n["actions"][1]["navigate"], "https://hibiki.example/reminders?reminder=r1&log=l1&do=snooze");
+        assert_eq!(n["actions"][1]["navigate"], "https://hibiki.example/reminders?reminder=r1&log=l1&do=snooze&t=tok");
 
         let en = reminder(&ReminderPush { late: true, ..push("Dentist", Some("Bring the card"), Language::En) }, BASE);
         let json: serde_json::Value = serde_json::from_slice(&to_bytes(&en)).unwrap();
@@ -273,7 +275,7 @@ mod tests {
         assert_eq!(n["title"], "Dentist (late)");
         assert_eq!(n["body"], "Bring the card");
         assert_eq!(n["data"]["late"], true);
-        assert_eq!(n["actions"][0]["navigate"], "https://hibiki.example/en/reminders?reminder=r1&log=l1&do=complete");
+        assert_eq!(n["actions"][0]["navigate"], "https://hibiki.example/en/reminders?reminder=r1&log=l1&do=complete&t=tok");
         assert_eq!(reminder(&ReminderPush { late: true, ..push("歯医者", None, Language::Ja) }, BASE).notification.title, "歯医者（遅延）");
     }
 

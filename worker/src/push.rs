@@ -7,7 +7,7 @@
 use std::collections::HashMap;
 use std::net::SocketAddr;
 use std::num::NonZeroU32;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
@@ -24,6 +24,7 @@ use hibiki_common::storage::SubscriptionKeys;
 use reqwest::dns::{Addrs, Name, Resolve, Resolving};
 use reqwest::header::{AUTHORIZATION, CONTENT_ENCODING, CONTENT_TYPE, HeaderName, HeaderValue};
 use ring::rand::SystemRandom;
+use tokio::sync::Semaphore;
 use web_push::{SubscriptionInfo, VapidSignature, VapidSignatureBuilder};
 
 use crate::ece;
@@ -38,6 +39,15 @@ const URGENCY: HeaderName = HeaderName::from_static("urgency");
 const TOPIC: HeaderName = HeaderName::from_static("topic");
 /// Forget the rate-limit state of origins not used lately once this many are tracked.
 const LIMITER_KEYS_KEPT: usize = 1024;
+/// Push requests one worker process has open at once (sockets, memory): the outer bound.
+pub const MAX_SENDS_IN_FLIGHT: usize = 512;
+/// Push requests one worker process has open to one push-service origin: a slow or silent
+/// origin (a tarpit) holds at most this many of the process's sends, so every other origin's
+/// pushes still go out on time.
+pub const SENDS_PER_ORIGIN: usize = 32;
+/// Origins whose budgets and VAPID headers are remembered; past it, idle ones are forgotten
+/// (endpoints are chosen by clients, so nothing keyed by them may grow without bound).
+const ORIGINS_KEPT: usize = 1024;
 
 #[derive(Debug, Clone, Copy)]
 pub struct PushOptions {
@@ -181,6 +191,34 @@ pub struct PushClient {
     /// signed.
     signatures: Mutex<HashMap<String, (HeaderValue, Instant)>>,
     signed: AtomicU64,
+    budgets: OriginBudgets,
+    in_flight: Arc<Semaphore>,
+}
+
+/// Each push-service origin's share of the sends in flight.
+struct OriginBudgets {
+    per_origin: usize,
+    origins: Mutex<HashMap<String, Arc<Semaphore>>>,
+}
+
+impl OriginBudgets {
+    fn new(per_origin: usize) -> OriginBudgets {
+        OriginBudgets { per_origin, origins: Mutex::new(HashMap::new()) }
+    }
+
+    fn of(&self, origin: &str) -> Arc<Semaphore> {
+        let mut origins = self.origins.lock().expect("not poisoned");
+        if origins.len() >= ORIGINS_KEPT && !origins.contains_key(origin) {
+            // Forget the origins nobody is sending to right now.
+            let full = self.per_origin;
+            origins.retain(|_, budget| Arc::strong_count(budget) > 1 || budget.available_permits() < full);
+        }
+        origins.entry(origin.to_owned()).or_insert_with(|| Arc::new(Semaphore::new(self.per_origin))).clone()
+    }
+
+    fn len(&self) -> usize {
+        self.origins.lock().expect("not poisoned").len()
+    }
 }
 
 impl PushClient {
@@ -224,7 +262,14 @@ impl PushClient {
             limiter: OriginLimiter::new(settings.rate_per_second),
             signatures: Mutex::new(HashMap::new()),
             signed: AtomicU64::new(0),
+            budgets: OriginBudgets::new(SENDS_PER_ORIGIN),
+            in_flight: Arc::new(Semaphore::new(MAX_SENDS_IN_FLIGHT)),
         })
+    }
+
+    /// Origins this client keeps a send budget for (bounded by `ORIGINS_KEPT` plus those busy).
+    pub fn origins_tracked(&self) -> usize {
+        self.budgets.len()
     }
 
     pub fn settings(&self) -> &PushSettings {
@@ -244,6 +289,13 @@ impl PushClient {
             && at.elapsed() < VAPID_REUSE
         {
             return Ok(header.clone());
+        }
+        if cache.len() >= ORIGINS_KEPT {
+            cache.retain(|_, (_, at)| at.elapsed() < VAPID_REUSE);
+            if cache.len() >= ORIGINS_KEPT {
+                // All fresh: clients chose many origins at once. Signing again is cheap.
+                cache.clear();
+            }
         }
         // The builder wants a subscription but signs only with our key and the claims.
         let info = SubscriptionInfo::new(endpoint, "", "");
@@ -294,8 +346,21 @@ impl PushClient {
         Ok(PreparedPush { url, origin, authorization, body: body.into(), topic, options })
     }
 
-    /// POSTs a prepared push once its origin has a turn. May be called again to retry.
+    /// POSTs a prepared push once its origin has a turn and a place in flight. May be called
+    /// again to retry. Waits in this order, so that nothing waiting holds what others need: a
+    /// place in the origin's budget (only the same origin's sends wait for it), the origin's
+    /// rate, then a place among all the process's sends.
     pub async fn send_prepared(&self, push: &PreparedPush) -> PushOutcome {
+        let budget = self.budgets.of(&push.origin);
+        let _origin_place = match budget.clone().try_acquire_owned() {
+            Ok(place) => place,
+            Err(_) => {
+                metrics::counter!("hibiki_push_origin_saturated_total").increment(1);
+                budget.acquire_owned().await.expect("never closed")
+            }
+        };
+        self.limiter.until_ready(&push.origin).await;
+        let _place = self.in_flight.acquire().await.expect("never closed");
         let mut request = self
             .http
             .post(push.url.clone())
@@ -307,7 +372,6 @@ impl PushClient {
         if let Some(topic) = &push.topic {
             request = request.header(TOPIC, topic.clone());
         }
-        self.limiter.until_ready(&push.origin).await;
         match request.body(push.body.clone()).send().await {
             Ok(response) => classify(response.status().as_u16(), retry_after(response.headers())),
             Err(e) if e.is_timeout() || e.is_connect() || e.is_request() => {

@@ -49,7 +49,17 @@ pub async fn delete_account(State(state): State<AppState>, auth: AuthUser, ApiJs
         return Err(ApiError::field("confirm", "Type your email address to confirm"));
     }
     state.db.delete_user(&auth.user).await?;
-    tracing::info!(user_id = %auth.user.id, "account deleted");
+    // Nothing of the account stays behind: its queued jobs, and its mails in the outbox.
+    let jobs = state.queues.forget_user(&auth.user.id).await.map_err(|_| ApiError::Unavailable("queue"))?;
+    let mails = if state.config.smtp_url.is_none() {
+        hibiki_common::outbox::forget(&hibiki_common::outbox::dir(&state.config.data_dir), &auth.user.email).unwrap_or_else(|e| {
+            tracing::warn!(error = %e, user_id = %auth.user.id, "could not clear the outbox of a deleted account");
+            0
+        })
+    } else {
+        0
+    };
+    tracing::info!(user_id = %auth.user.id, jobs, mails, "account deleted");
     let cookie = clear_session_cookie(state.config.secure_cookies());
     Ok((StatusCode::NO_CONTENT, AppendHeaders([(SET_COOKIE, cookie)])).into_response())
 }
@@ -67,6 +77,6 @@ pub async fn test_email(State(state): State<AppState>, auth: AuthUser) -> ApiRes
     }
     let lang = state.db.settings(&auth.user.id).await?.language;
     state.db.log_mail(email, MAIL_KIND_TEST, now).await?;
-    state.queues.mail(MailJob::Test { email: email.clone(), lang }).await.map_err(|_| ApiError::Unavailable("mail queue"))?;
+    state.queues.mail(MailJob::Test { user_id: auth.user.id.clone(), lang }).await.map_err(|_| ApiError::Unavailable("mail queue"))?;
     Ok((StatusCode::ACCEPTED, ok(serde_json::json!({ "queued": true }))).into_response())
 }

@@ -1,8 +1,9 @@
 use axum::Json;
-use axum::extract::State;
+use axum::extract::{Path, State};
 use axum::http::header::SET_COOKIE;
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{AppendHeaders, IntoResponse, Response};
+use hibiki_common::ids::SessionId;
 use hibiki_common::signin::{self, CODE_TTL_SECS, RESEND_AFTER_SECS, SESSION_TTL, SignedIn};
 use hibiki_common::storage::User;
 use serde::{Deserialize, Serialize};
@@ -10,7 +11,7 @@ use utoipa::ToSchema;
 
 use crate::auth::{AuthUser, clear_session_cookie, session_cookie};
 use crate::error::{ApiError, ApiResult};
-use crate::extract::ApiJson;
+use crate::extract::{ApiJson, ApiQuery, Peer};
 use crate::routes::ok;
 use crate::state::AppState;
 
@@ -39,6 +40,39 @@ pub struct VerifyRequest {
 #[derive(Deserialize, ToSchema)]
 pub struct VerifyLinkRequest {
     pub token: String,
+    /// True: only say whose account the link opens (masked); nothing is spent.
+    #[serde(default)]
+    pub peek: bool,
+}
+
+/// Whose account a sign-in link opens.
+#[derive(Serialize, ToSchema)]
+pub struct LinkPeek {
+    /// Masked: `a***@example.com`.
+    pub email: String,
+}
+
+/// One of the user's sessions.
+#[derive(Serialize, ToSchema)]
+pub struct SessionListed {
+    #[schema(value_type = String)]
+    pub id: SessionId,
+    /// The device it was signed in from ("iPhone · Safari"); empty when unknown.
+    pub label: String,
+    #[schema(value_type = String, format = DateTime)]
+    pub created_at: jiff::Timestamp,
+    #[schema(value_type = String, format = DateTime)]
+    pub last_used_at: jiff::Timestamp,
+    /// The session of this request.
+    pub current: bool,
+}
+
+#[derive(Deserialize, utoipa::IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct LogoutQuery {
+    /// True: every session of the user ends, this one too.
+    #[serde(default)]
+    pub all: bool,
 }
 
 #[derive(Deserialize, ToSchema)]
@@ -79,26 +113,44 @@ pub async fn request_otp(State(state): State<AppState>, ApiJson(req): ApiJson<Ot
 /// Sign in with the emailed 6-digit code.
 #[utoipa::path(post, path = "/api/auth/verify", request_body = VerifyRequest, tag = "auth",
     responses((status = 200, body = SessionIssued), (status = 400, description = "OTP_INVALID, OTP_EXPIRED"), (status = 429, description = "OTP_ATTEMPTS_EXCEEDED")))]
-pub async fn verify(State(state): State<AppState>, ApiJson(req): ApiJson<VerifyRequest>) -> ApiResult<Response> {
-    let result = signin::verify_code(&state.db, &state.keys, &req.email, &req.code, jiff::Timestamp::now()).await;
+pub async fn verify(State(state): State<AppState>, headers: HeaderMap, ApiJson(req): ApiJson<VerifyRequest>) -> ApiResult<Response> {
+    let result = signin::verify_code(&state.db, &state.keys, &req.email, &req.code, &device(&headers), jiff::Timestamp::now()).await;
     record_outcome(&result);
     Ok(issue(&state, result?))
 }
 
-/// Sign in with the emailed link's token.
+/// Sign in with the emailed link's token; with `peek: true`, only say whose account it opens
+/// (masked), spending nothing.
 #[utoipa::path(post, path = "/api/auth/verify-link", request_body = VerifyLinkRequest, tag = "auth",
-    responses((status = 200, body = SessionIssued), (status = 400, description = "LINK_INVALID")))]
-pub async fn verify_link(State(state): State<AppState>, ApiJson(req): ApiJson<VerifyLinkRequest>) -> ApiResult<Response> {
-    let result = signin::verify_link(&state.db, &state.keys, &req.token, jiff::Timestamp::now()).await;
+    responses((status = 200, body = SessionIssued, description = "signed in; with peek, a LinkPeek"), (status = 400, description = "LINK_INVALID")))]
+pub async fn verify_link(State(state): State<AppState>, headers: HeaderMap, ApiJson(req): ApiJson<VerifyLinkRequest>) -> ApiResult<Response> {
+    if req.peek {
+        let email = signin::peek_link(&state.db, &state.keys, &req.token, jiff::Timestamp::now()).await?;
+        return Ok(ok(LinkPeek { email }).into_response());
+    }
+    let result = signin::verify_link(&state.db, &state.keys, &req.token, &device(&headers), jiff::Timestamp::now()).await;
     record_outcome(&result);
     Ok(issue(&state, result?))
 }
 
-/// The developer shortcut: only with `HIBIKI_DEV_LOGIN=1`, otherwise 404.
+/// Whether a request may use the developer shortcut: straight from this machine, through no
+/// proxy (a same-host reverse proxy would make the whole internet look loopback).
+pub fn dev_login_allowed(peer: Option<std::net::IpAddr>, headers: &HeaderMap) -> bool {
+    let forwarded = headers.contains_key("x-forwarded-for") || headers.contains_key(axum::http::header::FORWARDED);
+    peer.is_some_and(|ip| ip.is_loopback() || ip.to_canonical().is_loopback()) && !forwarded
+}
+
+/// The developer shortcut: only with `HIBIKI_DEV_LOGIN=1`, from a loopback peer, with no
+/// `X-Forwarded-For` or `Forwarded` header; otherwise 404.
 #[utoipa::path(post, path = "/api/auth/dev-login", request_body = DevLoginRequest, tag = "auth",
     responses((status = 200, body = SessionIssued), (status = 404, description = "dev login disabled")))]
-pub async fn dev_login(State(state): State<AppState>, ApiJson(req): ApiJson<DevLoginRequest>) -> ApiResult<Response> {
-    if !state.config.dev_login {
+pub async fn dev_login(
+    State(state): State<AppState>,
+    Peer(peer): Peer,
+    headers: HeaderMap,
+    ApiJson(req): ApiJson<DevLoginRequest>,
+) -> ApiResult<Response> {
+    if !state.config.dev_login || !dev_login_allowed(peer, &headers) {
         return Err(ApiError::NotFound);
     }
     let email = req.email.trim().to_ascii_lowercase();
@@ -106,7 +158,8 @@ pub async fn dev_login(State(state): State<AppState>, ApiJson(req): ApiJson<DevL
         return Err(ApiError::field("email", "only the developer addresses (dev, test, demo, admin @example.com) can use dev login"));
     }
     let signed_in =
-        signin::start_session(&state.db, &state.keys, &email, hibiki_common::states::Language::En, jiff::Timestamp::now()).await?;
+        signin::start_session(&state.db, &state.keys, &email, hibiki_common::states::Language::En, &device(&headers), jiff::Timestamp::now())
+            .await?;
     Ok(issue(&state, signed_in))
 }
 
@@ -117,12 +170,51 @@ pub async fn session(State(state): State<AppState>, AuthUser { user, .. }: AuthU
     ok(SessionInfo { user, is_admin })
 }
 
-/// Ends the session; its token stops working at once.
-#[utoipa::path(post, path = "/api/auth/logout", tag = "auth", responses((status = 204), (status = 401)))]
-pub async fn logout(State(state): State<AppState>, AuthUser { token, .. }: AuthUser) -> ApiResult<Response> {
-    signin::sign_out(&state.db, &token).await?;
+/// Ends the session (with `?all=true`, every session of the user); its token stops working
+/// at once.
+#[utoipa::path(post, path = "/api/auth/logout", tag = "auth", params(LogoutQuery), responses((status = 204), (status = 401)))]
+pub async fn logout(State(state): State<AppState>, ApiQuery(q): ApiQuery<LogoutQuery>, auth: AuthUser) -> ApiResult<Response> {
+    if q.all {
+        let ended = state.db.end_all_sessions(&auth.user.id).await?;
+        tracing::info!(user_id = %auth.user.id, ended, "signed out everywhere");
+    } else {
+        signin::sign_out(&state.db, &auth.token).await?;
+    }
     let cookie = clear_session_cookie(state.config.secure_cookies());
     Ok((StatusCode::NO_CONTENT, AppendHeaders([(SET_COOKIE, cookie)])).into_response())
+}
+
+/// The user's live sessions, most recently used first.
+#[utoipa::path(get, path = "/api/auth/sessions", tag = "auth", responses((status = 200, body = Vec<SessionListed>), (status = 401)))]
+pub async fn sessions(State(state): State<AppState>, auth: AuthUser) -> ApiResult<Json<serde_json::Value>> {
+    let rows = state.db.sessions_of(&auth.user.id, jiff::Timestamp::now(), signin::SESSION_LIFETIME).await?;
+    let listed: Vec<SessionListed> = rows
+        .into_iter()
+        .map(|r| SessionListed {
+            current: r.id == auth.session_id,
+            id: r.id,
+            label: r.label,
+            created_at: hibiki_common::time::from_millis(r.created_at),
+            last_used_at: hibiki_common::time::from_millis(r.last_used_at),
+        })
+        .collect();
+    Ok(ok(listed))
+}
+
+/// Ends one of the user's sessions (another device signs out at its next request).
+#[utoipa::path(delete, path = "/api/auth/sessions/{id}", tag = "auth", params(("id" = String, Path)),
+    responses((status = 204), (status = 404, description = "NOT_FOUND")))]
+pub async fn end_session(State(state): State<AppState>, Path(id): Path<String>, auth: AuthUser) -> ApiResult<Response> {
+    if !state.db.end_session(&auth.user.id, &SessionId::from(id)).await? {
+        return Err(ApiError::NotFound);
+    }
+    Ok(StatusCode::NO_CONTENT.into_response())
+}
+
+/// The session's device label, from the request's `User-Agent`.
+fn device(headers: &HeaderMap) -> String {
+    let agent = headers.get(axum::http::header::USER_AGENT).and_then(|v| v.to_str().ok()).unwrap_or("");
+    hibiki_common::device::label_of_agent(agent)
 }
 
 fn record_outcome<T>(result: &Result<T, signin::SignInError>) {

@@ -1,7 +1,7 @@
 //! The calendar feed: a secret per-user URL serving the active reminders as iCalendar.
 
 use axum::extract::{Path, State};
-use axum::http::{StatusCode, header};
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use hibiki_common::calendar::{self, FeedOptions};
 use hibiki_common::crypto::session_hash;
@@ -11,6 +11,7 @@ use serde::Serialize;
 use utoipa::ToSchema;
 
 use crate::auth::AuthUser;
+use crate::feeds::{self, MAX_FEED_BYTES, Rendered};
 use crate::error::{ApiError, ApiResult};
 use crate::routes::ok;
 use crate::state::AppState;
@@ -26,6 +27,7 @@ pub struct CalendarUrl {
 pub async fn create_token(State(state): State<AppState>, auth: AuthUser) -> ApiResult<Response> {
     let token = state.keys.token();
     state.db.set_calendar_token(&auth.user.id, Some(&session_hash(&token))).await?;
+    state.feeds.forget(&auth.user.id);
     let base = state.config.public_url.as_str().trim_end_matches('/');
     Ok((StatusCode::CREATED, ok(CalendarUrl { url: format!("{base}/api/calendar/{token}.ics") })).into_response())
 }
@@ -34,21 +36,64 @@ pub async fn create_token(State(state): State<AppState>, auth: AuthUser) -> ApiR
 #[utoipa::path(delete, path = "/api/calendar/token", tag = "calendar", responses((status = 204)))]
 pub async fn delete_token(State(state): State<AppState>, auth: AuthUser) -> ApiResult<StatusCode> {
     state.db.set_calendar_token(&auth.user.id, None).await?;
+    state.feeds.forget(&auth.user.id);
     Ok(StatusCode::NO_CONTENT)
 }
 
 /// The user's active reminders as iCalendar (RFC 5545); the secret in the path is the only
 /// authorization. "Hide notification content" applies.
 #[utoipa::path(get, path = "/api/calendar/{file}", params(("file" = String, Path, description = "`{secret}.ics`")), tag = "calendar",
-    responses((status = 200, content_type = "text/calendar", body = String), (status = 404)))]
-pub async fn feed(State(state): State<AppState>, Path(file): Path<String>) -> ApiResult<Response> {
+    responses((status = 200, content_type = "text/calendar", body = String, description = "with an ETag; gzip when accepted; at most 1 MiB"),
+        (status = 304, description = "If-None-Match names the current ETag"), (status = 404), (status = 429, description = "past 6 per minute")))]
+pub async fn feed(State(state): State<AppState>, Path(file): Path<String>, headers: HeaderMap) -> ApiResult<Response> {
     let token = file.strip_suffix(".ics").filter(|t| !t.is_empty() && t.len() <= 64).ok_or(ApiError::NotFound)?;
-    let user = state.db.calendar_user(&session_hash(token)).await?.ok_or(ApiError::NotFound)?;
+    let token_hash = session_hash(token);
+    let user = state.db.calendar_user(&token_hash).await?.ok_or(ApiError::NotFound)?;
+    state.limiters.check_feed(&token_hash)?;
+    let now = Timestamp::now();
     let settings = state.db.settings(&user.id).await?;
-    let reminders = state.db.list_reminders(&state.keys, &user.id, StatusFilter::Active).await?;
-    let host = state.config.public_url.host_str().unwrap_or("hibiki").to_owned();
-    let options =
-        FeedOptions { host: &host, language: settings.language, hide_content: settings.hide_notification_content, now: Timestamp::now() };
-    let body = calendar::feed(&reminders, &options);
-    Ok(([(header::CONTENT_TYPE, "text/calendar; charset=utf-8"), (header::CACHE_CONTROL, "private, max-age=300")], body).into_response())
+    // The spelled-out dates move with the day, so the day is part of what the feed is made of.
+    let fingerprint = format!(
+        "{}:{}:{}:{}",
+        state.db.feed_fingerprint(&user.id).await?,
+        settings.language,
+        settings.hide_notification_content,
+        now.as_second().div_euclid(86_400)
+    );
+    let rendered = match state.feeds.get(&user.id, &fingerprint) {
+        Some(rendered) => rendered,
+        None => {
+            let reminders = state.db.list_reminders(&state.keys, &user.id, StatusFilter::Active).await?;
+            let host = state.config.public_url.host_str().unwrap_or("hibiki").to_owned();
+            let options =
+                FeedOptions { host: &host, language: settings.language, hide_content: settings.hide_notification_content, now };
+            let body = calendar::feed(&reminders, &options);
+            if body.len() > MAX_FEED_BYTES {
+                tracing::warn!(user_id = %user.id, bytes = body.len(), "a calendar feed is over its limit");
+            }
+            let rendered = Rendered::new(fingerprint, body);
+            state.feeds.put(user.id.clone(), rendered.clone());
+            metrics::counter!("hibiki_calendar_feeds_rendered_total").increment(1);
+            rendered
+        }
+    };
+    let etag = HeaderValue::from_str(&rendered.etag).expect("hex in quotes");
+    let text = |name| headers.get(name).and_then(|v: &HeaderValue| v.to_str().ok()).unwrap_or("");
+    if feeds::matches(text(header::IF_NONE_MATCH), &rendered.etag) {
+        return Ok((StatusCode::NOT_MODIFIED, [(header::ETAG, etag)]).into_response());
+    }
+    let gzip = text(header::ACCEPT_ENCODING).split(',').any(|e| {
+        let mut parts = e.trim().split(';');
+        parts.next().is_some_and(|name| name.trim().eq_ignore_ascii_case("gzip"))
+            && !parts.any(|p| p.trim().replace(' ', "").trim_start_matches("q=").parse::<f32>().is_ok_and(|q| q == 0.0))
+    });
+    let mut response = if gzip { rendered.gzip.into_response() } else { rendered.body.into_response() };
+    let h = response.headers_mut();
+    h.insert(header::CONTENT_TYPE, HeaderValue::from_static("text/calendar; charset=utf-8"));
+    h.insert(header::ETAG, etag);
+    h.insert(header::VARY, HeaderValue::from_static("accept-encoding"));
+    if gzip {
+        h.insert(header::CONTENT_ENCODING, HeaderValue::from_static("gzip"));
+    }
+    Ok(response)
 }

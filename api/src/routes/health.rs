@@ -19,14 +19,20 @@ pub async fn head() -> StatusCode {
     StatusCode::OK
 }
 
-/// The health of each part; 503 when the database is unreachable.
+/// The health of each part; 503 when the database is unreachable. At most 2 s old.
 #[utoipa::path(get, path = "/api/health", tag = "health", responses((status = 200), (status = 503)))]
 pub async fn detail(State(state): State<AppState>) -> Response {
+    let answers = state.answers.clone();
+    let Ok((code, body)) = answers.health.get_or_make(|| async { Ok::<_, std::convert::Infallible>(check_health(&state).await) }).await;
+    (code, ok(body)).into_response()
+}
+
+async fn check_health(state: &AppState) -> (StatusCode, serde_json::Value) {
     let database = match tokio::time::timeout(std::time::Duration::from_secs(3), state.db.ping()).await {
         Ok(Ok(())) => "ok",
         _ => "down",
     };
-    let scheduler = match scheduler_last_seen_ms(&state).await {
+    let scheduler = match scheduler_last_seen_ms(state).await {
         Some(t) if Timestamp::now().as_millisecond() - t < 5_000 => "ok",
         Some(_) => "stalled",
         None => "none",
@@ -49,10 +55,10 @@ pub async fn detail(State(state): State<AppState>) -> Response {
         "checks": { "database": database, "queue": queue, "scheduler": scheduler, "mail": mail, "holidays": holidays },
         "holidays_until": table.last.to_string(),
     });
-    (code, ok(body)).into_response()
+    (code, body)
 }
 
-#[derive(Serialize, ToSchema)]
+#[derive(Serialize, ToSchema, Clone)]
 pub struct Lateness {
     pub p50_ms: Option<i64>,
     pub p95_ms: Option<i64>,
@@ -60,7 +66,7 @@ pub struct Lateness {
     pub max_ms: Option<i64>,
 }
 
-#[derive(Serialize, ToSchema)]
+#[derive(Serialize, ToSchema, Clone)]
 pub struct StatusSummary {
     #[schema(value_type = Option<String>, format = DateTime)]
     pub scheduler_last_tick: Option<Timestamp>,
@@ -87,9 +93,14 @@ async fn scheduler_last_seen_ms(state: &AppState) -> Option<i64> {
     Some((expiry - SCHEDULER_LEASE_TTL_MS).min(Timestamp::now().as_millisecond()))
 }
 
-/// A public summary for the status page.
+/// A public summary for the status page, at most 2 s old.
 #[utoipa::path(get, path = "/api/status", tag = "health", responses((status = 200, body = StatusSummary)))]
 pub async fn status(State(state): State<AppState>) -> ApiResult<Json<serde_json::Value>> {
+    let answers = state.answers.clone();
+    Ok(ok(answers.status.get_or_make(|| summarize(&state)).await?))
+}
+
+async fn summarize(state: &AppState) -> ApiResult<StatusSummary> {
     let now = Timestamp::now();
     let hour_ago = now - SignedDuration::from_hours(1);
     // One read feeds the timeline and the last hour's lateness.
@@ -97,8 +108,8 @@ pub async fn status(State(state): State<AppState>) -> ApiResult<Json<serde_json:
     let mut lateness: Vec<i64> =
         samples.into_iter().filter(|(created, _)| *created > hour_ago.as_millisecond()).map(|(_, late)| late).collect();
     lateness.sort_unstable();
-    Ok(ok(StatusSummary {
-        scheduler_last_tick: scheduler_last_seen_ms(&state).await.map(hibiki_common::time::from_millis),
+    Ok(StatusSummary {
+        scheduler_last_tick: scheduler_last_seen_ms(state).await.map(hibiki_common::time::from_millis),
         lateness_1h: Lateness {
             p50_ms: percentile(&lateness, 50.0),
             p95_ms: percentile(&lateness, 95.0),
@@ -111,5 +122,5 @@ pub async fn status(State(state): State<AppState>) -> ApiResult<Json<serde_json:
         timeline_1h,
         holidays_until: hibiki_common::holidays::table().last,
         holidays: hibiki_common::holidays::table().coverage_now(),
-    }))
+    })
 }

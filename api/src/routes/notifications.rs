@@ -93,7 +93,8 @@ pub async fn delete_subscription(
 /// authorizes it.
 #[utoipa::path(post, path = "/api/notifications", params(ActionQuery), tag = "notifications",
     responses((status = 201, description = "subscribed"), (status = 202, description = "test queued"), (status = 204),
-        (status = 400, description = "ENDPOINT_REJECTED"), (status = 404, description = "SUBSCRIPTION_NOT_FOUND"), (status = 429, description = "RATE_LIMITED")))]
+        (status = 400, description = "ENDPOINT_REJECTED (an unsafe endpoint, or a port other than 443)"), (status = 404, description = "SUBSCRIPTION_NOT_FOUND"),
+        (status = 409, description = "ENDPOINT_IN_USE, DEVICE_LIMIT (past 20 devices)"), (status = 429, description = "RATE_LIMITED")))]
 pub async fn action(State(state): State<AppState>, ApiQuery(q): ApiQuery<ActionQuery>, req: Request) -> ApiResult<Response> {
     let mut req = ActionRequest::new(req);
     match q.action.as_deref() {

@@ -26,6 +26,10 @@ pub struct ListQuery {
     #[serde(default)]
     #[param(value_type = Option<String>)]
     pub status: StatusFilter,
+    /// 1 to 500, default 500
+    pub limit: Option<i64>,
+    /// default 0
+    pub offset: Option<i64>,
 }
 
 #[derive(Deserialize, IntoParams)]
@@ -48,10 +52,23 @@ pub struct Occurrences {
     pub occurrences: Vec<Timestamp>,
 }
 
-/// The user's reminders, ordered by their next occurrence.
-#[utoipa::path(get, path = "/api/reminders", params(ListQuery), tag = "reminders", responses((status = 200, body = [Reminder])))]
-pub async fn list(State(state): State<AppState>, auth: AuthUser, ApiQuery(q): ApiQuery<ListQuery>) -> ApiResult<Json<serde_json::Value>> {
-    Ok(ok(state.db.list_reminders(&state.keys, &auth.user.id, q.status).await?))
+/// The user's reminders, ordered by their next occurrence (archived: newest first), a page at
+/// a time; `X-Total-Count` says how many there are in all.
+#[utoipa::path(get, path = "/api/reminders", params(ListQuery), tag = "reminders",
+    responses((status = 200, body = [Reminder], headers(("X-Total-Count" = i64, description = "reminders in all, over every page")))))]
+pub async fn list(State(state): State<AppState>, auth: AuthUser, ApiQuery(q): ApiQuery<ListQuery>) -> ApiResult<Response> {
+    let mut errors = hibiki_common::error::FieldErrors::default();
+    let limit = q.limit.unwrap_or(500);
+    let offset = q.offset.unwrap_or(0);
+    if !(1..=500).contains(&limit) {
+        errors.add("limit", "limit must be between 1 and 500");
+    }
+    if offset < 0 {
+        errors.add("offset", "offset must be 0 or more");
+    }
+    errors.into_result()?;
+    let (page, total) = state.db.list_reminders_page(&state.keys, &auth.user.id, q.status, limit, offset).await?;
+    Ok(([(axum::http::HeaderName::from_static("x-total-count"), total.to_string())], ok(page)).into_response())
 }
 
 /// `POST /api/reminders?action=handle` body.
@@ -156,10 +173,13 @@ pub struct SendNowAnswer {
 
 /// Deliver the reminder to the user's devices now (a delivery log entry is made); with no
 /// device, by email when the email fallback is on.
-#[utoipa::path(post, path = "/api/reminders/{id}/send", params(("id" = String, Path, description = "the reminder id")), tag = "reminders", responses((status = 202, body = SendNowAnswer), (status = 404)))]
+#[utoipa::path(post, path = "/api/reminders/{id}/send", params(("id" = String, Path, description = "the reminder id")), tag = "reminders", responses((status = 202, body = SendNowAnswer), (status = 404), (status = 429, description = "RATE_LIMITED: past 1 per 10 s or 30 per hour")))]
 pub async fn send(State(state): State<AppState>, auth: AuthUser, Path(id): Path<ReminderId>) -> ApiResult<Response> {
     let now = Timestamp::now();
     let r = state.db.get_reminder(&state.keys, &auth.user.id, &id).await?;
+    if let Some(retry_after) = state.db.send_now_wait(&auth.user.id, now).await? {
+        return Err(ApiError::RateLimited { retry_after });
+    }
     let fallback = state.db.settings(&auth.user.id).await?.email_fallback_minutes;
     let devices = state.db.target_device_count(&auth.user.id, r.send_to.as_deref()).await?;
     let log_id = state.db.create_send_now(&r.id, &auth.user.id, devices, fallback, now).await?;

@@ -9,6 +9,13 @@ use crate::Result;
 use crate::states::Language;
 use crate::time::to_millis;
 
+fn from_hex(text: &str) -> Option<Vec<u8>> {
+    if text.len() % 2 != 0 || text.len() > 128 {
+        return None;
+    }
+    (0..text.len()).step_by(2).map(|i| u8::from_str_radix(text.get(i..i + 2)?, 16).ok()).collect()
+}
+
 #[derive(Debug, Clone)]
 pub struct OtpRow {
     pub code_hash: Vec<u8>,
@@ -33,6 +40,7 @@ impl Db {
         email: &str,
         code_hash: &[u8],
         link_hash: &[u8],
+        mail_secret: &[u8],
         lang: Language,
         now: Timestamp,
         ttl_ms: i64,
@@ -40,10 +48,11 @@ impl Db {
     ) -> Result<StoreOtp> {
         let now_ms = to_millis(now);
         let stored = sqlx::query(
-            "INSERT INTO otp_codes (email, code_hash, link_hash, lang, attempts, created_at, expires_at)
-             VALUES ($1, $2, $3, $4, 0, $5, $6)
+            "INSERT INTO otp_codes (email, code_hash, link_hash, lang, attempts, created_at, expires_at, mail_secret)
+             VALUES ($1, $2, $3, $4, 0, $5, $6, $8)
              ON CONFLICT (email) DO UPDATE SET code_hash = excluded.code_hash, link_hash = excluded.link_hash,
-                 lang = excluded.lang, attempts = 0, created_at = excluded.created_at, expires_at = excluded.expires_at
+                 lang = excluded.lang, attempts = 0, created_at = excluded.created_at, expires_at = excluded.expires_at,
+                 mail_secret = excluded.mail_secret
              WHERE otp_codes.created_at <= $7
              RETURNING email",
         )
@@ -54,6 +63,7 @@ impl Db {
         .bind(now_ms)
         .bind(now_ms + ttl_ms)
         .bind(now_ms - cooldown_ms)
+        .bind(mail_secret.to_vec())
         .fetch_optional(&self.pool)
         .await?
         .is_some();
@@ -112,6 +122,33 @@ impl Db {
             .fetch_optional(&self.pool)
             .await?;
         row.map(|r| Ok((r.try_get("email")?, Language::from_hint(r.try_get::<Option<String>, _>("lang")?.as_deref())))).transpose()
+    }
+
+    /// The address and sealed mail secret of a pending sign-in (by its reference, the link
+    /// hash in hex) that is live and not yet mailed.
+    pub async fn sign_in_mail(&self, reference: &str, now: Timestamp) -> Result<Option<(String, Vec<u8>)>> {
+        let Some(link_hash) = from_hex(reference) else { return Ok(None) };
+        let row = sqlx::query("SELECT email, mail_secret FROM otp_codes WHERE link_hash = $1 AND expires_at > $2 AND mail_secret IS NOT NULL")
+            .bind(link_hash)
+            .bind(to_millis(now))
+            .fetch_optional(&self.pool)
+            .await?;
+        row.map(|r| Ok((r.try_get("email")?, r.try_get("mail_secret")?))).transpose()
+    }
+
+    pub async fn forget_sign_in_mail(&self, reference: &str) -> Result<()> {
+        let Some(link_hash) = from_hex(reference) else { return Ok(()) };
+        sqlx::query("UPDATE otp_codes SET mail_secret = NULL WHERE link_hash = $1").bind(link_hash).execute(&self.pool).await?;
+        Ok(())
+    }
+
+    /// The address a live sign-in link belongs to, spending nothing.
+    pub async fn link_email(&self, link_hash: &[u8], now: Timestamp) -> Result<Option<String>> {
+        Ok(sqlx::query_scalar("SELECT email FROM otp_codes WHERE link_hash = $1 AND expires_at > $2")
+            .bind(link_hash.to_vec())
+            .bind(to_millis(now))
+            .fetch_optional(&self.pool)
+            .await?)
     }
 
     /// Until when code sign-in is blocked for this address (ms), if it is.

@@ -17,6 +17,21 @@ impl Db {
         Ok(())
     }
 
+    /// What the user's feed is made of changes when this does: their active reminders (how
+    /// many, and when each last changed) and the settings the feed reads.
+    pub async fn feed_fingerprint(&self, user_id: &UserId) -> Result<String> {
+        use sqlx::Row;
+        let row = sqlx::query(
+            "SELECT COUNT(*) AS n, COALESCE(MAX(updated_at), 0) AS newest, COALESCE(SUM(updated_at % 1000003), 0) AS spread
+             FROM reminders WHERE user_id = $1 AND is_active = 1 AND is_archived = 0",
+        )
+        .bind(user_id)
+        .fetch_one(&self.pool)
+        .await?;
+        let (n, newest, spread): (i64, i64, i64) = (row.try_get("n")?, row.try_get("newest")?, row.try_get("spread")?);
+        Ok(format!("{n}:{newest}:{spread}"))
+    }
+
     /// The active user whose feed token hashes to this.
     pub async fn calendar_user(&self, token_hash: &[u8]) -> Result<Option<User>> {
         let row =

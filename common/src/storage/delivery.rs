@@ -56,6 +56,20 @@ impl Db {
     /// A send-now delivery log entry: `queued` for `devices` devices, or `no_devices`. With
     /// the email fallback on it carries the user's delay (0 when there is no device: the
     /// email is due at once).
+    /// Seconds until the account may send a reminder now again, if it must wait: at most one
+    /// send-now per 10 s and 30 per hour per account (each is a push to every device).
+    pub async fn send_now_wait(&self, user_id: &UserId, now: Timestamp) -> Result<Option<i64>> {
+        let now_ms = to_millis(now);
+        let rows: Vec<i64> = sqlx::query_scalar(
+            "SELECT created_at FROM delivery_logs WHERE user_id = $1 AND kind = 'send_now' AND created_at > $2 ORDER BY created_at DESC",
+        )
+        .bind(user_id)
+        .bind(now_ms - 3_600_000)
+        .fetch_all(&self.pool)
+        .await?;
+        Ok(crate::reminder::send_now_wait(&rows, now_ms))
+    }
+
     pub async fn create_send_now(
         &self,
         reminder_id: &ReminderId,

@@ -116,7 +116,7 @@ impl Db {
         sqlx::query("UPDATE delivery_logs SET emailed_at = $2 WHERE id = $1").bind(log_id).bind(now_ms).execute(&mut *tx).await?;
         tx.commit().await?;
         let lang = Language::parse(&user.try_get::<String, _>("language")?).unwrap_or(Language::En);
-        Ok(FallbackClaim::Send(MailJob::Fallback { email, log_id: log_id.clone(), lang }))
+        Ok(FallbackClaim::Send(MailJob::Fallback { user_id, log_id: log_id.clone(), lang }))
     }
 
     /// Entries that found no device to go to: their fallback (if on) is due at their second.

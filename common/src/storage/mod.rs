@@ -11,6 +11,8 @@ mod fallback;
 mod fires;
 mod leases;
 mod reminders;
+mod rekey;
+mod retention;
 mod sends;
 mod subscriptions;
 mod users;
@@ -28,8 +30,9 @@ pub use delivery::{Claimed, DeliveryLog, DeviceDelivery, LATE_WINDOW, PendingDel
 pub use fallback::{FALLBACKS_PER_DAY, FallbackClaim, FallbackMail, MAIL_KIND_FALLBACK};
 pub use fires::Fire;
 pub use sends::{DeviceResult, Outgoing, OutgoingContent, STALE_SEND, Settled};
-pub use subscriptions::{DeviceStatus, Subscription, SubscriptionKeys};
-pub use users::User;
+pub use subscriptions::{DeviceStatus, MAX_DEVICES, Subscription, SubscriptionKeys};
+pub use retention::{ARCHIVE_KEPT, ARCHIVED_PER_ACCOUNT, DELIVERY_HISTORY, Removed};
+pub use users::{SessionRow, SessionTtl, User};
 
 use crate::Result;
 use crate::ids::ReminderId;

@@ -178,6 +178,47 @@ impl Db {
         Ok(list)
     }
 
+    /// A page of the user's reminders and how many there are in all: active ones by the next
+    /// instant each rings, archived ones newest archived first (read a page at a time: an
+    /// account may keep 1,000), `All` the active then the archived.
+    pub async fn list_reminders_page(
+        &self,
+        keys: &Keys,
+        user_id: &UserId,
+        filter: StatusFilter,
+        limit: i64,
+        offset: i64,
+    ) -> Result<(Vec<Reminder>, i64)> {
+        let (limit, offset) = (limit.max(0), offset.max(0));
+        let archived_total: i64 =
+            sqlx::query_scalar("SELECT COUNT(*) FROM reminders WHERE user_id = $1 AND is_archived = 1").bind(user_id).fetch_one(&self.pool).await?;
+        let archived_page = |limit: i64, offset: i64| async move {
+            let sql = format!(
+                "{REMINDER_SELECT} WHERE r.user_id = $1 AND r.is_archived = 1 ORDER BY COALESCE(r.archived_at, r.updated_at) DESC, r.id LIMIT $2 OFFSET $3"
+            );
+            let rows = sqlx::query(AssertSqlSafe(sql)).bind(user_id).bind(limit).bind(offset).fetch_all(&self.pool).await?;
+            let now = Timestamp::now();
+            rows.iter().map(|r| reminder_from_row(keys, r, now)).collect::<Result<Vec<_>>>()
+        };
+        match filter {
+            StatusFilter::Archived => Ok((archived_page(limit, offset).await?, archived_total)),
+            StatusFilter::Active | StatusFilter::All => {
+                let active = self.list_reminders(keys, user_id, StatusFilter::Active).await?;
+                let active_total = active.len() as i64;
+                let mut page: Vec<Reminder> = active.into_iter().skip(offset as usize).take(limit as usize).collect();
+                if filter == StatusFilter::Active {
+                    return Ok((page, active_total));
+                }
+                let room = limit - page.len() as i64;
+                if room > 0 {
+                    let archived_offset = (offset - active_total).max(0);
+                    page.extend(archived_page(room, archived_offset).await?);
+                }
+                Ok((page, active_total + archived_total))
+            }
+        }
+    }
+
     /// The user's reminder with this id; someone else's is `NotFound` like a missing one.
     pub async fn get_reminder(&self, keys: &Keys, user_id: &UserId, id: &ReminderId) -> Result<Reminder> {
         plausible_id(id.as_str())?;

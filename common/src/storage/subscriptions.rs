@@ -11,6 +11,10 @@ use crate::ids::{SubscriptionId, UserId};
 use crate::states::DeviceDeliveryStatus;
 use crate::time::{from_millis, to_millis};
 
+/// Devices one account may have: each is a push per ring, so the count bounds what one
+/// account can make the workers send.
+pub const MAX_DEVICES: i64 = 20;
+
 /// A device as `GET /api/notifications/subscriptions` answers it.
 #[derive(Debug, Clone, Serialize, ToSchema)]
 pub struct Subscription {
@@ -56,6 +60,8 @@ impl Db {
     /// for another account moves to this one only with the same keys (the same browser signed
     /// in to another account); other keys are someone taking the device over:
     /// `EndpointInUse`, and the first account keeps it.
+    /// Re-subscribing a device the account already has always works; a new one past
+    /// [`MAX_DEVICES`] is `DeviceLimit`.
     pub async fn upsert_subscription(
         &self,
         user_id: &UserId,
@@ -67,6 +73,18 @@ impl Db {
     ) -> Result<String> {
         let id = SubscriptionId::generate();
         let now_ms = to_millis(now);
+        let already_mine: Option<i64> = sqlx::query_scalar("SELECT 1 FROM push_subscriptions WHERE endpoint = $1 AND user_id = $2")
+            .bind(endpoint)
+            .bind(user_id)
+            .fetch_optional(&self.pool)
+            .await?;
+        if already_mine.is_none() {
+            let devices: i64 =
+                sqlx::query_scalar("SELECT COUNT(*) FROM push_subscriptions WHERE user_id = $1").bind(user_id).fetch_one(&self.pool).await?;
+            if devices >= MAX_DEVICES {
+                return Err(crate::Error::DeviceLimit(MAX_DEVICES));
+            }
+        }
         let id: Option<String> = sqlx::query_scalar(
             "INSERT INTO push_subscriptions (id, user_id, endpoint, p256dh, auth, device_info, created_at, updated_at)
              VALUES ($1, $2, $3, $4, $5, $6, $7, $7)

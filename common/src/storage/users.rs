@@ -5,7 +5,7 @@ use sqlx::any::AnyRow;
 use utoipa::ToSchema;
 
 use super::{Db, flag};
-use crate::ids::UserId;
+use crate::ids::{SessionId, UserId};
 use crate::settings::Settings;
 use crate::states::Language;
 use crate::time::{from_millis, to_millis};
@@ -33,6 +33,30 @@ impl User {
             updated_at: from_millis(row.try_get("updated_at")?),
         })
     }
+}
+
+/// How long a session lives: `sliding` after its last use, and never past `absolute` after
+/// it began.
+#[derive(Debug, Clone, Copy)]
+pub struct SessionTtl {
+    pub sliding: jiff::SignedDuration,
+    pub absolute: jiff::SignedDuration,
+}
+
+impl SessionTtl {
+    /// The expiry of a session created at `created_ms` and used at `now_ms` (ms).
+    pub fn expiry(&self, created_ms: i64, now_ms: i64) -> i64 {
+        (now_ms + self.sliding.as_millis() as i64).min(created_ms + self.absolute.as_millis() as i64)
+    }
+}
+
+/// One of a user's sessions, as listed to them (times in ms).
+#[derive(Debug, Clone)]
+pub struct SessionRow {
+    pub id: SessionId,
+    pub label: String,
+    pub created_at: i64,
+    pub last_used_at: i64,
 }
 
 impl Db {
@@ -65,6 +89,12 @@ impl Db {
             .fetch_optional(&self.pool)
             .await?;
         row.as_ref().map(User::from_row).transpose()
+    }
+
+    /// The address and language of an account, if it still exists.
+    pub async fn mail_recipient(&self, user_id: &UserId) -> Result<Option<(String, Option<Language>)>> {
+        let row = sqlx::query("SELECT email, language FROM users WHERE id = $1").bind(user_id).fetch_optional(&self.pool).await?;
+        row.map(|r| Ok((r.try_get("email")?, r.try_get::<Option<String>, _>("language")?.as_deref().and_then(Language::parse)))).transpose()
     }
 
     pub async fn user_language(&self, email: &str) -> Result<Option<Language>> {
@@ -146,49 +176,93 @@ impl Db {
         Ok(())
     }
 
-    // Sessions: only a hash of the token is stored.
+    // Sessions: only a hash of the token is stored. A session slides `ttl` with use, within
+    // `absolute` of its creation.
 
-    pub async fn create_session(&self, token_hash: &[u8], user_id: &UserId, now: Timestamp, ttl: jiff::SignedDuration) -> Result<()> {
+    pub async fn create_session(&self, token_hash: &[u8], user_id: &UserId, label: &str, now: Timestamp, ttl: SessionTtl) -> Result<SessionId> {
         let now_ms = to_millis(now);
-        sqlx::query("INSERT INTO sessions (token_hash, user_id, created_at, last_used_at, expires_at) VALUES ($1, $2, $3, $3, $4)")
-            .bind(token_hash.to_vec())
-            .bind(user_id)
-            .bind(now_ms)
-            .bind(now_ms + ttl.as_millis() as i64)
-            .execute(&self.pool)
-            .await?;
-        Ok(())
+        let id = SessionId::generate();
+        sqlx::query(
+            "INSERT INTO sessions (token_hash, id, user_id, label, created_at, last_used_at, expires_at) VALUES ($1, $2, $3, $4, $5, $5, $6)",
+        )
+        .bind(token_hash.to_vec())
+        .bind(&id)
+        .bind(user_id)
+        .bind(label)
+        .bind(now_ms)
+        .bind(ttl.expiry(now_ms, now_ms))
+        .execute(&self.pool)
+        .await?;
+        Ok(id)
     }
 
-    /// The active user of a live session. The expiry slides forward with use, written at most
-    /// once a minute so that reads do not turn into a write each.
-    pub async fn session_user(&self, token_hash: &[u8], now: Timestamp, ttl: jiff::SignedDuration) -> Result<Option<User>> {
+    /// The active user of a live session, and the session's id. The expiry slides forward with
+    /// use (never past the absolute end), written at most once a minute so that reads do not
+    /// turn into a write each.
+    pub async fn session_user(&self, token_hash: &[u8], now: Timestamp, ttl: SessionTtl) -> Result<Option<(User, SessionId)>> {
         let now_ms = to_millis(now);
         let row = sqlx::query(
-            "SELECT u.id, u.email, u.is_active, u.created_at, u.updated_at, s.last_used_at
+            "SELECT u.id, u.email, u.is_active, u.created_at, u.updated_at, s.id AS session_id, s.created_at AS session_created_at, s.last_used_at
              FROM sessions s JOIN users u ON u.id = s.user_id
-             WHERE s.token_hash = $1 AND s.expires_at > $2 AND u.is_active = 1",
+             WHERE s.token_hash = $1 AND s.expires_at > $2 AND s.created_at > $3 AND u.is_active = 1",
         )
         .bind(token_hash.to_vec())
         .bind(now_ms)
+        .bind(now_ms - ttl.absolute.as_millis() as i64)
         .fetch_optional(&self.pool)
         .await?;
         let Some(row) = row else { return Ok(None) };
         let last_used: i64 = row.try_get("last_used_at")?;
+        let created: i64 = row.try_get("session_created_at")?;
         if now_ms - last_used > 60_000 {
             sqlx::query("UPDATE sessions SET last_used_at = $2, expires_at = $3 WHERE token_hash = $1")
                 .bind(token_hash.to_vec())
                 .bind(now_ms)
-                .bind(now_ms + ttl.as_millis() as i64)
+                .bind(ttl.expiry(created, now_ms))
                 .execute(&self.pool)
                 .await?;
         }
-        Ok(Some(User::from_row(&row)?))
+        Ok(Some((User::from_row(&row)?, row.try_get("session_id")?)))
     }
 
     pub async fn delete_session(&self, token_hash: &[u8]) -> Result<()> {
         sqlx::query("DELETE FROM sessions WHERE token_hash = $1").bind(token_hash.to_vec()).execute(&self.pool).await?;
         Ok(())
+    }
+
+    /// The user's live sessions, most recently used first.
+    pub async fn sessions_of(&self, user_id: &UserId, now: Timestamp, ttl: SessionTtl) -> Result<Vec<SessionRow>> {
+        let now_ms = to_millis(now);
+        let rows = sqlx::query(
+            "SELECT id, label, created_at, last_used_at FROM sessions
+             WHERE user_id = $1 AND expires_at > $2 AND created_at > $3 ORDER BY last_used_at DESC, created_at DESC",
+        )
+        .bind(user_id)
+        .bind(now_ms)
+        .bind(now_ms - ttl.absolute.as_millis() as i64)
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter()
+            .map(|r| {
+                Ok(SessionRow {
+                    id: r.try_get("id")?,
+                    label: r.try_get("label")?,
+                    created_at: r.try_get("created_at")?,
+                    last_used_at: r.try_get("last_used_at")?,
+                })
+            })
+            .collect()
+    }
+
+    /// Ends one of the user's sessions; false when it is not theirs (or gone).
+    pub async fn end_session(&self, user_id: &UserId, id: &SessionId) -> Result<bool> {
+        Ok(sqlx::query("DELETE FROM sessions WHERE user_id = $1 AND id = $2").bind(user_id).bind(id).execute(&self.pool).await?.rows_affected()
+            > 0)
+    }
+
+    /// Ends every session of the user.
+    pub async fn end_all_sessions(&self, user_id: &UserId) -> Result<u64> {
+        Ok(sqlx::query("DELETE FROM sessions WHERE user_id = $1").bind(user_id).execute(&self.pool).await?.rows_affected())
     }
 
     /// One-time reminders delivered `after` ago and never acted on are archived (the spec:
@@ -239,7 +313,12 @@ impl Db {
     pub async fn prune_expired(&self, now: Timestamp) -> Result<u64> {
         let now_ms = to_millis(now);
         let mut removed = 0;
-        removed += sqlx::query("DELETE FROM sessions WHERE expires_at <= $1").bind(now_ms).execute(&self.pool).await?.rows_affected();
+        removed += sqlx::query("DELETE FROM sessions WHERE expires_at <= $1 OR created_at <= $2")
+            .bind(now_ms)
+            .bind(now_ms - crate::signin::SESSION_ABSOLUTE.as_millis() as i64)
+            .execute(&self.pool)
+            .await?
+            .rows_affected();
         removed += sqlx::query("DELETE FROM otp_codes WHERE expires_at <= $1").bind(now_ms).execute(&self.pool).await?.rows_affected();
         removed +=
             sqlx::query("DELETE FROM mail_log WHERE created_at <= $1").bind(now_ms - 86_400_000).execute(&self.pool).await?.rows_affected();

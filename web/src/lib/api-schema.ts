@@ -64,7 +64,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** The developer shortcut: only with `HIBIKI_DEV_LOGIN=1`, otherwise 404. */
+        /**
+         * The developer shortcut: only with `HIBIKI_DEV_LOGIN=1`, from a loopback peer, with no
+         *     `X-Forwarded-For` or `Forwarded` header; otherwise 404.
+         */
         post: operations["dev_login"];
         delete?: never;
         options?: never;
@@ -81,7 +84,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Ends the session; its token stops working at once. */
+        /**
+         * Ends the session (with `?all=true`, every session of the user); its token stops working
+         *     at once.
+         */
         post: operations["logout"];
         delete?: never;
         options?: never;
@@ -123,6 +129,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/auth/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The user's live sessions, most recently used first. */
+        get: operations["sessions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/sessions/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Ends one of the user's sessions (another device signs out at its next request). */
+        delete: operations["end_session"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/auth/verify": {
         parameters: {
             query?: never;
@@ -149,7 +189,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Sign in with the emailed link's token. */
+        /**
+         * Sign in with the emailed link's token; with `peek: true`, only say whose account it opens
+         *     (masked), spending nothing.
+         */
         post: operations["verify_link"];
         delete?: never;
         options?: never;
@@ -202,7 +245,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The health of each part; 503 when the database is unreachable. */
+        /** The health of each part; 503 when the database is unreachable. At most 2 s old. */
         get: operations["detail"];
         put?: never;
         post?: never;
@@ -308,7 +351,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The user's reminders, ordered by their next occurrence. */
+        /**
+         * The user's reminders, ordered by their next occurrence (archived: newest first), a page at
+         *     a time; `X-Total-Count` says how many there are in all.
+         */
         get: operations["list"];
         put?: never;
         /** Create a reminder; with `?action=handle`, complete or snooze it from a notification. */
@@ -474,7 +520,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A public summary for the status page. */
+        /** A public summary for the status page, at most 2 s old. */
         get: operations["status"];
         put?: never;
         post?: never;
@@ -870,6 +916,18 @@ export interface components {
             token_type: string;
             user: components["schemas"]["User"];
         };
+        /** @description One of the user's sessions. */
+        SessionListed: {
+            /** Format: date-time */
+            created_at: string;
+            /** @description The session of this request. */
+            current: boolean;
+            id: string;
+            /** @description The device it was signed in from ("iPhone · Safari"); empty when unknown. */
+            label: string;
+            /** Format: date-time */
+            last_used_at: string;
+        };
         Settings: {
             /** Format: int64 */
             default_snooze_minutes: number;
@@ -1005,6 +1063,8 @@ export interface components {
             public_key: string;
         };
         VerifyLinkRequest: {
+            /** @description True: only say whose account the link opens (masked); nothing is spent. */
+            peek?: boolean;
             token: string;
         };
         VerifyRequest: {
@@ -1328,7 +1388,10 @@ export interface operations {
     };
     logout: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description True: every session of the user ends, this one too. */
+                all?: boolean;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -1544,6 +1607,155 @@ export interface operations {
             };
         };
     };
+    sessions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["SessionListed"][];
+                        /** @enum {boolean} */
+                        success: true;
+                    };
+                };
+            };
+            /** @description VALIDATION_FAILED or INVALID_JSON: the input is wrong */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    end_session: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description VALIDATION_FAILED or INVALID_JSON: the input is wrong */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description AUTHENTICATION_REQUIRED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description CSRF_REJECTED: a cookie-authenticated request from another site */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: over 64 KiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     verify: {
         parameters: {
             query?: never;
@@ -1638,6 +1850,7 @@ export interface operations {
             };
         };
         responses: {
+            /** @description signed in; with peek, a LinkPeek */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -1884,6 +2097,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description with an ETag; gzip when accepted; at most 1 MiB */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -1895,6 +2109,13 @@ export interface operations {
                         success: true;
                     };
                 };
+            };
+            /** @description If-None-Match names the current ETag */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description VALIDATION_FAILED or INVALID_JSON: the input is wrong */
             400: {
@@ -1922,7 +2143,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RATE_LIMITED */
+            /** @description past 6 per minute */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -2068,7 +2289,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description ENDPOINT_REJECTED */
+            /** @description ENDPOINT_REJECTED (an unsafe endpoint, or a port other than 443) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2097,6 +2318,13 @@ export interface operations {
             };
             /** @description SUBSCRIPTION_NOT_FOUND */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description ENDPOINT_IN_USE, DEVICE_LIMIT (past 20 devices) */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2430,6 +2658,10 @@ export interface operations {
             query?: {
                 /** @description active (default), archived or all */
                 status?: string;
+                /** @description 1 to 500, default 500 */
+                limit?: number;
+                /** @description default 0 */
+                offset?: number;
             };
             header?: never;
             path?: never;
@@ -2439,6 +2671,8 @@ export interface operations {
         responses: {
             200: {
                 headers: {
+                    /** @description reminders in all, over every page */
+                    "X-Total-Count"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3179,7 +3413,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
-            /** @description RATE_LIMITED */
+            /** @description RATE_LIMITED: past 1 per 10 s or 30 per hour */
             429: {
                 headers: {
                     [name: string]: unknown;
