@@ -2,6 +2,7 @@
 //! on PostgreSQL.
 
 mod account;
+mod accounts;
 mod admin;
 mod auth;
 mod calendar;

@@ -22,7 +22,7 @@ impl Db {
     pub async fn feed_fingerprint(&self, user_id: &UserId) -> Result<String> {
         use sqlx::Row;
         let row = sqlx::query(
-            "SELECT COUNT(*) AS n, COALESCE(MAX(updated_at), 0) AS newest, COALESCE(SUM(updated_at % 1000003), 0) AS spread
+            "SELECT COUNT(*) AS n, COALESCE(MAX(updated_at), 0) AS newest, CAST(COALESCE(SUM(updated_at % 1000003), 0) AS BIGINT) AS spread
              FROM reminders WHERE user_id = $1 AND is_active = 1 AND is_archived = 0",
         )
         .bind(user_id)
