@@ -114,7 +114,7 @@ pub fn router(state: AppState) -> Router {
                 .layer(SetRequestIdLayer::new(REQUEST_ID, MakeRequestUuid))
                 .layer(TraceLayer::new_for_http().make_span_with(|req: &Request| {
                     let id = req.headers().get(REQUEST_ID).and_then(|v| v.to_str().ok()).unwrap_or("");
-                    tracing::info_span!("http", method = %req.method(), path = %req.uri().path(), request_id = %id)
+                    tracing::info_span!("http", method = %req.method(), path = %loggable_path(req.uri().path()), request_id = %id)
                 }))
                 .layer(PropagateRequestIdLayer::new(REQUEST_ID))
                 .layer(CatchPanicLayer::custom(|_| ApiError::Panicked.into_response()))
@@ -146,6 +146,12 @@ async fn api_not_found() -> ApiError {
 
 async fn method_not_allowed() -> ApiError {
     ApiError::MethodNotAllowed
+}
+
+/// A request path as the log may show it: a calendar feed's path is its secret, so only its
+/// shape is logged.
+fn loggable_path(path: &str) -> &str {
+    if path.starts_with("/api/calendar/") && path != "/api/calendar/token" { "/api/calendar/{secret}" } else { path }
 }
 
 /// API answers carry account data (or, for the public ones, data that is stale a second
@@ -185,4 +191,26 @@ async fn record_metrics(req: Request, next: Next) -> Response {
     metrics::counter!("hibiki_http_requests_total", "method" => method, "route" => route.clone(), "status" => status).increment(1);
     metrics::histogram!("hibiki_http_request_duration_seconds", "method" => method, "route" => route).record(start.elapsed().as_secs_f64());
     response
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn made_up_methods_share_one_label() {
+        use axum::http::Method;
+        assert_eq!(method_label(&Method::GET), "GET");
+        assert_eq!(method_label(&Method::PATCH), "PATCH");
+        for made_up in ["FOO", "X1", "get", "PROPFIND"] {
+            assert_eq!(method_label(&Method::from_bytes(made_up.as_bytes()).unwrap()), "other", "{made_up}");
+        }
+    }
+
+    #[test]
+    fn a_feeds_secret_never_reaches_the_log() {
+        assert_eq!(loggable_path("/api/calendar/abcdefSECRET.ics"), "/api/calendar/{secret}");
+        assert_eq!(loggable_path("/api/calendar/token"), "/api/calendar/token");
+        assert_eq!(loggable_path("/api/reminders/r1"), "/api/reminders/r1");
+    }
 }
