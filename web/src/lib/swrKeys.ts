@@ -12,6 +12,7 @@ export const swrKeys = {
   preview: (inputJson: string) => ['reminder-preview', inputJson] as const,
   settings: () => ['settings'] as const,
   subscriptions: () => ['notification-subscriptions'] as const,
+  sessions: () => ['auth-sessions'] as const,
   adminStats: () => ['admin-stats'] as const,
   adminUsers: (page: number, perPage: number) => ['admin-users', page, perPage] as const,
   serverStatus: () => ['server-status'] as const,
