@@ -22,7 +22,7 @@ import { ReminderDetails } from './ReminderDetails';
 import { ReminderDialog } from './ReminderDialog';
 import { formFromQuickAdd, withQuickAddRecurrence } from './quickAddForm';
 import { MAX_ACTIVE_REMINDERS, byNextRing, changedFields, emptyForm, formFromReminder, formToInput, isActive, type ReminderForm } from './reminderLogic';
-import { useNotificationAction } from './useNotificationAction';
+import { NotificationActionPrompt } from './NotificationActionPrompt';
 import { useReminderMutations, useReminders } from './useReminders';
 import { When } from './When';
 
@@ -67,8 +67,6 @@ export default function RemindersPage({ deviceNotice, quickAdd }: { deviceNotice
     morningTime: settings.data?.morning_time ?? '08:00',
     eveningTime: settings.data?.evening_time ?? '18:00',
   };
-  // A declarative notification's Complete/Snooze opens `?reminder=&log=&do=`: act once here.
-  useNotificationAction();
   const focused = focusId ? (data ?? []).find((r) => r.id === focusId) : undefined;
   useEffect(() => {
     if (!focusId) return;
@@ -256,6 +254,9 @@ export default function RemindersPage({ deviceNotice, quickAdd }: { deviceNotice
           </ul>
         )}
       </section>
+
+      {/* A declarative notification's Complete/Snooze opens `?reminder=&log=&do=&t=`: act once here (asking first without `t`). */}
+      <NotificationActionPrompt titleOf={(id) => (data ?? []).find((r) => r.id === id)?.title} />
 
       <ReminderDialog
         open={dialog.open}
