@@ -5,7 +5,9 @@
 import type { ReminderStatusFilter } from './types';
 
 export const swrKeys = {
-  reminders: (status: ReminderStatusFilter = 'all') => ['reminders', status] as const,
+  reminders: (status: ReminderStatusFilter = 'active') => ['reminders', status] as const,
+  /** a page of the archived (completed) reminders, newest archived first */
+  archivedReminders: (offset: number, limit: number) => ['reminders-archived', offset, limit] as const,
   reminder: (id: string) => ['reminder', id] as const,
   occurrences: (id: string, count = 5) => ['reminder-occurrences', id, count] as const,
   logs: (id: string) => ['reminder-logs', id] as const,
@@ -23,4 +25,9 @@ export const swrKeys = {
 /** Matches every reminder-related key (for mutate(matcher)). */
 export function isReminderKey(key: unknown): boolean {
   return Array.isArray(key) && typeof key[0] === 'string' && key[0].startsWith('reminder');
+}
+
+/** Matches the pages of archived reminders. */
+export function isArchivedPageKey(key: unknown): boolean {
+  return Array.isArray(key) && key[0] === 'reminders-archived';
 }
