@@ -4,7 +4,8 @@
 // - Settings → Sessions: another session is listed with its device label and ended; "Sign out
 //   everywhere" ends every session, this one too;
 // - the sign-in link page shows the masked address of the account it opens and, with another
-//   account signed in, says so and signs that one out before using the link.
+//   account signed in, says so and signs that one out before using the link;
+// - archived reminders come 50 at a time, with "Show more" while the server's total says so.
 //
 // Headless Chromium has no push service (its subscribe needs Google's), so the browser's
 // PushManager is a stand-in here (an init script: a subscription with a loopback endpoint that
@@ -14,7 +15,7 @@
 // sessions without waiting out the mail cooldown (dev, test, demo, admin @example.com).
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { DESKTOP, PHONE, apiCall, homePathOf, newContext, pathOf, prefixOf, screenshotPath, signInDetails, startStack, tr, uniqueEmail, watchPage } from './harness.mjs';
+import { DESKTOP, PHONE, apiCall, apiSignIn, homePathOf, newContext, pathOf, prefixOf, screenshotPath, signInDetails, startStack, tr, uniqueEmail, watchPage } from './harness.mjs';
 
 let stack;
 before(async () => {
@@ -258,4 +259,47 @@ describe('the sign-in link page shows whose account it opens', () => {
       await ctx.close();
     });
   }
+});
+
+describe('archived reminders in pages', () => {
+  it('en 1280px: 50 at a time, "Show more" for the rest, the dashboard counts them all', async () => {
+    const ctx = await newContext(stack.browser, stack.url, { lang: 'en', viewport: DESKTOP });
+    await apiSignIn(ctx, stack.server, stack.smtp, uniqueEmail('archived'), 'en');
+    // 55 one-time reminders ring a few seconds from now; each is then completed from its
+    // delivery log entry (as the notification's Complete does), which archives it.
+    const at = new Date(Date.now() + 6_000).toISOString();
+    const made = [];
+    for (let i = 1; i <= 55; i++) made.push(await apiCall(ctx, stack.server, 'POST', '/api/reminders', { title: `Done ${String(i).padStart(2, '0')}`, send_at: at }));
+    for (const r of made) {
+      const log = await until(`a delivery of ${r.title}`, async () => (await apiCall(ctx, stack.server, 'GET', `/api/reminders/${r.id}/logs`))[0], 30_000);
+      await apiCall(ctx, stack.server, 'POST', '/api/reminders?action=handle', { reminder_id: r.id, log_id: log.id, action: 'complete' });
+    }
+    const head = await ctx.request.get(`${stack.url}/api/reminders?status=archived&limit=50&offset=0`);
+    assert.equal(head.headers()['x-total-count'], '55');
+    assert.equal((await head.json()).data.length, 50);
+
+    const page = await ctx.newPage();
+    const problems = watchPage(page);
+    const queries = [];
+    page.on('request', (r) => {
+      const u = new URL(r.url());
+      if (u.pathname === '/api/reminders') queries.push(u.search);
+    });
+    await page.goto('/en');
+    const stats = page.getByRole('region', { name: tr('en', 'reminders:dashboard.statsLabel') });
+    await stats.getByText('55', { exact: true }).waitFor();
+    await page.goto('/en/reminders?tab=completed');
+    const panel = page.getByRole('tabpanel');
+    await panel.getByText(tr('en', 'reminders:archived.shown', { shown: 50, total: 55 })).waitFor();
+    assert.equal(await panel.locator('.reminder-item').count(), 50);
+    await panel.getByRole('button', { name: tr('en', 'reminders:archived.showMore') }).click();
+    await panel.getByText(tr('en', 'reminders:archived.shown', { shown: 55, total: 55 })).waitFor();
+    assert.equal(await panel.locator('.reminder-item').count(), 55);
+    assert.equal(await panel.getByRole('button', { name: tr('en', 'reminders:archived.showMore') }).count(), 0);
+    assert.ok(queries.includes('?status=archived&limit=50&offset=50'), queries.join('\n'));
+    assert.ok(!queries.some((q) => q.includes('status=all')), 'nothing asks for every reminder at once');
+    await page.screenshot({ path: screenshotPath('archived-en-1280'), fullPage: false });
+    assert.deepEqual(problems, []);
+    await ctx.close();
+  });
 });
