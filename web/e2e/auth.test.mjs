@@ -17,6 +17,7 @@ const T = {
     signOut: 'ログアウト',
     otpInvalid: '確認コードが正しくありません。確認してもう一度お試しください。',
     confirm: 'ログインを完了する',
+    signsInAs: (email) => `このリンクで ${email} としてログインします。`,
     linkInvalid: 'ログインリンクが無効か、有効期限が切れています。もう一度ログインしてください。',
     authRequired: '認証が必要です。ログインしてください。',
   },
@@ -32,6 +33,7 @@ const T = {
     signOut: 'Sign out',
     otpInvalid: 'Invalid verification code. Please check and try again.',
     confirm: 'Complete sign-in',
+    signsInAs: (email) => `This link signs you in as ${email}.`,
     linkInvalid: 'This sign-in link is invalid or has expired. Please sign in again.',
     authRequired: 'Authentication required. Please sign in.',
   },
@@ -155,12 +157,17 @@ describe('the sign-in link page (/auth/callback)', () => {
     { lang: 'ja', viewport: PHONE },
     { lang: 'en', viewport: DESKTOP },
   ]) {
-    it(`${lang}: loading the link spends nothing; the confirm button signs in`, async () => {
+    it(`${lang}: loading the link spends nothing (a peek shows the masked address); the confirm button signs in`, async () => {
       const ctx = await newContext(stack.browser, stack.url, { lang, viewport });
       const page = await ctx.newPage();
       const problems = watchPage(page);
+      // Sign-in calls (code or link); the page's peek (`peek: true`) spends nothing and is counted apart.
       const verifyCalls = [];
-      page.on('request', (r) => r.url().includes('/api/auth/verify') && verifyCalls.push(r.url()));
+      const peeks = [];
+      page.on('request', (r) => {
+        if (!r.url().includes('/api/auth/verify')) return;
+        (JSON.parse(r.postData() ?? '{}').peek === true ? peeks : verifyCalls).push(r.url());
+      });
       await page.goto(`${T[lang].prefix}/login`);
       const email = uniqueEmail(`link-${lang}`);
       const { link, token } = await requestCode(page, lang, email);
@@ -173,8 +180,11 @@ describe('the sign-in link page (/auth/callback)', () => {
       await page.goto(link);
       const button = page.getByRole('button', { name: T[lang].confirm });
       await button.waitFor();
+      // The masked address of the account the link opens: the first character, ***, the domain.
+      await page.getByText(T[lang].signsInAs(`${email[0]}***@${email.split('@')[1]}`)).waitFor();
       await page.waitForTimeout(800);
       assert.deepEqual(verifyCalls, [], 'no verify call on load');
+      assert.equal(peeks.length, 1, 'one peek on load');
       assert.equal(new URL(page.url()).hash, '', 'the token is removed from the address bar');
       assert.equal(pathOf(page), linkPath);
 
@@ -184,12 +194,12 @@ describe('the sign-in link page (/auth/callback)', () => {
       await expectToast(page, T[lang].welcome);
       assert.equal(verifyCalls.length, 1);
 
-      // The link is single-use: a second press of the same link fails with the link message.
+      // The link is single-use: opened again, the peek already says it is invalid (no button).
       const other = await newContext(stack.browser, stack.url, { lang, viewport });
       const again = await other.newPage();
       await again.goto(`${linkPath}#token=${encodeURIComponent(token)}`);
-      await again.getByRole('button', { name: T[lang].confirm }).click();
       await again.getByText(T[lang].linkInvalid).waitFor();
+      assert.equal(await again.getByRole('button', { name: T[lang].confirm }).count(), 0);
       await other.close();
 
       // Without a token the page says the link is invalid.

@@ -208,7 +208,11 @@ describe('no English on a Japanese page', () => {
     await page.goto('/settings');
     await page.getByRole('heading', { level: 1, name: t('settings:title') }).waitFor();
     await page.locator('#settings-tz').waitFor();
-    await checkPage(page, '/settings');
+    // The sessions' device labels are the server's names of products ("Linux · Chrome"): data, not UI text.
+    const sessions = page.getByRole('region', { name: t('sessions:title') });
+    await sessions.locator('.device-label strong').first().waitFor();
+    const labels = { allow: await sessions.locator('.device-label strong').allInnerTexts() };
+    await checkPage(page, '/settings', labels);
     await page.route('**/api/settings', async (route) => {
       if (route.request().method() !== 'PUT') return route.continue();
       await route.continue({ postData: JSON.stringify({ ...route.request().postDataJSON(), morning_time: '25:00' }) });
@@ -216,7 +220,7 @@ describe('no English on a Japanese page', () => {
     await page.getByRole('button', { name: t('settings:save'), exact: true }).click();
     const toast = page.locator('.toast', { hasText: '「明日の朝の時刻」は00:00〜23:59の時刻で入力してください。' });
     await toast.waitFor();
-    await checkPage(page, '/settings with a server error');
+    await checkPage(page, '/settings with a server error', labels);
     await page.unroute('**/api/settings');
 
     for (const [path, heading, ready] of [

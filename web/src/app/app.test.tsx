@@ -190,20 +190,22 @@ describe('login countdown', () => {
 });
 
 describe('auth callback', () => {
-  it('never spends the token on load; the button does', async () => {
+  it('never spends the token on load (only a peek, which spends nothing); the button does', async () => {
     window.location.hash = '#token=abc123';
     const fetch = mockFetch({
-      'POST /api/auth/verify-link': () => ok({ user: USER }),
+      'POST /api/auth/verify-link': (_u, init) =>
+        (JSON.parse(init.body as string) as { peek?: boolean }).peek ? ok({ email: 't***@example.com' }) : ok({ user: USER }),
       'GET /api/auth/session': () => ok({ user: USER, is_admin: false }),
       'GET /api/reminders': () => ok([]),
     });
     renderApp('/auth/callback');
-    const button = await screen.findByRole('button', { name: 'ログインを完了する' });
-    expect(fetch.mock.calls.some((c) => c[0] === '/api/auth/verify-link')).toBe(false);
+    const bodies = () => fetch.mock.calls.filter((c) => c[0] === '/api/auth/verify-link').map((c) => JSON.parse(c[1]!.body as string) as unknown);
+    expect(await screen.findByText('このリンクで t***@example.com としてログインします。')).toBeInTheDocument();
+    const button = screen.getByRole('button', { name: 'ログインを完了する' });
+    expect(bodies()).toEqual([{ token: 'abc123', peek: true }]);
     fireEvent.click(button);
     await waitFor(() => expect(loc()).toBe('/'));
-    const call = fetch.mock.calls.find((c) => c[0] === '/api/auth/verify-link')!;
-    expect(JSON.parse(call[1]!.body as string)).toEqual({ token: 'abc123' });
+    expect(bodies()).toEqual([{ token: 'abc123', peek: true }, { token: 'abc123' }]);
   });
 });
 

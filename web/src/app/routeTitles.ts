@@ -13,7 +13,7 @@ type TextId = `${string}:${string}`;
 /** Route path (as in router.tsx ROUTES, without /en) → the text of its title. */
 export const ROUTE_TITLES: Readonly<Record<string, TextId>> = {
   login: 'auth:title',
-  'auth/callback': 'auth:callback.title',
+  'auth/callback': 'callback:title',
   reminders: 'reminders:title',
   settings: 'settings:title',
   'settings/delete-account': 'settings:delete.title',

@@ -34,6 +34,19 @@ describe('api client', () => {
     expect(fetch.mock.calls[2]?.[0 as never]).toBe('/api/reminders/preview?count=5');
   });
 
+  it('lets a caller see the answer before it is read (a page of reminders and its X-Total-Count)', async () => {
+    const api = createApiClient({ fetch: async () => jsonResponse(200, { success: true, data: [] }, { 'X-Total-Count': '120' }) });
+    let total: string | null = null;
+    const list = await api.request<unknown[]>('GET', '/api/reminders', {
+      query: { status: 'archived', limit: 50, offset: 0 },
+      onResponse: (res) => {
+        total = res.headers.get('X-Total-Count');
+      },
+    });
+    expect(list).toEqual([]);
+    expect(total).toBe('120');
+  });
+
   it('returns undefined for 204', async () => {
     const api = createApiClient({ fetch: async () => new Response(null, { status: 204 }) });
     await expect(api.auth.logout()).resolves.toBeUndefined();

@@ -96,6 +96,8 @@ export interface RequestOptions {
   query?: Query;
   timeoutMs?: number;
   signal?: AbortSignal;
+  /** sees the answer before it is read, for its headers (`X-Total-Count` of a page of reminders) */
+  onResponse?: (res: Response) => void;
 }
 
 export interface ApiClientOptions {
@@ -164,6 +166,7 @@ export function createApiClient(options: ApiClientOptions = {}) {
       clearTimeout(timer);
       opts.signal?.removeEventListener('abort', onOuterAbort);
     }
+    opts.onResponse?.(res);
 
     if (res.status === 204 || method === 'HEAD') {
       if (res.ok) return undefined as T;

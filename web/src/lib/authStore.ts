@@ -85,11 +85,12 @@ export function signedIn(user: User, isAdmin = state.isAdmin): void {
   set({ user, isAdmin, status: 'signedIn', checkFailed: false, signedOutFrom: null });
 }
 
-function clearLocal(): void {
+/** Signed out here; resolves once the sign-out hooks (the offline wipe…) have run. */
+function clearLocal(): Promise<unknown> {
   const hadUser = state.user !== null;
   writeStoredUser(null);
   set({ user: null, isAdmin: false, status: 'signedOut' });
-  if (hadUser) for (const h of signOutHooks) void Promise.resolve(h()).catch(() => {});
+  return Promise.all(hadUser ? [...signOutHooks].map((h) => Promise.resolve(h()).catch(() => {})) : []);
 }
 
 /**
@@ -100,17 +101,30 @@ export function expectSignOut(from: string | null): void {
   if (state.user) set({ signedOutFrom: from });
 }
 
-/** Sign-out on page `from`: tells the server (best effort) and clears local state either way. */
-export async function signOut(from: string | null = null): Promise<void> {
+/**
+ * Sign-out on page `from` (decisions.md "Sign-out is complete"): first this device stops
+ * receiving the account's reminders (unsubscribed on the server, while the session can still
+ * say so, and in the browser), then the session ends, then the local state and the offline
+ * cache are wiped. The unsubscribe step never blocks sign-out (offline, no service worker, no
+ * subscription). An ordinary sign-out clears locally whatever the server answered; `everywhere`
+ * (`logout?all=true`, every session of the user) throws instead when the server could not be
+ * told, since the other sessions would still be signed in.
+ */
+export async function signOut(from: string | null = null, everywhere = false): Promise<void> {
   // Set first: the logout call (or any request) answering 401 clears the session on its own.
   if (from !== null) set({ signedOutFrom: from });
+  // Offline, no service worker, or already gone: the browser's part is done where it could be.
+  await import('./push/pushClient').then((m) => m.disableNotifications()).catch(() => {});
   try {
-    await api.auth.logout();
-  } catch {
+    await api.request<void>('POST', '/api/auth/logout', { query: { all: everywhere || undefined } });
+  } catch (e) {
+    if (everywhere && !(isApiError(e) && e.status === 401)) {
+      set({ signedOutFrom: null });
+      throw e;
+    }
     /* the cookie may already be gone */
-  } finally {
-    clearLocal();
   }
+  await clearLocal();
 }
 
 let checking: Promise<void> | null = null;
@@ -122,7 +136,7 @@ export function checkSession(): Promise<void> {
       const s = await api.auth.session();
       signedIn(s.user, s.is_admin);
     } catch (e) {
-      if (isApiError(e) && (e.status === 401 || e.status === 403)) clearLocal();
+      if (isApiError(e) && (e.status === 401 || e.status === 403)) void clearLocal();
       else if (state.user) set({ checkFailed: true }); // offline: keep the cached user
       else set({ status: 'signedOut', checkFailed: true });
     } finally {
@@ -134,14 +148,14 @@ export function checkSession(): Promise<void> {
 
 /** Wires 401 AUTHENTICATION_REQUIRED to logout, and re-checks when another tab signs in/out. */
 // Any 401 with error_type AUTHENTICATION_REQUIRED logs the user out.
-api.setAuthRequiredHandler(() => clearLocal());
+api.setAuthRequiredHandler(() => void clearLocal());
 
 export function installAuth(): void {
   window.addEventListener('storage', (e) => {
     if (e.key !== AUTH_STORAGE_KEY) return;
     const user = readStoredUser();
     if (user) void checkSession();
-    else if (state.user) clearLocal();
+    else if (state.user) void clearLocal();
   });
   void checkSession();
 }

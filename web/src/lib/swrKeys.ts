@@ -5,13 +5,16 @@
 import type { ReminderStatusFilter } from './types';
 
 export const swrKeys = {
-  reminders: (status: ReminderStatusFilter = 'all') => ['reminders', status] as const,
+  reminders: (status: ReminderStatusFilter = 'active') => ['reminders', status] as const,
+  /** a page of the archived (completed) reminders, newest archived first */
+  archivedReminders: (offset: number, limit: number) => ['reminders-archived', offset, limit] as const,
   reminder: (id: string) => ['reminder', id] as const,
   occurrences: (id: string, count = 5) => ['reminder-occurrences', id, count] as const,
   logs: (id: string) => ['reminder-logs', id] as const,
   preview: (inputJson: string) => ['reminder-preview', inputJson] as const,
   settings: () => ['settings'] as const,
   subscriptions: () => ['notification-subscriptions'] as const,
+  sessions: () => ['auth-sessions'] as const,
   adminStats: () => ['admin-stats'] as const,
   adminUsers: (page: number, perPage: number) => ['admin-users', page, perPage] as const,
   serverStatus: () => ['server-status'] as const,
@@ -22,4 +25,9 @@ export const swrKeys = {
 /** Matches every reminder-related key (for mutate(matcher)). */
 export function isReminderKey(key: unknown): boolean {
   return Array.isArray(key) && typeof key[0] === 'string' && key[0].startsWith('reminder');
+}
+
+/** Matches the pages of archived reminders. */
+export function isArchivedPageKey(key: unknown): boolean {
+  return Array.isArray(key) && key[0] === 'reminders-archived';
 }

@@ -8,6 +8,7 @@ import { DiagnosticsList } from '../../features/info/DiagnosticsList';
 import { diagnosticRows } from '../../features/info/diagnostics';
 import { TroubleshootingWizard } from '../../features/info/TroubleshootingWizard';
 import { NotificationToggle, TestNotificationButton } from '../../features/notifications/NotificationControls';
+import { useArchivedPage } from '../../features/reminders/useArchived';
 import { useReminders } from '../../features/reminders/useReminders';
 import { useAuth } from '../../lib/authStore';
 import { GUIDE_STEPS, markGuideStep, toggleGuideStep, useGuideProgress, type GuideStep } from '../../lib/guideProgress';
@@ -187,7 +188,8 @@ function GuideTour({ done, onDone, onClose }: { done: readonly Step[]; onDone: (
 /** A signed-in person who already has reminders (made here or on another device) has done that step. */
 function MarkCreatedWhenAny() {
   const { data } = useReminders();
-  const any = (data?.length ?? 0) > 0;
+  const archived = useArchivedPage(0);
+  const any = (data?.length ?? 0) > 0 || (archived.data?.items.length ?? 0) > 0;
   useEffect(() => {
     if (any) markGuideStep('create');
   }, [any]);

@@ -8,6 +8,7 @@ import { useDates } from '../../lib/useDates';
 import { useNow } from '../../lib/useNow';
 import { useLocalizedPath } from '../../lib/useLang';
 import { dashboardSummary } from './reminderLogic';
+import { archivedCount, useArchivedPage } from './useArchived';
 import { useReminders } from './useReminders';
 import { When } from './When';
 
@@ -21,9 +22,11 @@ export default function Dashboard({ deviceNotice, quickAdd }: { deviceNotice: Re
   const lp = useLocalizedPath();
   const navigate = useNavigate();
   const { data, error, isLoading } = useReminders();
+  // Completed = archived: the server's total, from the completed list's first page.
+  const archived = useArchivedPage(0);
   // "Within 24 hours" moves with the clock.
   const now = useNow(60_000);
-  const summary = dashboardSummary(data ?? [], now);
+  const summary = dashboardSummary(data ?? [], now, archived.data ? archivedCount(archived.data) : 0);
   const openCreate = () => navigate(lp('/reminders'), { state: { [OPEN_CREATE_DIALOG]: Date.now() } });
 
   return (
@@ -33,7 +36,8 @@ export default function Dashboard({ deviceNotice, quickAdd }: { deviceNotice: Re
       {quickAdd}
       <section className="stats" aria-label={t('dashboard.statsLabel')}>
         <Stat label={t('dashboard.active')} value={summary.active} />
-        <Stat label={t('dashboard.completed')} value={summary.completed} />
+        {/* not known offline (the device keeps only the active ones): a dash, not a 0 */}
+        <Stat label={t('dashboard.completed')} value={archived.error && !archived.data ? '–' : summary.completed} />
         <Stat label={t('dashboard.dueSoon')} value={summary.dueSoon} />
         {summary.overdue > 0 && <Stat label={t('dashboard.overdue')} value={summary.overdue} warn />}
       </section>
@@ -89,7 +93,7 @@ export default function Dashboard({ deviceNotice, quickAdd }: { deviceNotice: Re
   );
 }
 
-function Stat({ label, value, warn = false }: { label: string; value: number; warn?: boolean }) {
+function Stat({ label, value, warn = false }: { label: string; value: number | string; warn?: boolean }) {
   return (
     <div className={`card stat${warn ? ' warn' : ''}`}>
       <span className="stat-value">{value}</span>

@@ -22,7 +22,9 @@ import { ReminderDetails } from './ReminderDetails';
 import { ReminderDialog } from './ReminderDialog';
 import { formFromQuickAdd, withQuickAddRecurrence } from './quickAddForm';
 import { MAX_ACTIVE_REMINDERS, byNextRing, changedFields, emptyForm, formFromReminder, formToInput, isActive, type ReminderForm } from './reminderLogic';
-import { useNotificationAction } from './useNotificationAction';
+import { NotificationActionPrompt } from './NotificationActionPrompt';
+import { ArchivedList } from './ArchivedList';
+import { ARCHIVED_PAGE_SIZE, archivedCount, useArchivedPage } from './useArchived';
 import { useReminderMutations, useReminders } from './useReminders';
 import { When } from './When';
 
@@ -67,9 +69,12 @@ export default function RemindersPage({ deviceNotice, quickAdd }: { deviceNotice
     morningTime: settings.data?.morning_time ?? '08:00',
     eveningTime: settings.data?.evening_time ?? '18:00',
   };
-  // A declarative notification's Complete/Snooze opens `?reminder=&log=&do=`: act once here.
-  useNotificationAction();
-  const focused = focusId ? (data ?? []).find((r) => r.id === focusId) : undefined;
+  // The completed tab shows the archived reminders a page at a time; the first page also gives their count.
+  const firstArchived = useArchivedPage(0);
+  const [archivedPages, setArchivedPages] = useState(1);
+  const lastOffset = (archivedPages - 1) * ARCHIVED_PAGE_SIZE;
+  const lastArchived = useArchivedPage(lastOffset);
+  const focused = focusId ? ((data ?? []).find((r) => r.id === focusId) ?? firstArchived.data?.items.find((r) => r.id === focusId)) : undefined;
   useEffect(() => {
     if (!focusId) return;
     setExpanded((prev) => (prev.has(focusId) ? prev : new Set([...prev, focusId])));
@@ -81,15 +86,9 @@ export default function RemindersPage({ deviceNotice, quickAdd }: { deviceNotice
     return () => clearTimeout(h);
   }, [focused]);
 
-  const list = useMemo(() => {
-    const all = data ?? [];
-    const filtered = tab === 'active' ? all.filter(isActive) : all.filter((r) => r.is_archived);
-    return filtered.sort((a, b) =>
-      tab === 'active' ? byNextRing(a, b) : Date.parse(b.updated_at) - Date.parse(a.updated_at),
-    );
-  }, [data, tab]);
-  const activeCount = (data ?? []).filter(isActive).length;
-  const completedCount = (data ?? []).filter((r) => r.is_archived).length;
+  const list = useMemo(() => (data ?? []).filter(isActive).sort(byNextRing), [data]);
+  const activeCount = list.length;
+  const completedCount = firstArchived.data ? archivedCount(firstArchived.data) : 0;
   const atLimit = activeCount >= MAX_ACTIVE_REMINDERS;
 
   const openCreate = () => setDialog({ open: true, editing: null, initial: emptyForm(defaultTz, Date.now()) });
@@ -146,6 +145,63 @@ export default function RemindersPage({ deviceNotice, quickAdd }: { deviceNotice
     if (document.activeElement === document.body || !document.activeElement?.isConnected) focusMainHeading();
   }
 
+  const row = (r: Reminder) => (
+    <li key={r.id} id={`reminder-${r.id}`} className={`card reminder-item${r.id === focusId ? ' highlight' : ''}`}>
+      <div className="reminder-main">
+        <h2 className="reminder-title" title={r.title}>
+          {r.title}
+        </h2>
+        {r.description && <p className="muted">{r.description}</p>}
+        <p className="tags">
+          <span className="badge">{recurrenceLabel(r.recurrence)}</span>
+          {[alertsText(r.alerts, t, lang), nagText(r.repeat_until_done, t)].map((text) => text && <span key={text} className="badge muted">{text}</span>)}
+          {isTempId(r.id) && <span className="badge warn">{t('pendingSync')}</span>}
+          {r.is_archived && <span className="badge">{t('status.completed')}</span>}
+          {r.overdue && <span className="badge warn">{t('overdue')}</span>}
+        </p>
+        {r.snoozed_until && <p className="small snoozed">{t('snoozedUntil', { when: dates.when(r.snoozed_until, r.timezone) })}</p>}
+      </div>
+      <div className="reminder-when">
+        <When at={r.scheduled_at} zone={r.timezone} dates={dates} />
+      </div>
+      <div className="reminder-actions">
+        {!isTempId(r.id) && (
+          <button
+            type="button"
+            className="button small ghost"
+            aria-expanded={expanded.has(r.id)}
+            aria-controls={`details-${r.id}`}
+            onClick={() => toggleDetails(r.id)}
+          >
+            {expanded.has(r.id) ? t('details.hide') : t('details.show')}
+          </button>
+        )}
+        {!r.is_archived && (
+          <button type="button" className="button small secondary" onClick={() => openEdit(r)} aria-label={t('editNamed', { title: r.title })}>
+            {t('edit')}
+          </button>
+        )}
+        {/* Quiet here; only the confirming button is red. */}
+        <button
+          type="button"
+          className="button small ghost"
+          onClick={() => setConfirmDelete(r)}
+          aria-label={t('deleteNamed', { title: r.title })}
+          disabled={!online}
+          aria-describedby={online ? undefined : 'delete-offline-reason'}
+        >
+          {t('delete')}
+        </button>
+      </div>
+      {expanded.has(r.id) && !isTempId(r.id) && (
+        <div id={`details-${r.id}`} className="reminder-details-wrap">
+          {r.id === focusId && <p className="badge">{t('details.openedFromNotification')}</p>}
+          <ReminderDetails reminder={r} snoozeMinutes={snoozeMinutes} snoozeClock={snoozeClock} />
+        </div>
+      )}
+    </li>
+  );
+
   return (
     <div className="reminders-page">
       <div className="row between wrap">
@@ -171,7 +227,9 @@ export default function RemindersPage({ deviceNotice, quickAdd }: { deviceNotice
       </div>
 
       <section role="tabpanel" aria-label={t(`tabs.${tab}`)}>
-        {isLoading && !data ? (
+        {tab === 'completed' ? (
+          <ArchivedList first={firstArchived} last={lastArchived} lastOffset={lastOffset} pages={archivedPages} row={row} onMore={() => setArchivedPages((n) => n + 1)} />
+        ) : isLoading && !data ? (
           <Spinner />
         ) : error && !data ? (
           <p className="field-error" role="alert">
@@ -179,7 +237,7 @@ export default function RemindersPage({ deviceNotice, quickAdd }: { deviceNotice
           </p>
         ) : list.length === 0 ? (
           <div className="empty-state card">
-            {tab === 'active' && completedCount > 0 ? (
+            {completedCount > 0 ? (
               <>
                 <p>{t('nothingPending', { count: completedCount })}</p>
                 <button type="button" className="button link" onClick={() => setTab('completed')}>
@@ -187,75 +245,21 @@ export default function RemindersPage({ deviceNotice, quickAdd }: { deviceNotice
                 </button>
               </>
             ) : (
-              <p>{tab === 'active' ? t('emptyActive') : t('emptyCompleted')}</p>
+              <p>{t('emptyActive')}</p>
             )}
-            {tab === 'active' && (
-              <button type="button" className="button primary" onClick={openCreate}>
-                {t('dashboard.createFirst')}
-              </button>
-            )}
+            <button type="button" className="button primary" onClick={openCreate}>
+              {t('dashboard.createFirst')}
+            </button>
           </div>
         ) : (
           <ul className="reminder-list">
-            {list.map((r) => (
-              <li key={r.id} id={`reminder-${r.id}`} className={`card reminder-item${r.id === focusId ? ' highlight' : ''}`}>
-                <div className="reminder-main">
-                  <h2 className="reminder-title" title={r.title}>
-                    {r.title}
-                  </h2>
-                  {r.description && <p className="muted">{r.description}</p>}
-                  <p className="tags">
-                    <span className="badge">{recurrenceLabel(r.recurrence)}</span>
-                    {[alertsText(r.alerts, t, lang), nagText(r.repeat_until_done, t)].map((text) => text && <span key={text} className="badge muted">{text}</span>)}
-                    {isTempId(r.id) && <span className="badge warn">{t('pendingSync')}</span>}
-                    {r.is_archived && <span className="badge">{t('status.completed')}</span>}
-                    {r.overdue && <span className="badge warn">{t('overdue')}</span>}
-                  </p>
-                  {r.snoozed_until && <p className="small snoozed">{t('snoozedUntil', { when: dates.when(r.snoozed_until, r.timezone) })}</p>}
-                </div>
-                <div className="reminder-when">
-                  <When at={r.scheduled_at} zone={r.timezone} dates={dates} />
-                </div>
-                <div className="reminder-actions">
-                  {!isTempId(r.id) && (
-                    <button
-                      type="button"
-                      className="button small ghost"
-                      aria-expanded={expanded.has(r.id)}
-                      aria-controls={`details-${r.id}`}
-                      onClick={() => toggleDetails(r.id)}
-                    >
-                      {expanded.has(r.id) ? t('details.hide') : t('details.show')}
-                    </button>
-                  )}
-                  {!r.is_archived && (
-                    <button type="button" className="button small secondary" onClick={() => openEdit(r)} aria-label={t('editNamed', { title: r.title })}>
-                      {t('edit')}
-                    </button>
-                  )}
-                  {/* Quiet here; only the confirming button is red. */}
-                  <button
-                    type="button"
-                    className="button small ghost"
-                    onClick={() => setConfirmDelete(r)}
-                    aria-label={t('deleteNamed', { title: r.title })}
-                    disabled={!online}
-                    aria-describedby={online ? undefined : 'delete-offline-reason'}
-                  >
-                    {t('delete')}
-                  </button>
-                </div>
-                {expanded.has(r.id) && !isTempId(r.id) && (
-                  <div id={`details-${r.id}`} className="reminder-details-wrap">
-                    {r.id === focusId && <p className="badge">{t('details.openedFromNotification')}</p>}
-                    <ReminderDetails reminder={r} snoozeMinutes={snoozeMinutes} snoozeClock={snoozeClock} />
-                  </div>
-                )}
-              </li>
-            ))}
+            {list.map(row)}
           </ul>
         )}
       </section>
+
+      {/* A declarative notification's Complete/Snooze opens `?reminder=&log=&do=&t=`: act once here (asking first without `t`). */}
+      <NotificationActionPrompt titleOf={(id) => (data ?? []).find((r) => r.id === id)?.title} />
 
       <ReminderDialog
         open={dialog.open}

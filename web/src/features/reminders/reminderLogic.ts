@@ -32,10 +32,11 @@ export function byNextRing(a: Pick<Reminder, 'scheduled_at'>, b: Pick<Reminder, 
 }
 
 /**
- * Dashboard counts: active; completed = archived; due soon = active ones ringing within the next
- * 24 hours (an overdue one is counted as overdue instead); upcoming = the next 5 by scheduled_at.
+ * Dashboard counts: active; completed = archived (`archived`, the server's total, when given,
+ * else those in `reminders`); due soon = active ones ringing within the next 24 hours (an
+ * overdue one is counted as overdue instead); upcoming = the next 5 by scheduled_at.
  */
-export function dashboardSummary(reminders: readonly Reminder[], now: number, limit = DASHBOARD_UPCOMING): DashboardSummary {
+export function dashboardSummary(reminders: readonly Reminder[], now: number, archived?: number, limit = DASHBOARD_UPCOMING): DashboardSummary {
   const active = reminders.filter(isActive);
   const dueSoon = active.filter((r) => {
     const at = r.scheduled_at ? Date.parse(r.scheduled_at) : NaN;
@@ -46,7 +47,7 @@ export function dashboardSummary(reminders: readonly Reminder[], now: number, li
     .slice(0, limit);
   return {
     active: active.length,
-    completed: reminders.filter((r) => r.is_archived).length,
+    completed: archived ?? reminders.filter((r) => r.is_archived).length,
     overdue: active.filter((r) => r.overdue === true).length,
     dueSoon,
     upcoming,

@@ -5,9 +5,10 @@ import { showOverdueBadge } from '../../lib/appBadge';
 import { getAuthState } from '../../lib/authStore';
 import { cacheReminders, cachedReminders, enqueue, pendingActions } from '../../lib/offline/offlineSync';
 import { makeTempId } from '../../lib/offline/syncQueue';
-import { swrKeys } from '../../lib/swrKeys';
+import { isArchivedPageKey, swrKeys } from '../../lib/swrKeys';
 import type { Reminder, ReminderInput } from '../../lib/types';
 import { overlayPending, tempReminder } from './pendingOverlay';
+import type { ArchivedPage } from './useArchived';
 
 /** The queued (not yet synced) creates and updates stay on screen over any fresh list. */
 async function withPending(list: Reminder[]): Promise<Reminder[]> {
@@ -17,15 +18,18 @@ async function withPending(list: Reminder[]): Promise<Reminder[]> {
   return pending.length > 0 ? overlayPending(list, pending, user.id) : list;
 }
 
-async function fetchAll(): Promise<Reminder[]> {
+/** Not archived (a cache written before the archived list had pages of its own holds both). */
+const notArchived = (list: Reminder[]) => list.filter((r) => !r.is_archived);
+
+async function fetchActive(): Promise<Reminder[]> {
   try {
-    const list = await api.reminders.list('all');
+    const list = notArchived(await api.reminders.list('active'));
     void cacheReminders(list).catch(() => {});
     return await withPending(list);
   } catch (e) {
     // Offline: serve the encrypted local cache.
     if (isApiError(e) && (e.code === 'ERR_NETWORK' || e.code === 'TIMEOUT')) {
-      const cached = await cachedReminders().catch(() => []);
+      const cached = notArchived(await cachedReminders().catch(() => []));
       const shown = await withPending(cached);
       if (shown.length > 0) return shown;
     }
@@ -33,9 +37,12 @@ async function fetchAll(): Promise<Reminder[]> {
   }
 }
 
-/** All of the user's reminders (active and archived), shared by the dashboard and the list. */
+/**
+ * The user's active reminders (at most 100), shared by the dashboard and the list. The archived
+ * ones come a page at a time (`useArchivedPage`).
+ */
 export function useReminders() {
-  const result = useSWR(swrKeys.reminders('all'), fetchAll, { keepPreviousData: true });
+  const result = useSWR(swrKeys.reminders('active'), fetchActive, { keepPreviousData: true });
   const overdue = result.data?.filter((r) => r.overdue === true && !r.is_archived).length;
   useEffect(() => {
     if (overdue !== undefined) showOverdueBadge(overdue);
@@ -57,7 +64,7 @@ const offline = () => typeof navigator !== 'undefined' && navigator.onLine === f
 /** Create, update and delete with optimistic updates (product spec section 4 "Sync"). */
 export function useReminderMutations() {
   const { mutate } = useSWRConfig();
-  const key = swrKeys.reminders('all');
+  const key = swrKeys.reminders('active');
 
   async function create(input: ReminderInput): Promise<Reminder> {
     const user = getAuthState().user;
@@ -101,16 +108,22 @@ export function useReminderMutations() {
     );
   }
 
-  /** Delete is never queued offline: it needs the server. */
+  /** Delete is never queued offline: it needs the server. An archived one leaves its page at once too. */
   async function remove(id: string): Promise<void> {
-    await mutate(
-      key,
-      async (list: Reminder[] = []) => {
-        await api.reminders.remove(id);
-        return list.filter((r) => r.id !== id);
-      },
-      { optimisticData: (list: Reminder[] = []) => list.filter((r) => r.id !== id), rollbackOnError: true, revalidate: true },
-    );
+    await mutate(isArchivedPageKey, (page?: ArchivedPage) => page && { ...page, items: page.items.filter((r) => r.id !== id) }, { revalidate: false });
+    try {
+      await mutate(
+        key,
+        async (list: Reminder[] = []) => {
+          await api.reminders.remove(id);
+          return list.filter((r) => r.id !== id);
+        },
+        { optimisticData: (list: Reminder[] = []) => list.filter((r) => r.id !== id), rollbackOnError: true, revalidate: true },
+      );
+    } finally {
+      // The later pages move up by one (or, when it failed, the row comes back).
+      void mutate(isArchivedPageKey);
+    }
   }
 
   return { create, update, remove };

@@ -12,8 +12,11 @@ import { swrKeys } from '../../lib/swrKeys';
 import { EMAIL_FALLBACK_CHOICES, SNOOZE_PRESETS, type Settings } from '../../lib/types';
 import { CalendarFeed } from './CalendarFeed';
 
-/** `devices`: the list of this account's devices, between the form and the danger zone (the app passes it in). */
-export default function SettingsPage({ devices }: { devices: ReactNode }) {
+/**
+ * `devices` and `sessions`: the lists of this account's devices and of its sessions, between the
+ * form and the danger zone (the app passes them in).
+ */
+export default function SettingsPage({ devices, sessions }: { devices: ReactNode; sessions?: ReactNode }) {
   const { t } = useTranslation(['settings', 'errors']);
   const { data, error, isLoading, mutate } = useSWR(swrKeys.settings(), () => api.settings.get());
   const [form, setForm] = useState<Settings | null>(null);
@@ -140,6 +143,7 @@ export default function SettingsPage({ devices }: { devices: ReactNode }) {
       ) : null}
       <CalendarFeed />
       {devices}
+      {sessions}
       <section className="card danger-zone">
         <h2>{t('dangerZone')}</h2>
         <LangLink to="/settings/delete-account" className="button danger">

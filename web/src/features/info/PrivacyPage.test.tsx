@@ -1,0 +1,24 @@
+/** The privacy page states the retention periods and how sign-in secrets are kept (decisions.md "Retention", "Sessions", "Secrets stay secret"), in both languages. */
+import { screen } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { mockFetch, renderApp } from '../../test/renderApp';
+
+const STATEMENTS = {
+  ja: [/通知の配信履歴は180日間保存/, /アーカイブから1年間保存/, /1アカウントにつき最大1,000件/, /30日間使われないと終了/, /ログインから90日で終了/, /コードとリンクは、平文で保存/, /この端末の通知の登録も解除/],
+  en: [/Delivery history is kept for 180 days/, /kept for one year after archiving/, /at most 1,000 per account/, /30 days unused/, /90 days after signing in/, /never stored, logged or written to a file in plain text/, /unsubscribes this device/],
+};
+
+describe('the privacy page', () => {
+  for (const lang of ['ja', 'en'] as const) {
+    it(`${lang}: says how long delivery history, archived reminders and sessions are kept, and that sign-in codes are never kept in plain text`, async () => {
+      mockFetch({});
+      renderApp(lang === 'ja' ? '/privacy' : '/en/privacy');
+      // in its own language (i18next may still be switching from the previous test's)
+      await screen.findByRole('heading', { level: 1, name: lang === 'ja' ? 'プライバシーポリシー' : 'Privacy Policy' });
+      const text = document.body.textContent ?? '';
+      for (const s of STATEMENTS[lang]) expect(text).toMatch(s);
+      // archived reminders are deleted after a year now: no "nothing is deleted" left
+      expect(text).not.toMatch(lang === 'ja' ? /データは削除されません/ : /Nothing is deleted/);
+    });
+  }
+});

@@ -1,0 +1,150 @@
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useLocation, useNavigate } from 'react-router';
+import useSWR from 'swr';
+import { Dialog } from '../../components/Dialog';
+import { toast } from '../../components/toast';
+import { isApiError } from '../../lib/api';
+import { signOut } from '../../lib/authStore';
+import { syncSubscription } from '../../lib/push/pushClient';
+import { pushStateChanged } from '../../lib/push/usePushState';
+import { swrKeys } from '../../lib/swrKeys';
+import type { AuthSession } from '../../lib/types';
+import { useDates } from '../../lib/useDates';
+import { useLocalizedPath } from '../../lib/useLang';
+import { endSession, listSessions } from './sessionsApi';
+
+/** This one first, then the most recently used. */
+export function orderSessions(list: readonly AuthSession[]): AuthSession[] {
+  return [...list].sort((a, b) => Number(b.current) - Number(a.current) || Date.parse(b.last_used_at) - Date.parse(a.last_used_at));
+}
+
+/**
+ * Settings → Sessions (decisions.md "Sessions"): every place this account is signed in, with its
+ * device label, when it signed in and was last used, this one marked; any other one can be
+ * ended, and "Sign out everywhere" ends them all, this one too (after unsubscribing this device,
+ * like any sign-out).
+ */
+export function SessionsSection() {
+  const { t } = useTranslation('sessions');
+  const dates = useDates();
+  const navigate = useNavigate();
+  const lp = useLocalizedPath();
+  const { pathname } = useLocation();
+  const sessions = useSWR(swrKeys.sessions(), listSessions);
+  const [ending, setEnding] = useState<AuthSession | null>(null);
+  const [everywhere, setEverywhere] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const name = (s: AuthSession) => s.label.trim() || t('unknown');
+
+  async function end(s: AuthSession) {
+    setBusy(true);
+    try {
+      // Already over (expired, or ended elsewhere): it leaves the list all the same.
+      await endSession(s.id).catch((e: unknown) => {
+        if (!isApiError(e, 'NOT_FOUND')) throw e;
+      });
+      await sessions.mutate((list) => list?.filter((x) => x.id !== s.id), { revalidate: true });
+      toast.success(t('ended', { name: name(s) }));
+    } catch {
+      toast.error(t('endFailed'));
+    } finally {
+      setBusy(false);
+      setEnding(null);
+    }
+  }
+
+  async function endEverywhere() {
+    setBusy(true);
+    try {
+      await signOut(pathname, true);
+      toast.success(t('signedOutEverywhere'), { survivesNavigation: true });
+      navigate(lp('/'), { replace: true });
+    } catch {
+      // Still signed in here: this device receives again, as after any start of the app.
+      void syncSubscription().then((ok) => ok && pushStateChanged());
+      toast.error(t('everywhereFailed'));
+      setBusy(false);
+      setEverywhere(false);
+    }
+  }
+
+  const list = orderSessions(sessions.data ?? []);
+  return (
+    <section className="card sessions" aria-labelledby="sessions-title">
+      <h2 id="sessions-title">{t('title')}</h2>
+      <p className="hint">{t('intro')}</p>
+      {sessions.error && !sessions.data ? (
+        <p className="muted">{t('loadFailed')}</p>
+      ) : (
+        <ul className="device-list" aria-busy={!sessions.data}>
+          {list.map((s) => (
+            <li key={s.id} className="device-item">
+              <div>
+                <p className="device-label">
+                  <strong>{name(s)}</strong>
+                  {s.current && <span className="badge">{t('thisDevice')}</span>}
+                </p>
+                <p className="muted small">
+                  {t('created', { when: dates.when(s.created_at) })}
+                  {' · '}
+                  {t('lastUsed', { when: dates.when(s.last_used_at) })}
+                </p>
+              </div>
+              {!s.current && (
+                <button
+                  type="button"
+                  className="button small secondary"
+                  disabled={busy}
+                  onClick={() => setEnding(s)}
+                  aria-label={t('endNamed', { name: name(s) })}
+                >
+                  {t('end')}
+                </button>
+              )}
+            </li>
+          ))}
+        </ul>
+      )}
+      <button type="button" className="button secondary" disabled={busy} onClick={() => setEverywhere(true)}>
+        {t('signOutEverywhere')}
+      </button>
+
+      <Dialog
+        open={ending !== null}
+        title={t('endConfirm.title')}
+        onClose={() => !busy && setEnding(null)}
+        footer={
+          <>
+            <button type="button" className="button secondary" onClick={() => setEnding(null)} disabled={busy}>
+              {t('cancel')}
+            </button>
+            <button type="button" className="button danger" onClick={() => ending && void end(ending)} disabled={busy}>
+              {t('endConfirm.confirm')}
+            </button>
+          </>
+        }
+      >
+        <p>{ending && t('endConfirm.text', { name: name(ending), when: dates.when(ending.created_at) })}</p>
+      </Dialog>
+
+      <Dialog
+        open={everywhere}
+        title={t('everywhereConfirm.title')}
+        onClose={() => !busy && setEverywhere(false)}
+        footer={
+          <>
+            <button type="button" className="button secondary" onClick={() => setEverywhere(false)} disabled={busy}>
+              {t('cancel')}
+            </button>
+            <button type="button" className="button danger" onClick={() => void endEverywhere()} disabled={busy}>
+              {t('everywhereConfirm.confirm')}
+            </button>
+          </>
+        }
+      >
+        <p>{t('everywhereConfirm.text')}</p>
+      </Dialog>
+    </section>
+  );
+}
