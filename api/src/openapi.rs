@@ -23,6 +23,7 @@ use crate::routes::{account, admin, auth, calendar, health, notifications, remin
         notifications::vapid_public_key, notifications::subscriptions, notifications::delete_subscription, notifications::action, notifications::push_test, reminders::send,
         health::head, health::detail, health::status, site::site,
     ),
+    components(schemas(auth::LinkPeek)),
     modifiers(&Contract),
     tags((name = "auth"), (name = "reminders"), (name = "account"), (name = "admin"), (name = "notifications"), (name = "health"), (name = "calendar"))
 )]

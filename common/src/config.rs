@@ -135,6 +135,11 @@ pub struct Config {
     #[arg(long, env = "HIBIKI_ERROR_REPORTING_DSN", hide_env_values = true)]
     pub error_reporting_dsn: Option<Url>,
 
+    /// The least time between two send-nows of one account, in milliseconds: a test knob (a
+    /// test that sends twice need not wait 10 s); unset means 10 s.
+    #[arg(long, env = "HIBIKI_SEND_NOW_INTERVAL_MS", hide = true, default_value_t = 10_000)]
+    pub send_now_interval_ms: u64,
+
     /// How long one minute of the email fallback delay lasts, in milliseconds: a test knob
     /// (a restart test cannot wait real minutes); unset means a real minute.
     #[arg(long, env = "HIBIKI_FALLBACK_MINUTE_MS", hide = true)]

@@ -754,19 +754,19 @@ mod tests {
     }
 }
 
-/// Send-now per account: one per this many ms...
+/// Send-now per account: one per this many ms (the configuration's, a test may shorten it)...
 pub const SEND_NOW_EVERY_MS: i64 = 10_000;
 /// ...and at most this many an hour.
 pub const SEND_NOW_PER_HOUR: usize = 30;
 
 /// Seconds to wait before the next send-now, given the account's send-nows of the last hour
-/// (ms, newest first); `None` when it may send now.
-pub fn send_now_wait(last_hour_newest_first: &[i64], now_ms: i64) -> Option<i64> {
+/// (ms, newest first) and the least time between two; `None` when it may send now.
+pub fn send_now_wait(last_hour_newest_first: &[i64], now_ms: i64, every_ms: i64) -> Option<i64> {
     let secs = |ms: i64| (ms as f64 / 1000.0).ceil().max(1.0) as i64;
     if let Some(&newest) = last_hour_newest_first.first()
-        && now_ms - newest < SEND_NOW_EVERY_MS
+        && now_ms - newest < every_ms
     {
-        return Some(secs(newest + SEND_NOW_EVERY_MS - now_ms));
+        return Some(secs(newest + every_ms - now_ms));
     }
     if last_hour_newest_first.len() >= SEND_NOW_PER_HOUR {
         let oldest_counted = last_hour_newest_first[SEND_NOW_PER_HOUR - 1];
@@ -782,12 +782,16 @@ mod send_now_tests {
     #[test]
     fn one_per_ten_seconds_and_thirty_an_hour() {
         let now = 10_000_000;
-        assert_eq!(send_now_wait(&[], now), None);
-        assert_eq!(send_now_wait(&[now - 1_000], now), Some(9));
-        assert_eq!(send_now_wait(&[now - 10_000], now), None);
+        let every = SEND_NOW_EVERY_MS;
+        assert_eq!(send_now_wait(&[], now, every), None);
+        assert_eq!(send_now_wait(&[now - 1_000], now, every), Some(9));
+        assert_eq!(send_now_wait(&[now - 10_000], now, every), None);
         let thirty: Vec<i64> = (0..30).map(|i| now - 20_000 - i * 60_000).collect();
         // The oldest of the 30 was sent 20 s + 29 min ago: it leaves the hour in 30 min 40 s.
-        assert_eq!(send_now_wait(&thirty, now), Some(1840));
-        assert_eq!(send_now_wait(&thirty[..29], now), None);
+        assert_eq!(send_now_wait(&thirty, now, every), Some(1840));
+        assert_eq!(send_now_wait(&thirty[..29], now, every), None);
+        let close: Vec<i64> = (0..30).map(|i| now - 1 - i).collect();
+        assert_eq!(send_now_wait(&close[..1], now, 0), None, "no interval: only the hour's 30 count");
+        assert_eq!(send_now_wait(&close, now, 0), Some(3600));
     }
 }

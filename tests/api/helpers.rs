@@ -37,6 +37,9 @@ pub struct Options {
     pub push_retry_base_ms: Option<u64>,
     /// `HIBIKI_PUBLIC_URL` (default `http://localhost:8080`).
     pub public_url: Option<String>,
+    /// Send-nows of one account may follow each other at once (tests of what a send does,
+    /// not of its limit; the limit's own test keeps the real 10 s).
+    pub send_now_at_once: bool,
     /// Any other setting, applied last.
     pub configure: Option<fn(&mut Config)>,
 }
@@ -187,6 +190,9 @@ impl TestApp {
             None => hibiki_worker::delivery::RetryTiming::default(),
         };
         config.queue_namespace = format!("test-{}", uuid::Uuid::new_v4().simple());
+        if options.send_now_at_once {
+            config.send_now_interval_ms = 0;
+        }
         if let Some(configure) = options.configure {
             configure(&mut config);
         }

@@ -23,7 +23,7 @@ async fn setup(backend: Backend, redis: bool) -> Option<(TestApp, PushSink)> {
     };
     let scheduler =
         hibiki_scheduler::SchedulerConfig { fallback_minute: SignedDuration::try_from(FALLBACK_MINUTE).unwrap(), ..Default::default() };
-    let options = Options { allow_private_push: true, redis, smtp: true, ..Default::default() };
+    let options = Options { allow_private_push: true, redis, smtp: true, send_now_at_once: true, ..Default::default() };
     let app = TestApp::spawn_with(backend, options, scheduler).await?;
     Some((app, sink))
 }
@@ -380,7 +380,9 @@ fn assert_declarative(app: &TestApp, push: &Value, kind: &str) {
     assert_eq!(names, ["complete", "snooze"]);
     for a in actions {
         let action = a["action"].as_str().unwrap();
-        assert_eq!(a["navigate"], format!("{base}/en/reminders?reminder={reminder_id}&log={log_id}&do={action}"));
+        // A deep link acts only with its entry's token.
+        let token = data["action_token"].as_str().unwrap();
+        assert_eq!(a["navigate"], format!("{base}/en/reminders?reminder={reminder_id}&log={log_id}&do={action}&t={token}"));
         assert!(a["title"].as_str().is_some_and(|t| !t.is_empty()));
     }
 }

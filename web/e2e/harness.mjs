@@ -219,6 +219,8 @@ export async function startHibiki({ smtpPort, env = {} } = {}) {
       HIBIKI_METRICS_LISTEN: 'off',
       HIBIKI_AUTH_RATE_PER_MINUTE: '10000',
       HIBIKI_API_RATE_PER_MINUTE: '100000',
+      // Send-now twice in a row on one account (the 10 s limit has its own Rust test).
+      HIBIKI_SEND_NOW_INTERVAL_MS: '0',
       ...(smtpPort ? { HIBIKI_SMTP_URL: `smtp://127.0.0.1:${smtpPort}` } : {}),
       ...env,
     },

@@ -177,7 +177,7 @@ pub struct SendNowAnswer {
 pub async fn send(State(state): State<AppState>, auth: AuthUser, Path(id): Path<ReminderId>) -> ApiResult<Response> {
     let now = Timestamp::now();
     let r = state.db.get_reminder(&state.keys, &auth.user.id, &id).await?;
-    if let Some(retry_after) = state.db.send_now_wait(&auth.user.id, now).await? {
+    if let Some(retry_after) = state.db.send_now_wait(&auth.user.id, now, state.config.send_now_interval_ms as i64).await? {
         return Err(ApiError::RateLimited { retry_after });
     }
     let fallback = state.db.settings(&auth.user.id).await?.email_fallback_minutes;

@@ -58,7 +58,7 @@ impl Db {
     /// email is due at once).
     /// Seconds until the account may send a reminder now again, if it must wait: at most one
     /// send-now per 10 s and 30 per hour per account (each is a push to every device).
-    pub async fn send_now_wait(&self, user_id: &UserId, now: Timestamp) -> Result<Option<i64>> {
+    pub async fn send_now_wait(&self, user_id: &UserId, now: Timestamp, every_ms: i64) -> Result<Option<i64>> {
         let now_ms = to_millis(now);
         let rows: Vec<i64> = sqlx::query_scalar(
             "SELECT created_at FROM delivery_logs WHERE user_id = $1 AND kind = 'send_now' AND created_at > $2 ORDER BY created_at DESC",
@@ -67,7 +67,7 @@ impl Db {
         .bind(now_ms - 3_600_000)
         .fetch_all(&self.pool)
         .await?;
-        Ok(crate::reminder::send_now_wait(&rows, now_ms))
+        Ok(crate::reminder::send_now_wait(&rows, now_ms, every_ms))
     }
 
     pub async fn create_send_now(
@@ -296,11 +296,13 @@ impl Db {
         .bind(user_id)
         .fetch_all(&self.pool)
         .await?;
+        // Only the devices of the entries shown (at most 200 × 20), never the whole history's.
         let device_rows = sqlx::query(
             "SELECT d.log_id, d.subscription_id, d.status, d.shown_at, s.device_info FROM deliveries d
-             JOIN delivery_logs l ON l.id = d.log_id
              LEFT JOIN push_subscriptions s ON s.id = d.subscription_id
-             WHERE l.reminder_id = $1 AND l.user_id = $2 ORDER BY d.subscription_id",
+             WHERE d.log_id IN (SELECT id FROM delivery_logs WHERE reminder_id = $1 AND user_id = $2
+                                ORDER BY occurrence_at DESC, created_at DESC LIMIT 200)
+             ORDER BY d.subscription_id",
         )
         .bind(reminder_id)
         .bind(user_id)

@@ -713,6 +713,11 @@ export interface components {
             /** Format: int64 */
             p99_ms?: number | null;
         };
+        /** @description Whose account a sign-in link opens. */
+        LinkPeek: {
+            /** @description Masked: `a***@example.com`. */
+            email: string;
+        };
         /**
          * @description A notification's actions, from the app or the service worker.
          * @enum {string}

@@ -206,18 +206,8 @@ export interface HealthDetails {
   checks: Record<string, unknown>;
 }
 
-// until the server's document has it
-/** One of the user's sessions in `GET /api/auth/sessions`: `label` is a short device label from the User-Agent ("Chrome on Android"), maybe empty; times RFC 3339 UTC; `current` is the one this request came with. */
-export interface AuthSession {
-  id: string;
-  label: string;
-  created_at: string;
-  last_used_at: string;
-  current: boolean;
-}
+/** One of the user's sessions in `GET /api/auth/sessions`: `label` is a short device label from the User-Agent ("iPhone · Safari"), maybe empty; `current` is the one this request came with. */
+export type AuthSession = Schemas['SessionListed'];
 
-// until the server's document has it
 /** `POST /api/auth/verify-link` with `{token, peek: true}`: which account the link opens, masked (`a***@example.com`); spends nothing. */
-export interface LinkPeekAnswer {
-  email: string;
-}
+export type LinkPeekAnswer = Schemas['LinkPeek'];
