@@ -32,6 +32,8 @@ impl Parts {
 pub struct Application {
     pub addr: Option<SocketAddr>,
     pub db: Db,
+    /// The name this process's scheduler holds the leader's lease by, when it runs one.
+    pub scheduler_id: Option<String>,
     queues: Queues,
     shutdown: CancellationToken,
     tasks: JoinSet<()>,
@@ -210,12 +212,14 @@ impl Application {
                 }
             });
         }
+        let mut scheduler_id = None;
         if parts.scheduler {
             let mut scheduler_config = scheduler_config.clone();
             if let Some(ms) = config.fallback_minute_ms {
                 scheduler_config.fallback_minute = jiff::SignedDuration::from_millis(ms.max(1) as i64);
             }
             let scheduler = hibiki_scheduler::Scheduler::new(db.clone(), queues.clone(), status.clone(), scheduler_config);
+            scheduler_id = Some(scheduler.id().to_owned());
             tasks.spawn(scheduler.run(shutdown.clone()));
         }
 
@@ -240,7 +244,7 @@ impl Application {
             });
             tracing::info!(address = %addr.expect("bound"), "Hibiki is listening");
         }
-        Ok(Application { addr, db, queues, shutdown, tasks })
+        Ok(Application { addr, db, scheduler_id, queues, shutdown, tasks })
     }
 
     /// Asks every part to stop and waits for them (in-flight requests finish).

@@ -110,6 +110,11 @@ impl Scheduler {
         Scheduler { db, queues, status, config, id }
     }
 
+    /// The name it holds the leader's lease by.
+    pub fn id(&self) -> &str {
+        &self.id
+    }
+
     /// Runs until `shutdown`: stands by until it holds the lease, then leads until it loses it.
     pub async fn run(self, shutdown: CancellationToken) {
         let (changes_tx, mut changes) = mpsc::unbounded_channel::<Change>();

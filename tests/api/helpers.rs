@@ -57,17 +57,10 @@ pub struct TestApp {
     app: Option<Application>,
 }
 
-fn in_ci() -> bool {
-    std::env::var("CI").map(|v| v == "true" || v == "1").unwrap_or(false)
-}
-
-/// Missing services skip a test locally but fail it in CI.
-pub fn unavailable(what: &str) {
-    if in_ci() {
-        panic!("{what} is not available, and CI=true requires it");
-    }
-    eprintln!("SKIPPED: {what} is not available");
-}
+#[path = "../support/skip.rs"]
+mod skip;
+/// Missing services skip a test locally (counted) but fail it in CI.
+pub use skip::unavailable;
 
 pub fn postgres_admin_url() -> String {
     std::env::var("HIBIKI_TEST_POSTGRES_URL").unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432/postgres".into())
@@ -244,6 +237,11 @@ impl TestApp {
         let keys: Vec<String> = redis::cmd("KEYS").arg(format!("{}*", self.config.queue_namespace)).query_async(&mut conn).await.unwrap();
         assert!(!keys.is_empty(), "the queues had keys");
         let _: () = redis::cmd("DEL").arg(&keys).query_async(&mut conn).await.unwrap();
+    }
+
+    /// The name this app's scheduler holds the leader's lease by.
+    pub fn scheduler_id(&self) -> Option<&str> {
+        self.app.as_ref().and_then(|a| a.scheduler_id.as_deref())
     }
 
     pub fn url(&self, path: &str) -> String {
