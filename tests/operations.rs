@@ -270,7 +270,15 @@ fn dev_login_is_refused_at_start_behind_a_proxy_or_with_a_public_url() {
 /// Signs in through the developer shortcut and makes a reminder; returns (token, id).
 async fn dev_reminder(server: &Server, title: &str) -> (String, String) {
     let client = reqwest::Client::new();
-    let r: Value = client.post(server.url("/api/auth/dev-login")).json(&json!({ "email": "dev@example.com" })).send().await.unwrap().json().await.unwrap();
+    let r: Value = client
+        .post(server.url("/api/auth/dev-login"))
+        .json(&json!({ "email": "dev@example.com" }))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
     let token = r["data"]["access_token"].as_str().unwrap().to_owned();
     let due = jiff::Timestamp::now() + jiff::SignedDuration::from_hours(24);
     let r: Value = client
@@ -313,7 +321,8 @@ fn backup_copies_the_running_database_and_refuses_postgres() {
     // Never over a file; never on PostgreSQL.
     let again = hibiki(&dir, &[], &["backup", file_arg]).output().unwrap();
     assert!(!again.status.success() && String::from_utf8_lossy(&again.stderr).contains("exists"));
-    let pg = hibiki(&dir, &[("HIBIKI_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/postgres")], &["backup", "x.sql"]).output().unwrap();
+    let pg =
+        hibiki(&dir, &[("HIBIKI_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/postgres")], &["backup", "x.sql"]).output().unwrap();
     assert!(!pg.status.success());
     assert!(String::from_utf8_lossy(&pg.stderr).contains("pg_dump"), "{}", String::from_utf8_lossy(&pg.stderr));
     server.stop();

@@ -40,9 +40,7 @@ pub fn forget(dir: &Path, email: &str) -> std::io::Result<u64> {
 
 fn read(dir: &Path) -> std::io::Result<Vec<std::fs::DirEntry>> {
     match std::fs::read_dir(dir) {
-        Ok(entries) => entries
-            .filter(|e| e.as_ref().map_or(true, |e| e.path().extension().is_some_and(|x| x == "eml")))
-            .collect(),
+        Ok(entries) => entries.filter(|e| e.as_ref().map_or(true, |e| e.path().extension().is_some_and(|x| x == "eml"))).collect(),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Vec::new()),
         Err(e) => Err(e),
     }

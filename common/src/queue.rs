@@ -150,14 +150,12 @@ impl Queues {
     /// deletion); a running one finds the account gone and sends nothing.
     pub async fn forget_user(&self, user_id: &crate::ids::UserId) -> Result<u64, QueueError> {
         match self {
-            Queues::Sqlite { push, .. } => {
-                sqlx::query("DELETE FROM Jobs WHERE status <> 'Running' AND instr(CAST(job AS TEXT), ?1) > 0")
-                    .bind(user_id.as_str())
-                    .execute(push.pool())
-                    .await
-                    .map(|r| r.rows_affected())
-                    .map_err(|e| QueueError(e.to_string()))
-            }
+            Queues::Sqlite { push, .. } => sqlx::query("DELETE FROM Jobs WHERE status <> 'Running' AND instr(CAST(job AS TEXT), ?1) > 0")
+                .bind(user_id.as_str())
+                .execute(push.pool())
+                .await
+                .map(|r| r.rows_affected())
+                .map_err(|e| QueueError(e.to_string())),
             Queues::Redis { push, mail, conn } => {
                 let mut removed = 0u64;
                 for config in [push.get_config(), mail.get_config()] {

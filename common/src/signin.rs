@@ -15,9 +15,9 @@
 use jiff::{SignedDuration, Timestamp};
 
 use crate::crypto::{Keys, hashes_equal, session_hash};
+use crate::ids::SessionId;
 use crate::jobs::MailJob;
 use crate::states::Language;
-use crate::ids::SessionId;
 use crate::storage::{Db, SessionTtl, StoreOtp, User};
 
 pub const CODE_TTL_SECS: i64 = 1200;

@@ -33,7 +33,8 @@ both_backends!(
 /// Signs in through the developer shortcut with a given `User-Agent` (several sessions of one
 /// account at once, without the mail's resend cooldown); returns the access token.
 async fn sign_in_from(app: &TestApp, email: &str, agent: &str) -> String {
-    let r = app.client.post(app.url("/api/auth/dev-login")).header("user-agent", agent).json(&json!({ "email": email })).send().await.unwrap();
+    let r =
+        app.client.post(app.url("/api/auth/dev-login")).header("user-agent", agent).json(&json!({ "email": email })).send().await.unwrap();
     assert_eq!(r.status(), 200);
     json(r).await["data"]["access_token"].as_str().unwrap().to_owned()
 }
@@ -99,7 +100,9 @@ async fn the_link_peek_masks_the_address_and_spends_nothing(app: &TestApp) {
 
 async fn answers_carry_the_contracts_headers(app: &TestApp) {
     let (token, _) = app.sign_in(&unique_email()).await;
-    for (path, auth) in [("/api/settings", Some(token.as_str())), ("/api/reminders", Some(&token)), ("/api/health", None), ("/api/site", None)] {
+    for (path, auth) in
+        [("/api/settings", Some(token.as_str())), ("/api/reminders", Some(&token)), ("/api/health", None), ("/api/site", None)]
+    {
         let r = app.get(path, auth).await;
         assert!(r.status().is_success(), "{path}");
         let h = r.headers();
@@ -140,7 +143,8 @@ async fn the_twenty_first_device_is_refused(app: &TestApp) {
     let devices = json(app.get("/api/notifications/subscriptions", Some(&token)).await).await;
     assert_eq!(devices["data"].as_array().unwrap().len(), 20);
     // Removing one makes room.
-    let r = app.post("/api/notifications?action=unsubscribe", &json!({ "endpoint": subs[0]["subscription"]["endpoint"] }), Some(&token)).await;
+    let r =
+        app.post("/api/notifications?action=unsubscribe", &json!({ "endpoint": subs[0]["subscription"]["endpoint"] }), Some(&token)).await;
     assert_eq!(r.status(), 204);
     assert_eq!(app.post("/api/notifications?action=subscribe", &subs[20], Some(&token)).await.status(), 201);
 }
@@ -273,7 +277,8 @@ async fn queued_texts(app: &TestApp) -> Vec<String> {
         Some(url) => {
             let client = redis::Client::open(url.as_str()).unwrap();
             let mut conn = client.get_multiplexed_async_connection().await.unwrap();
-            let keys: Vec<String> = redis::cmd("KEYS").arg(format!("{}*", app.config.queue_namespace)).query_async(&mut conn).await.unwrap();
+            let keys: Vec<String> =
+                redis::cmd("KEYS").arg(format!("{}*", app.config.queue_namespace)).query_async(&mut conn).await.unwrap();
             let mut texts = Vec::new();
             for key in keys {
                 let kind: String = redis::cmd("TYPE").arg(&key).query_async(&mut conn).await.unwrap();
@@ -315,11 +320,8 @@ async fn no_sign_in_secret_rests_in_the_queue(app: &TestApp) {
         }
     }
     // The sealed copy is gone once sent: the database keeps only hashes.
-    let left: Option<Vec<u8>> = sqlx::query_scalar("SELECT mail_secret FROM otp_codes WHERE email = $1")
-        .bind(&email)
-        .fetch_one(app.db.pool())
-        .await
-        .unwrap();
+    let left: Option<Vec<u8>> =
+        sqlx::query_scalar("SELECT mail_secret FROM otp_codes WHERE email = $1").bind(&email).fetch_one(app.db.pool()).await.unwrap();
     assert_eq!(left, None);
     // And the code still signs in.
     assert_eq!(app.post("/api/auth/verify", &json!({ "email": email, "code": code }), None).await.status(), 200);
@@ -394,7 +396,11 @@ async fn history_and_archives_are_kept_as_long_as_decided(app: &TestApp) {
     // Read from the database from here on: housekeeping at a later instant also ends the
     // sessions that would have expired by then.
     let logs = async |app: &TestApp| {
-        sqlx::query_scalar::<_, i64>("SELECT COUNT(*) FROM delivery_logs WHERE reminder_id = $1").bind(&id).fetch_one(app.db.pool()).await.unwrap()
+        sqlx::query_scalar::<_, i64>("SELECT COUNT(*) FROM delivery_logs WHERE reminder_id = $1")
+            .bind(&id)
+            .fetch_one(app.db.pool())
+            .await
+            .unwrap()
     };
     let now = Timestamp::now();
     hibiki_worker::housekeeping::run_once(&app.db, now + SignedDuration::from_hours(24 * 179)).await.unwrap();
@@ -516,7 +522,8 @@ async fn a_tarpit_origin_does_not_delay_another_accounts_push() {
     // The tarpit's pushes go out a second earlier, so they hold whatever they can before ours.
     let before = due - SignedDuration::from_secs(1);
     for i in 0..26 {
-        let r = app.post("/api/reminders", &json!({ "title": format!("tarpit {i}"), "send_at": before.to_string() }), Some(&attacker)).await;
+        let r =
+            app.post("/api/reminders", &json!({ "title": format!("tarpit {i}"), "send_at": before.to_string() }), Some(&attacker)).await;
         assert_eq!(r.status(), 201);
     }
     let r = app.post("/api/reminders", &json!({ "title": "mine", "send_at": due.to_string() }), Some(&person)).await;

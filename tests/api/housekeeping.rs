@@ -33,8 +33,9 @@ async fn the_cron_worker_archives_unanswered_reminders(app: &TestApp) {
 
     // Two "worker processes", each with the schedule at every second.
     let stop = tokio_util::sync::CancellationToken::new();
-    let runners: Vec<_> =
-        (0..2).map(|_| tokio::spawn(hibiki_worker::housekeeping::run(app.db.clone(), Default::default(), "* * * * * *", stop.clone()))).collect();
+    let runners: Vec<_> = (0..2)
+        .map(|_| tokio::spawn(hibiki_worker::housekeeping::run(app.db.clone(), Default::default(), "* * * * * *", stop.clone())))
+        .collect();
     let mut status = String::new();
     for _ in 0..100 {
         status = json(app.get(&format!("/api/reminders/{id}"), Some(&token)).await).await["data"]["status"].as_str().unwrap().to_owned();

@@ -45,15 +45,7 @@ impl DeliveryContext {
     /// Needs a tokio runtime: it starts the process's recorder task.
     pub fn new(db: Db, keys: Keys, client: PushClient, retry: RetryTiming, public_url: String) -> DeliveryContext {
         let recorder = Recorder::start(db.clone());
-        DeliveryContext {
-            db,
-            keys,
-            client,
-            retry,
-            public_url,
-            preparing: Semaphore::new(PREPARING_AT_ONCE),
-            recorder,
-        }
+        DeliveryContext { db, keys, client, retry, public_url, preparing: Semaphore::new(PREPARING_AT_ONCE), recorder }
     }
 }
 

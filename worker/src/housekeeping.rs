@@ -81,7 +81,14 @@ async fn handle_tick(_tick: Tick, ctx: Data<Arc<Housekeeper>>) -> Result<(), Box
     let (jobs, mails) = ctx.extras.clean().await;
     metrics::counter!("hibiki_housekeeping_runs_total").increment(1);
     if a + b + c + jobs + mails > 0 {
-        tracing::info!(archived_unanswered = a, archived_unused = b, pruned = c, finished_jobs = jobs, outbox_mails = mails, "housekeeping");
+        tracing::info!(
+            archived_unanswered = a,
+            archived_unused = b,
+            pruned = c,
+            finished_jobs = jobs,
+            outbox_mails = mails,
+            "housekeeping"
+        );
     }
     Ok(())
 }

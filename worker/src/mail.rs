@@ -59,7 +59,10 @@ pub struct Mailer {
 #[derive(Debug, Clone)]
 pub enum Letter {
     /// The 6-digit code and the link; only the link while code sign-in is blocked.
-    SignIn { code: Option<String>, link_token: String },
+    SignIn {
+        code: Option<String>,
+        link_token: String,
+    },
     Test,
 }
 

@@ -123,7 +123,11 @@ pub async fn verify(State(state): State<AppState>, headers: HeaderMap, ApiJson(r
 /// (masked), spending nothing.
 #[utoipa::path(post, path = "/api/auth/verify-link", request_body = VerifyLinkRequest, tag = "auth",
     responses((status = 200, body = SessionIssued, description = "signed in; with peek, a LinkPeek"), (status = 400, description = "LINK_INVALID")))]
-pub async fn verify_link(State(state): State<AppState>, headers: HeaderMap, ApiJson(req): ApiJson<VerifyLinkRequest>) -> ApiResult<Response> {
+pub async fn verify_link(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    ApiJson(req): ApiJson<VerifyLinkRequest>,
+) -> ApiResult<Response> {
     if req.peek {
         let email = signin::peek_link(&state.db, &state.keys, &req.token, jiff::Timestamp::now()).await?;
         return Ok(ok(LinkPeek { email }).into_response());
@@ -157,9 +161,15 @@ pub async fn dev_login(
     if !DEV_ADDRESSES.contains(&email.as_str()) {
         return Err(ApiError::field("email", "only the developer addresses (dev, test, demo, admin @example.com) can use dev login"));
     }
-    let signed_in =
-        signin::start_session(&state.db, &state.keys, &email, hibiki_common::states::Language::En, &device(&headers), jiff::Timestamp::now())
-            .await?;
+    let signed_in = signin::start_session(
+        &state.db,
+        &state.keys,
+        &email,
+        hibiki_common::states::Language::En,
+        &device(&headers),
+        jiff::Timestamp::now(),
+    )
+    .await?;
     Ok(issue(&state, signed_in))
 }
 

@@ -11,8 +11,8 @@ use serde::Serialize;
 use utoipa::ToSchema;
 
 use crate::auth::AuthUser;
-use crate::feeds::{self, MAX_FEED_BYTES, Rendered};
 use crate::error::{ApiError, ApiResult};
+use crate::feeds::{self, MAX_FEED_BYTES, Rendered};
 use crate::routes::ok;
 use crate::state::AppState;
 
@@ -65,8 +65,7 @@ pub async fn feed(State(state): State<AppState>, Path(file): Path<String>, heade
         None => {
             let reminders = state.db.list_reminders(&state.keys, &user.id, StatusFilter::Active).await?;
             let host = state.config.public_url.host_str().unwrap_or("hibiki").to_owned();
-            let options =
-                FeedOptions { host: &host, language: settings.language, hide_content: settings.hide_notification_content, now };
+            let options = FeedOptions { host: &host, language: settings.language, hide_content: settings.hide_notification_content, now };
             let body = calendar::feed(&reminders, &options);
             if body.len() > MAX_FEED_BYTES {
                 tracing::warn!(user_id = %user.id, bytes = body.len(), "a calendar feed is over its limit");

@@ -10,7 +10,7 @@ use crate::states::Language;
 use crate::time::to_millis;
 
 fn from_hex(text: &str) -> Option<Vec<u8>> {
-    if text.len() % 2 != 0 || text.len() > 128 {
+    if !text.len().is_multiple_of(2) || text.len() > 128 {
         return None;
     }
     (0..text.len()).step_by(2).map(|i| u8::from_str_radix(text.get(i..i + 2)?, 16).ok()).collect()
@@ -128,11 +128,12 @@ impl Db {
     /// hash in hex) that is live and not yet mailed.
     pub async fn sign_in_mail(&self, reference: &str, now: Timestamp) -> Result<Option<(String, Vec<u8>)>> {
         let Some(link_hash) = from_hex(reference) else { return Ok(None) };
-        let row = sqlx::query("SELECT email, mail_secret FROM otp_codes WHERE link_hash = $1 AND expires_at > $2 AND mail_secret IS NOT NULL")
-            .bind(link_hash)
-            .bind(to_millis(now))
-            .fetch_optional(&self.pool)
-            .await?;
+        let row =
+            sqlx::query("SELECT email, mail_secret FROM otp_codes WHERE link_hash = $1 AND expires_at > $2 AND mail_secret IS NOT NULL")
+                .bind(link_hash)
+                .bind(to_millis(now))
+                .fetch_optional(&self.pool)
+                .await?;
         row.map(|r| Ok((r.try_get("email")?, r.try_get("mail_secret")?))).transpose()
     }
 

@@ -18,13 +18,11 @@ impl Db {
         let mut resealed = 0;
         let mut after = String::new();
         loop {
-            let rows = sqlx::query(
-                "SELECT id, title, description, send_to, metadata FROM reminders WHERE id > $1 ORDER BY id LIMIT $2",
-            )
-            .bind(&after)
-            .bind(BATCH)
-            .fetch_all(&self.pool)
-            .await?;
+            let rows = sqlx::query("SELECT id, title, description, send_to, metadata FROM reminders WHERE id > $1 ORDER BY id LIMIT $2")
+                .bind(&after)
+                .bind(BATCH)
+                .fetch_all(&self.pool)
+                .await?;
             let Some(last) = rows.last() else { break };
             after = last.try_get("id")?;
             let mut tx = self.pool.begin().await?;

@@ -190,8 +190,10 @@ impl Db {
         offset: i64,
     ) -> Result<(Vec<Reminder>, i64)> {
         let (limit, offset) = (limit.max(0), offset.max(0));
-        let archived_total: i64 =
-            sqlx::query_scalar("SELECT COUNT(*) FROM reminders WHERE user_id = $1 AND is_archived = 1").bind(user_id).fetch_one(&self.pool).await?;
+        let archived_total: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM reminders WHERE user_id = $1 AND is_archived = 1")
+            .bind(user_id)
+            .fetch_one(&self.pool)
+            .await?;
         let archived_page = |limit: i64, offset: i64| async move {
             let sql = format!(
                 "{REMINDER_SELECT} WHERE r.user_id = $1 AND r.is_archived = 1 ORDER BY COALESCE(r.archived_at, r.updated_at) DESC, r.id LIMIT $2 OFFSET $3"

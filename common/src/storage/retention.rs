@@ -48,22 +48,24 @@ impl Db {
 
         let archive_cutoff = now_ms - ARCHIVE_KEPT.as_millis() as i64;
         loop {
-            let ids: Vec<ReminderId> =
-                sqlx::query_scalar("SELECT id FROM reminders WHERE is_archived = 1 AND archived_at IS NOT NULL AND archived_at <= $1 LIMIT $2")
-                    .bind(archive_cutoff)
-                    .bind(BATCH)
-                    .fetch_all(&self.pool)
-                    .await?;
+            let ids: Vec<ReminderId> = sqlx::query_scalar(
+                "SELECT id FROM reminders WHERE is_archived = 1 AND archived_at IS NOT NULL AND archived_at <= $1 LIMIT $2",
+            )
+            .bind(archive_cutoff)
+            .bind(BATCH)
+            .fetch_all(&self.pool)
+            .await?;
             if ids.is_empty() {
                 break;
             }
             removed.archived_reminders += self.purge_reminders(&ids).await?;
         }
 
-        let crowded = sqlx::query("SELECT user_id, COUNT(*) AS n FROM reminders WHERE is_archived = 1 GROUP BY user_id HAVING COUNT(*) > $1")
-            .bind(ARCHIVED_PER_ACCOUNT)
-            .fetch_all(&self.pool)
-            .await?;
+        let crowded =
+            sqlx::query("SELECT user_id, COUNT(*) AS n FROM reminders WHERE is_archived = 1 GROUP BY user_id HAVING COUNT(*) > $1")
+                .bind(ARCHIVED_PER_ACCOUNT)
+                .fetch_all(&self.pool)
+                .await?;
         for row in crowded {
             let user_id: UserId = row.try_get("user_id")?;
             let over: i64 = row.try_get::<i64, _>("n")? - ARCHIVED_PER_ACCOUNT;

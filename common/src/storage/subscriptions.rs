@@ -79,8 +79,10 @@ impl Db {
             .fetch_optional(&self.pool)
             .await?;
         if already_mine.is_none() {
-            let devices: i64 =
-                sqlx::query_scalar("SELECT COUNT(*) FROM push_subscriptions WHERE user_id = $1").bind(user_id).fetch_one(&self.pool).await?;
+            let devices: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM push_subscriptions WHERE user_id = $1")
+                .bind(user_id)
+                .fetch_one(&self.pool)
+                .await?;
             if devices >= MAX_DEVICES {
                 return Err(crate::Error::DeviceLimit(MAX_DEVICES));
             }

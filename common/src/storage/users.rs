@@ -179,7 +179,14 @@ impl Db {
     // Sessions: only a hash of the token is stored. A session slides `ttl` with use, within
     // `absolute` of its creation.
 
-    pub async fn create_session(&self, token_hash: &[u8], user_id: &UserId, label: &str, now: Timestamp, ttl: SessionTtl) -> Result<SessionId> {
+    pub async fn create_session(
+        &self,
+        token_hash: &[u8],
+        user_id: &UserId,
+        label: &str,
+        now: Timestamp,
+        ttl: SessionTtl,
+    ) -> Result<SessionId> {
         let now_ms = to_millis(now);
         let id = SessionId::generate();
         sqlx::query(
@@ -256,7 +263,12 @@ impl Db {
 
     /// Ends one of the user's sessions; false when it is not theirs (or gone).
     pub async fn end_session(&self, user_id: &UserId, id: &SessionId) -> Result<bool> {
-        Ok(sqlx::query("DELETE FROM sessions WHERE user_id = $1 AND id = $2").bind(user_id).bind(id).execute(&self.pool).await?.rows_affected()
+        Ok(sqlx::query("DELETE FROM sessions WHERE user_id = $1 AND id = $2")
+            .bind(user_id)
+            .bind(id)
+            .execute(&self.pool)
+            .await?
+            .rows_affected()
             > 0)
     }
 
