@@ -1,17 +1,30 @@
 //! The API's one error type and its mapping to the contract's JSON envelope:
-//! `{"success": false, "error": {"code", "message", fields?, retry_after?}, error_type?}`.
+//! `{"success": false, "error": {"code", "message", fields?, details?, retry_after?}, error_type?}`.
 
 use std::collections::BTreeMap;
 
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
+use hibiki_common::error::{FieldCode, FieldProblem};
 use hibiki_common::signin::SignInError;
+use serde::Serialize;
 use serde_json::json;
+
+/// One entry of a validation failure's `error.details`: the field, its code from the closed
+/// set [`FieldCode`], and the numbers the code speaks of.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+pub struct FieldDetail {
+    pub field: String,
+    pub code: FieldCode,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Option<std::collections::HashMap<String, i64>>)]
+    pub params: Option<BTreeMap<&'static str, i64>>,
+}
 
 #[derive(Debug, thiserror::Error)]
 pub enum ApiError {
     #[error("validation failed")]
-    Validation(BTreeMap<String, String>),
+    Validation(BTreeMap<String, FieldProblem>),
     #[error("the request body is not valid JSON: {0}")]
     InvalidJson(String),
     #[error("the request body must be application/json")]
@@ -52,8 +65,8 @@ pub enum ApiError {
 }
 
 impl ApiError {
-    pub fn field(field: &str, message: impl Into<String>) -> ApiError {
-        ApiError::Validation(BTreeMap::from([(field.to_owned(), message.into())]))
+    pub fn field(field: &str, problem: FieldProblem) -> ApiError {
+        ApiError::Validation(BTreeMap::from([(field.to_owned(), problem)]))
     }
 }
 
@@ -148,7 +161,19 @@ impl IntoResponse for ApiError {
         }
         let mut error = json!({ "code": code, "message": self.message() });
         if let ApiError::Validation(fields) = &self {
-            error["fields"] = json!(fields);
+            // `fields` {field: message} for people; `details` [{field, code, params}] for
+            // programs, which translate by code.
+            let messages: BTreeMap<&str, &str> = fields.iter().map(|(f, p)| (f.as_str(), p.message.as_str())).collect();
+            error["fields"] = json!(messages);
+            let details: Vec<FieldDetail> = fields
+                .iter()
+                .map(|(field, p)| FieldDetail {
+                    field: field.clone(),
+                    code: p.code,
+                    params: (!p.params.is_empty()).then(|| p.params.clone()),
+                })
+                .collect();
+            error["details"] = json!(details);
         }
         let retry_after = self.retry_after();
         if let Some(secs) = retry_after {

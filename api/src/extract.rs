@@ -4,6 +4,7 @@ use axum::body::Bytes;
 use axum::extract::{FromRequest, FromRequestParts, Request};
 use axum::http::request::Parts;
 use axum::http::{StatusCode, header};
+use hibiki_common::error::FieldCode;
 use serde::de::DeserializeOwned;
 
 use crate::error::ApiError;
@@ -48,17 +49,41 @@ pub fn parse_json<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
     // Every body of the contract is an object; serde would otherwise read an array as the
     // struct's fields by position.
     if !value.is_object() {
-        return Err(ApiError::field("body", "expected a JSON object"));
+        return Err(ApiError::field("body", FieldCode::InvalidFormat.because("expected a JSON object")));
     }
     // No text the database cannot store: PostgreSQL refuses NUL in text, SQLite cuts at it.
     if let Some(path) = nul_at(&value, "") {
-        return Err(ApiError::field(if path.is_empty() { "body" } else { &path }, "must not contain NUL characters"));
+        return Err(ApiError::field(
+            if path.is_empty() { "body" } else { &path },
+            FieldCode::InvalidCharacters.because("must not contain NUL characters"),
+        ));
     }
     serde_path_to_error::deserialize(value).map_err(|e| {
         let path = e.path().to_string();
-        let field = if path == "." || path.is_empty() { "body".to_owned() } else { path };
-        ApiError::field(&field, e.inner().to_string())
+        let message = e.inner().to_string();
+        // A missing field is reported at the object that lacks it: name the field itself.
+        let missing = message.strip_prefix("missing field `").and_then(|rest| rest.split('`').next()).map(str::to_owned);
+        let field = match (path.as_str(), missing) {
+            ("." | "", Some(name)) => name,
+            (_, Some(name)) => format!("{path}.{name}"),
+            ("." | "", None) => "body".to_owned(),
+            (_, None) => path,
+        };
+        ApiError::field(&field, serde_problem(message))
     })
+}
+
+/// serde's message as a field problem: a missing field is `required`, a value not among a
+/// field's choices `invalid_choice`, anything else of the wrong type or shape `invalid_format`.
+fn serde_problem(message: String) -> hibiki_common::error::FieldProblem {
+    let code = if message.starts_with("missing field") {
+        FieldCode::Required
+    } else if message.starts_with("unknown variant") {
+        FieldCode::InvalidChoice
+    } else {
+        FieldCode::InvalidFormat
+    };
+    code.because(message)
 }
 
 /// The path of the first string (or key) holding a NUL character.
@@ -119,7 +144,7 @@ where
         axum::extract::Query::<T>::from_request_parts(parts, state)
             .await
             .map(|q| ApiQuery(q.0))
-            .map_err(|e| ApiError::field("query", e.body_text()))
+            .map_err(|e| ApiError::field("query", FieldCode::InvalidFormat.because(e.body_text())))
     }
 }
 

@@ -23,7 +23,7 @@ use crate::routes::{account, admin, auth, calendar, health, notifications, remin
         notifications::vapid_public_key, notifications::subscriptions, notifications::delete_subscription, notifications::action, notifications::push_test, reminders::send,
         health::head, health::detail, health::status, site::site,
     ),
-    components(schemas(auth::LinkPeek)),
+    components(schemas(auth::LinkPeek, crate::error::FieldDetail, hibiki_common::error::FieldCode)),
     modifiers(&Contract),
     tags((name = "auth"), (name = "reminders"), (name = "account"), (name = "admin"), (name = "notifications"), (name = "health"), (name = "calendar"))
 )]
@@ -145,6 +145,10 @@ fn error_envelope() -> RefOr<Schema> {
         .property("message", string())
         .required("message")
         .property("fields", ObjectBuilder::new().schema_type(Type::Object).additional_properties(Some(string())))
+        .property(
+            "details",
+            utoipa::openapi::schema::ArrayBuilder::new().items(RefOr::<Schema>::Ref(utoipa::openapi::Ref::from_schema_name("FieldDetail"))),
+        )
         .property("retry_after", ObjectBuilder::new().schema_type(Type::Integer));
     RefOr::T(Schema::Object(
         ObjectBuilder::new()

@@ -9,7 +9,7 @@ use jiff::{SignedDuration, Timestamp};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-use crate::error::FieldErrors;
+use crate::error::{FieldCode, FieldErrors};
 use crate::recurrence::Schedule;
 
 /// At most this many alerts per reminder.
@@ -68,17 +68,29 @@ pub fn check(alerts: &mut Vec<Alert>, repeat: Option<&RepeatUntilDone>, errors: 
     alerts.sort_unstable_by(|a, b| b.cmp(a));
     alerts.dedup();
     if alerts.len() > MAX_ALERTS {
-        errors.add("alerts", format!("at most {MAX_ALERTS} alerts"));
+        errors.add("alerts", FieldCode::TooMany.because(format!("at most {MAX_ALERTS} alerts")).with("max", MAX_ALERTS as i64));
     }
     if alerts.iter().any(|a| a.before_minutes > MAX_BEFORE_MINUTES) {
-        errors.add("alerts", format!("before_minutes must be between 0 and {MAX_BEFORE_MINUTES}"));
+        errors.add(
+            "alerts",
+            FieldCode::OutOfRange
+                .because(format!("before_minutes must be between 0 and {MAX_BEFORE_MINUTES}"))
+                .with("min", 0)
+                .with("max", MAX_BEFORE_MINUTES as i64),
+        );
     }
     if let Some(r) = repeat {
         if !(1..=60).contains(&r.every_minutes) {
-            errors.add("repeat_until_done", "every_minutes must be between 1 and 60");
+            errors.add(
+                "repeat_until_done",
+                FieldCode::OutOfRange.because("every_minutes must be between 1 and 60").with("min", 1).with("max", 60),
+            );
         }
         if !(1..=20).contains(&r.max_times) {
-            errors.add("repeat_until_done", "max_times must be between 1 and 20");
+            errors.add(
+                "repeat_until_done",
+                FieldCode::OutOfRange.because("max_times must be between 1 and 20").with("min", 1).with("max", 20),
+            );
         }
     }
 }

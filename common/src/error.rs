@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
     #[error("validation failed")]
-    Validation(BTreeMap<String, String>),
+    Validation(BTreeMap<String, FieldProblem>),
     #[error("not found")]
     NotFound,
     #[error("at most {0} active reminders")]
@@ -37,20 +37,93 @@ pub type Result<T, E = Error> = std::result::Result<T, E>;
 
 impl Error {
     /// A validation failure on a single field.
-    pub fn field(field: &str, message: impl Into<String>) -> Self {
+    pub fn field(field: &str, problem: FieldProblem) -> Self {
         let mut fields = BTreeMap::new();
-        fields.insert(field.to_owned(), message.into());
+        fields.insert(field.to_owned(), problem);
         Error::Validation(fields)
+    }
+}
+
+/// What is wrong with a field, as a machine code from a closed set (api.md: clients translate
+/// by code and its numbers, never by the message).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum FieldCode {
+    /// Missing or empty.
+    Required,
+    /// Longer than `max` (characters, bytes or items as the message says).
+    TooLong,
+    /// Shorter than `min`.
+    TooShort,
+    /// Not of the form the field takes (a time, a key, an object, a type).
+    InvalidFormat,
+    /// A number outside `min`..`max`.
+    OutOfRange,
+    /// An instant that must be in the future is not.
+    NotInFuture,
+    /// An instant further ahead than allowed (`max` years or `days`).
+    TooFar,
+    /// Not a canonical IANA time zone.
+    UnknownZone,
+    /// More items than `max`.
+    TooMany,
+    /// Not one of the values the field takes.
+    InvalidChoice,
+    /// Characters that cannot be stored or shown (control or NUL characters).
+    InvalidCharacters,
+    /// Two fields that exclude each other were both given.
+    Conflict,
+    /// Not possible for this reminder as it is (skipping a one-time reminder's next time).
+    NotApplicable,
+}
+
+impl FieldCode {
+    /// This code with the English message for people reading the answer.
+    pub fn because(self, message: impl Into<String>) -> FieldProblem {
+        FieldProblem { code: self, message: message.into(), params: BTreeMap::new() }
+    }
+
+    pub const ALL: [FieldCode; 13] = [
+        FieldCode::Required,
+        FieldCode::TooLong,
+        FieldCode::TooShort,
+        FieldCode::InvalidFormat,
+        FieldCode::OutOfRange,
+        FieldCode::NotInFuture,
+        FieldCode::TooFar,
+        FieldCode::UnknownZone,
+        FieldCode::TooMany,
+        FieldCode::InvalidChoice,
+        FieldCode::InvalidCharacters,
+        FieldCode::Conflict,
+        FieldCode::NotApplicable,
+    ];
+}
+
+/// One field's problem: its code, its numbers (`max`, `min`, `years`, `days`) and a message.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FieldProblem {
+    pub code: FieldCode,
+    pub message: String,
+    pub params: BTreeMap<&'static str, i64>,
+}
+
+impl FieldProblem {
+    /// With a number the message names (`max`, `min`...).
+    pub fn with(mut self, name: &'static str, value: impl Into<i64>) -> FieldProblem {
+        self.params.insert(name, value.into());
+        self
     }
 }
 
 /// Collects field errors so that one response names every problem at once.
 #[derive(Debug, Default)]
-pub struct FieldErrors(BTreeMap<String, String>);
+pub struct FieldErrors(BTreeMap<String, FieldProblem>);
 
 impl FieldErrors {
-    pub fn add(&mut self, field: &str, message: impl Into<String>) {
-        self.0.entry(field.to_owned()).or_insert_with(|| message.into());
+    /// The first problem of a field is the one it reports.
+    pub fn add(&mut self, field: &str, problem: FieldProblem) {
+        self.0.entry(field.to_owned()).or_insert(problem);
     }
 
     pub fn is_empty(&self) -> bool {

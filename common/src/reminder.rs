@@ -7,7 +7,7 @@ use serde::{Deserialize, Deserializer, Serialize};
 use utoipa::ToSchema;
 
 use crate::alarms::{self, Alert, RepeatUntilDone};
-use crate::error::{Error, FieldErrors};
+use crate::error::{Error, FieldCode, FieldErrors};
 use crate::ids::{ReminderId, UserId};
 use crate::recurrence::{Recurrence, Schedule};
 
@@ -222,29 +222,45 @@ pub fn check_contents(contents: &mut Contents, errors: &mut FieldErrors) {
     contents.title = contents.title.trim().to_owned();
     let title_len = contents.title.chars().count();
     if title_len == 0 {
-        errors.add("title", "Title is required");
+        errors.add("title", FieldCode::Required.because("Title is required"));
     } else if title_len > MAX_TITLE_CHARS {
-        errors.add("title", format!("Title must be at most {MAX_TITLE_CHARS} characters"));
+        errors.add(
+            "title",
+            FieldCode::TooLong.because(format!("Title must be at most {MAX_TITLE_CHARS} characters")).with("max", MAX_TITLE_CHARS as i64),
+        );
     }
     if contents.title.chars().any(|c| c.is_control() || is_bidi_control(c)) {
-        errors.add("title", "Title must not contain control characters");
+        errors.add("title", FieldCode::InvalidCharacters.because("Title must not contain control characters"));
     }
     if let Some(d) = &contents.description {
         if d.chars().count() > MAX_DESCRIPTION_CHARS {
-            errors.add("description", format!("Description must be at most {MAX_DESCRIPTION_CHARS} characters"));
+            errors.add(
+                "description",
+                FieldCode::TooLong
+                    .because(format!("Description must be at most {MAX_DESCRIPTION_CHARS} characters"))
+                    .with("max", MAX_DESCRIPTION_CHARS as i64),
+            );
         } else if d.chars().any(|c| (c.is_control() && !matches!(c, '\n' | '\t' | '\r')) || is_bidi_control(c)) {
-            errors.add("description", "Description must not contain control characters");
+            errors.add("description", FieldCode::InvalidCharacters.because("Description must not contain control characters"));
         }
     }
     if let Some(targets) = &contents.send_to
         && (targets.len() > MAX_SEND_TO || targets.iter().any(|t| t.is_empty() || t.len() > 100))
     {
-        errors.add("send_to", format!("send_to must list at most {MAX_SEND_TO} device ids"));
+        errors.add(
+            "send_to",
+            FieldCode::TooMany.because(format!("send_to must list at most {MAX_SEND_TO} device ids")).with("max", MAX_SEND_TO as i64),
+        );
     }
     if let Some(m) = &contents.metadata
         && serde_json::to_vec(m).map(|v| v.len()).unwrap_or(usize::MAX) > MAX_METADATA_BYTES
     {
-        errors.add("metadata", format!("Metadata must be at most {MAX_METADATA_BYTES} bytes of JSON"));
+        errors.add(
+            "metadata",
+            FieldCode::TooLong
+                .because(format!("Metadata must be at most {MAX_METADATA_BYTES} bytes of JSON"))
+                .with("max", MAX_METADATA_BYTES as i64),
+        );
     }
 }
 
@@ -284,7 +300,7 @@ pub fn is_bidi_control(c: char) -> bool {
 pub fn check_timezone(name: &mut String, errors: &mut FieldErrors) {
     match canonical_timezone(name) {
         Some(canonical) => *name = canonical,
-        None => errors.add("timezone", "Unknown time zone (use an IANA name such as Asia/Tokyo)"),
+        None => errors.add("timezone", FieldCode::UnknownZone.because("Unknown time zone (use an IANA name such as Asia/Tokyo)")),
     }
 }
 
@@ -295,14 +311,17 @@ pub fn check_timing(timing: &mut Timing, send_at_given: bool, now: Timestamp, er
     timing.send_at = crate::time::ceil_to_second(timing.send_at);
     check_timezone(&mut timing.timezone, errors);
     if let Err(e) = timing.recurrence.validate() {
-        errors.add("recurrence", e.to_string());
+        errors.add("recurrence", e.problem());
     }
     if send_at_given && timing.send_at <= now {
-        errors.add("send_at", "send_at must be in the future");
+        errors.add("send_at", FieldCode::NotInFuture.because("send_at must be in the future"));
     }
     let limit = now.saturating_add(jiff::SignedDuration::from_hours(24 * 366 * MAX_YEARS_AHEAD)).unwrap_or(now);
     if timing.send_at > limit {
-        errors.add("send_at", format!("send_at must be within {MAX_YEARS_AHEAD} years"));
+        errors.add(
+            "send_at",
+            FieldCode::TooFar.because(format!("send_at must be within {MAX_YEARS_AHEAD} years")).with("years", MAX_YEARS_AHEAD as i64),
+        );
     }
     if !errors.is_empty() {
         return None;
@@ -310,7 +329,7 @@ pub fn check_timing(timing: &mut Timing, send_at_given: bool, now: Timestamp, er
     // Strictly after now: an occurrence at this very instant would already be due.
     let next = timing.schedule().next_after(now);
     if next.is_none() {
-        errors.add("send_at", "send_at must be in the future");
+        errors.add("send_at", FieldCode::NotInFuture.because("send_at must be in the future"));
     }
     next
 }
@@ -391,11 +410,11 @@ impl ReminderPatch {
 /// reminder; the pending occurrence moves to the one after.
 pub fn skip_next(r: &mut Reminder, now: Timestamp) -> Result<Applied, Error> {
     if r.recurrence.is_one_time() {
-        return Err(Error::field("recurrence", "a one-time reminder has no next occurrence to skip"));
+        return Err(Error::field("recurrence", FieldCode::NotApplicable.because("a one-time reminder has no next occurrence to skip")));
     }
     let schedule = r.timing().schedule();
     let Some(next) = schedule.next_after(now) else {
-        return Err(Error::field("recurrence", "the reminder has no next occurrence to skip"));
+        return Err(Error::field("recurrence", FieldCode::NotApplicable.because("the reminder has no next occurrence to skip")));
     };
     let today = now.to_zoned(schedule.tz.clone()).date();
     let date = next.to_zoned(schedule.tz.clone()).date();
@@ -404,7 +423,7 @@ pub fn skip_next(r: &mut Reminder, now: Timestamp) -> Result<Applied, Error> {
     skip.push(date);
     skip.sort_unstable();
     if skip.len() > crate::recurrence::MAX_SKIPS {
-        return Err(Error::field("recurrence", "At most 100 dates can be skipped."));
+        return Err(Error::field("recurrence", FieldCode::TooMany.because("At most 100 dates can be skipped.").with("max", 100)));
     }
     r.scheduled_at = r.timing().schedule().next_after(now);
     Ok(Applied { timing_changed: true, reactivate: false, alarms_changed: false })
@@ -417,19 +436,21 @@ pub const MAX_SNOOZE_AHEAD: jiff::SignedDuration = jiff::SignedDuration::from_ho
 /// next 7 days (rounded up to its second).
 pub fn snooze_target(minutes: Option<i64>, until: Option<Timestamp>, now: Timestamp) -> Result<Timestamp, Error> {
     match (minutes, until) {
-        (Some(_), Some(_)) => Err(Error::field("snooze_until", "give snooze_minutes or snooze_until, not both")),
+        (Some(_), Some(_)) => {
+            Err(Error::field("snooze_until", FieldCode::Conflict.because("give snooze_minutes or snooze_until, not both")))
+        }
         (_, Some(until)) => {
             let until = crate::time::ceil_to_second(until);
             if until <= now {
-                Err(Error::field("snooze_until", "snooze_until must be in the future"))
+                Err(Error::field("snooze_until", FieldCode::NotInFuture.because("snooze_until must be in the future")))
             } else if until.duration_since(now) > MAX_SNOOZE_AHEAD {
-                Err(Error::field("snooze_until", "snooze_until must be within 7 days"))
+                Err(Error::field("snooze_until", FieldCode::TooFar.because("snooze_until must be within 7 days").with("days", 7)))
             } else {
                 Ok(until)
             }
         }
         (Some(m), None) if crate::settings::SNOOZE_PRESETS.contains(&m) => Ok(now + jiff::SignedDuration::from_mins(m)),
-        _ => Err(Error::field("snooze_minutes", "snooze_minutes must be one of 5, 10, 15, 30, 60")),
+        _ => Err(Error::field("snooze_minutes", FieldCode::InvalidChoice.because("snooze_minutes must be one of 5, 10, 15, 30, 60"))),
     }
 }
 
@@ -471,7 +492,13 @@ pub fn preview_count(count: Option<usize>) -> Result<usize, Error> {
     match count {
         None => Ok(DEFAULT_PREVIEW_COUNT),
         Some(n) if (1..=MAX_PREVIEW_COUNT).contains(&n) => Ok(n),
-        Some(_) => Err(Error::field("count", format!("count must be between 1 and {MAX_PREVIEW_COUNT}"))),
+        Some(_) => Err(Error::field(
+            "count",
+            FieldCode::OutOfRange
+                .because(format!("count must be between 1 and {MAX_PREVIEW_COUNT}"))
+                .with("min", 1)
+                .with("max", MAX_PREVIEW_COUNT as i64),
+        )),
     }
 }
 

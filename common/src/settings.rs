@@ -3,7 +3,7 @@
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-use crate::error::FieldErrors;
+use crate::error::{FieldCode, FieldErrors};
 use crate::states::Language;
 
 pub const SNOOZE_PRESETS: [i64; 5] = [5, 10, 15, 30, 60];
@@ -53,21 +53,25 @@ impl SettingsPatch {
         if let Some(lang) = &self.language
             && Language::parse(lang).is_none()
         {
-            errors.add("language", "language must be ja or en");
+            errors.add("language", FieldCode::InvalidChoice.because("language must be ja or en"));
         }
         if let Some(m) = self.default_snooze_minutes
             && !SNOOZE_PRESETS.contains(&m)
         {
-            errors.add("default_snooze_minutes", "default_snooze_minutes must be one of 5, 10, 15, 30, 60");
+            errors
+                .add("default_snooze_minutes", FieldCode::InvalidChoice.because("default_snooze_minutes must be one of 5, 10, 15, 30, 60"));
         }
         if let Some(Some(m)) = self.email_fallback_minutes
             && !EMAIL_FALLBACK_CHOICES.contains(&m)
         {
-            errors.add("email_fallback_minutes", "email_fallback_minutes must be null or one of 1, 5, 15, 30");
+            errors.add(
+                "email_fallback_minutes",
+                FieldCode::InvalidChoice.because("email_fallback_minutes must be null or one of 1, 5, 15, 30"),
+            );
         }
         for (field, value) in [("morning_time", &self.morning_time), ("evening_time", &self.evening_time)] {
             if value.as_deref().is_some_and(|v| !is_day_time(v)) {
-                errors.add(field, format!("{field} must be a time HH:MM (00:00 to 23:59)"));
+                errors.add(field, FieldCode::InvalidFormat.because(format!("{field} must be a time HH:MM (00:00 to 23:59)")));
             }
         }
         errors.into_result()

@@ -7,6 +7,7 @@ mod admin;
 mod auth;
 mod calendar;
 mod delivery;
+mod details;
 mod guessing;
 mod hardening;
 mod health;

@@ -3,6 +3,7 @@ use axum::extract::State;
 use axum::http::StatusCode;
 use axum::http::header::SET_COOKIE;
 use axum::response::{AppendHeaders, IntoResponse, Response};
+use hibiki_common::error::FieldCode;
 use hibiki_common::jobs::MailJob;
 use hibiki_common::settings::{Settings, SettingsPatch};
 use hibiki_common::signin::{MAIL_KIND_TEST, MAILS_PER_HOUR};
@@ -46,7 +47,7 @@ pub async fn put_settings(
 #[utoipa::path(delete, path = "/api/account", request_body = DeleteAccount, tag = "account", responses((status = 204), (status = 400)))]
 pub async fn delete_account(State(state): State<AppState>, auth: AuthUser, ApiJson(req): ApiJson<DeleteAccount>) -> ApiResult<Response> {
     if !req.confirm.trim().eq_ignore_ascii_case(&auth.user.email) {
-        return Err(ApiError::field("confirm", "Type your email address to confirm"));
+        return Err(ApiError::field("confirm", FieldCode::InvalidChoice.because("Type your email address to confirm")));
     }
     state.db.delete_user(&auth.user).await?;
     // Nothing of the account stays behind: its queued jobs, and its mails in the outbox.

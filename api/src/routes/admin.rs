@@ -1,5 +1,6 @@
 use axum::Json;
 use axum::extract::State;
+use hibiki_common::error::FieldCode;
 use hibiki_common::storage::{AdminStats, AdminUser as AdminUserRow};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
@@ -44,10 +45,16 @@ pub async fn users(
     let page = q.page.unwrap_or(1);
     let per_page = q.per_page.unwrap_or(50);
     if !(1..=1_000_000).contains(&page) {
-        return Err(ApiError::field("page", "page must be between 1 and 1000000"));
+        return Err(ApiError::field(
+            "page",
+            FieldCode::OutOfRange.because("page must be between 1 and 1000000").with("min", 1).with("max", 1_000_000),
+        ));
     }
     if !(1..=100).contains(&per_page) {
-        return Err(ApiError::field("per_page", "per_page must be between 1 and 100"));
+        return Err(ApiError::field(
+            "per_page",
+            FieldCode::OutOfRange.because("per_page must be between 1 and 100").with("min", 1).with("max", 100),
+        ));
     }
     let (users, total) = state.db.admin_users(page, per_page).await?;
     Ok(ok(UserPage { users, page, per_page, total }))

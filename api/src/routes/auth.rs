@@ -3,6 +3,7 @@ use axum::extract::{Path, State};
 use axum::http::header::SET_COOKIE;
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{AppendHeaders, IntoResponse, Response};
+use hibiki_common::error::FieldCode;
 use hibiki_common::ids::SessionId;
 use hibiki_common::signin::{self, CODE_TTL_SECS, RESEND_AFTER_SECS, SESSION_TTL, SignedIn};
 use hibiki_common::storage::User;
@@ -159,7 +160,10 @@ pub async fn dev_login(
     }
     let email = req.email.trim().to_ascii_lowercase();
     if !DEV_ADDRESSES.contains(&email.as_str()) {
-        return Err(ApiError::field("email", "only the developer addresses (dev, test, demo, admin @example.com) can use dev login"));
+        return Err(ApiError::field(
+            "email",
+            FieldCode::InvalidChoice.because("only the developer addresses (dev, test, demo, admin @example.com) can use dev login"),
+        ));
     }
     let signed_in = signin::start_session(
         &state.db,

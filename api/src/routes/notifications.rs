@@ -4,6 +4,7 @@ use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use hibiki_common::error::FieldCode;
 use hibiki_common::ids::{LogId, SubscriptionId};
 use hibiki_common::jobs::PushJob;
 use hibiki_common::push_endpoint;
@@ -114,7 +115,7 @@ pub async fn action(State(state): State<AppState>, ApiQuery(q): ApiQuery<ActionQ
             let auth = req.user(&state).await?;
             test(&state, &auth).await
         }
-        _ => Err(ApiError::field("action", "action must be subscribe, unsubscribe, ack or test")),
+        _ => Err(ApiError::field("action", FieldCode::InvalidChoice.because("action must be subscribe, unsubscribe, ack or test"))),
     }
 }
 
@@ -135,13 +136,16 @@ async fn subscribe(state: &AppState, auth: &AuthUser, req: SubscribeRequest) -> 
     push_endpoint::check_dns(&url, allow_private).await.map_err(|e| ApiError::EndpointRejected(e.to_string()))?;
     let mut errors = hibiki_common::error::FieldErrors::default();
     if decoded_len(&req.subscription.keys.p256dh) != Some((65, 4)) {
-        errors.add("subscription.keys.p256dh", "p256dh must be an uncompressed P-256 public key (URL-safe base64)");
+        errors.add(
+            "subscription.keys.p256dh",
+            FieldCode::InvalidFormat.because("p256dh must be an uncompressed P-256 public key (URL-safe base64)"),
+        );
     }
     if decoded_len(&req.subscription.keys.auth).map(|(n, _)| n) != Some(16) {
-        errors.add("subscription.keys.auth", "auth must be 16 bytes (URL-safe base64)");
+        errors.add("subscription.keys.auth", FieldCode::InvalidFormat.because("auth must be 16 bytes (URL-safe base64)"));
     }
     if req.device_info.to_string().len() > 2048 || !(req.device_info.is_object() || req.device_info.is_null()) {
-        errors.add("device_info", "device_info must be an object of at most 2 KiB");
+        errors.add("device_info", FieldCode::InvalidFormat.because("device_info must be an object of at most 2 KiB").with("max", 2048));
     }
     errors.into_result()?;
     let id = state

@@ -3,6 +3,7 @@ use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use hibiki_common::alarms::{self, Alarms};
+use hibiki_common::error::FieldCode;
 use hibiki_common::error::FieldErrors;
 use hibiki_common::ids::{LogId, ReminderId};
 use hibiki_common::recurrence::Recurrence;
@@ -61,10 +62,10 @@ pub async fn list(State(state): State<AppState>, auth: AuthUser, ApiQuery(q): Ap
     let limit = q.limit.unwrap_or(500);
     let offset = q.offset.unwrap_or(0);
     if !(1..=500).contains(&limit) {
-        errors.add("limit", "limit must be between 1 and 500");
+        errors.add("limit", FieldCode::OutOfRange.because("limit must be between 1 and 500").with("min", 1).with("max", 500));
     }
     if offset < 0 {
-        errors.add("offset", "offset must be 0 or more");
+        errors.add("offset", FieldCode::OutOfRange.because("offset must be 0 or more").with("min", 0));
     }
     errors.into_result()?;
     let (page, total) = state.db.list_reminders_page(&state.keys, &auth.user.id, q.status, limit, offset).await?;
@@ -108,7 +109,7 @@ pub async fn create_or_act(
             let auth = req.optional_user(&state).await;
             handle(&state, auth, req.json(&state).await?).await
         }
-        Some(other) => Err(ApiError::field("action", format!("unknown action {other:?}"))),
+        Some(other) => Err(ApiError::field("action", FieldCode::InvalidChoice.because(format!("unknown action {other:?}")))),
     }
 }
 
@@ -262,7 +263,7 @@ pub async fn preview(
     reminder::check_timezone(&mut timezone, &mut errors);
     let recurrence = input.recurrence.unwrap_or(Recurrence::once());
     if let Err(e) = recurrence.validate() {
-        errors.add("recurrence", e.to_string());
+        errors.add("recurrence", e.problem());
     }
     errors.into_result()?;
     let send_at = hibiki_common::time::ceil_to_second(input.send_at);

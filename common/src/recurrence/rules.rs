@@ -214,6 +214,26 @@ pub enum RecurrenceError {
     ShapeOnOneTime,
 }
 
+impl RecurrenceError {
+    /// As a field problem of `recurrence`: its code and numbers.
+    pub fn problem(&self) -> crate::error::FieldProblem {
+        use crate::error::FieldCode as C;
+        let message = self.to_string();
+        match self {
+            RecurrenceError::InvalidHourlyInterval(_) => C::OutOfRange.because(message).with("min", 1).with("max", 24),
+            RecurrenceError::NoCustomDays => C::Required.because(message),
+            RecurrenceError::DuplicateCustomDay(_) => C::InvalidChoice.because(message),
+            RecurrenceError::InvalidInterval { max, .. } => C::OutOfRange.because(message).with("min", 1).with("max", *max),
+            RecurrenceError::InvalidMonthDay => C::OutOfRange.because(message).with("min", 1).with("max", 31),
+            RecurrenceError::InvalidMonthWeek => C::OutOfRange.because(message).with("min", 1).with("max", 5),
+            RecurrenceError::DayAndWeek | RecurrenceError::UntilAndCount => C::Conflict.because(message),
+            RecurrenceError::InvalidCount => C::OutOfRange.because(message).with("min", 1).with("max", 1000),
+            RecurrenceError::TooManySkips => C::TooMany.because(message).with("max", MAX_SKIPS as i64),
+            RecurrenceError::ShapeOnOneTime => C::NotApplicable.because(message),
+        }
+    }
+}
+
 /// The most dates `skip` may hold.
 pub const MAX_SKIPS: usize = 100;
 

@@ -122,7 +122,9 @@ impl Db {
         now: Timestamp,
     ) -> Result<Reminder> {
         let schedule = timing.schedule();
-        let next = schedule.next_after(now).ok_or_else(|| Error::field("send_at", "send_at must be in the future"))?;
+        let next = schedule
+            .next_after(now)
+            .ok_or_else(|| Error::field("send_at", crate::error::FieldCode::NotInFuture.because("send_at must be in the future")))?;
         let id = ReminderId::generate();
         let [title, description, send_to, metadata] = seal_contents(keys, &id, contents)?;
         let recurrence = serde_json::to_string(&timing.recurrence)?;

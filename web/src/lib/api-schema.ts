@@ -669,6 +669,7 @@ export interface components {
         ErrorEnvelope: {
             error: {
                 code: string;
+                details?: components["schemas"]["FieldDetail"][];
                 fields?: {
                     [key: string]: string;
                 };
@@ -691,6 +692,23 @@ export interface components {
              * @description Sampling the product spec fixes (§9): traces 0.1, session replay 0.01, replay on error 0.1.
              */
             traces_sample_rate: number;
+        };
+        /**
+         * @description What is wrong with a field, as a machine code from a closed set (api.md: clients translate
+         *     by code and its numbers, never by the message).
+         * @enum {string}
+         */
+        FieldCode: "required" | "too_long" | "too_short" | "invalid_format" | "out_of_range" | "not_in_future" | "too_far" | "unknown_zone" | "too_many" | "invalid_choice" | "invalid_characters" | "conflict" | "not_applicable";
+        /**
+         * @description One entry of a validation failure's `error.details`: the field, its code from the closed
+         *     set [`FieldCode`], and the numbers the code speaks of.
+         */
+        FieldDetail: {
+            code: components["schemas"]["FieldCode"];
+            field: string;
+            params?: {
+                [key: string]: number;
+            } | null;
         };
         /**
          * @description What a Japanese public holiday does to an occurrence on it. The business-day moves also
