@@ -345,8 +345,20 @@ mod tests {
             assert!(tokyo.contains(&d.to_owned()), "{d} in {tokyo:?}");
         }
         assert!(!feed.contains("RDATE;TZID=Asia/Tokyo:20260924"), "the 24th is an occurrence already");
-        // 2026-10-10/11 are a weekend and 10-12 スポーツの日: they move to the 13th.
+        // 2026-10-10/11 are a weekend and 10-12 スポーツの日: they move to the 13th, which a
+        // daily rule has already: dropped, and nothing added.
+        assert!(dates(&feed, "RDATE").is_empty(), "a daily rule adds no date: {feed}");
+
+        // Weekly on Mondays: 10-12 スポーツの日 moves to Tuesday the 13th, which the rule does
+        // not have: an EXDATE for the Monday and an RDATE for the Tuesday.
+        let weekly = reminder("週次", "2026-09-07T09:00:00+09:00", "Asia/Tokyo", r#"{"kind":"weekly","holidays":"next_business_day","count":10}"#);
+        let feed = feed(&[weekly], &options(false));
         let rdates = dates(&feed, "RDATE");
+        let exdates = dates(&feed, "EXDATE");
+        assert!(rdates["RDATE;TZID=Asia/Tokyo"].contains(&"20261013T090000".to_owned()), "{rdates:?}");
+        assert!(exdates["EXDATE;TZID=Asia/Tokyo"].contains(&"20261012T090000".to_owned()), "{exdates:?}");
+        // 9-21 敬老の日 (Monday) moves to the 24th: 22 and 23 are holidays too (国民の休日, 秋分の日).
+        assert!(rdates["RDATE;TZID=Asia/Tokyo"].contains(&"20260924T090000".to_owned()), "{rdates:?}");
         assert!(rdates.values().flatten().all(|d| d.ends_with("T090000")), "{rdates:?}");
     }
 

@@ -127,7 +127,8 @@ async fn wrong_types_and_unknown_recurrences_are_validation_failures(app: &TestA
     let (token, _) = app.sign_in(&unique_email()).await;
     for (body, field) in [
         (json!({ "title": 5, "send_at": in_secs(60) }), "title"),
-        (json!({ "title": "t" }), "body"),
+        // A missing field is named itself (api.md: one detail per failing field).
+        (json!({ "title": "t" }), "send_at"),
         (json!({ "title": "t", "send_at": "tomorrow" }), "send_at"),
         (json!({ "title": "t", "send_at": "2030-01-01T09:00:00" }), "send_at"),
         (json!({ "title": "t", "send_at": in_secs(60), "recurrence": { "kind": "fortnightly" } }), "recurrence"),
