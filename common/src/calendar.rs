@@ -346,13 +346,15 @@ mod tests {
         }
         assert!(!feed.contains("RDATE;TZID=Asia/Tokyo:20260924"), "the 24th is an occurrence already");
         // 2026-10-10/11 are a weekend and 10-12 スポーツの日: they move to the 13th, which a
-        // daily rule has already: dropped, and nothing added.
-        assert!(dates(&feed, "RDATE").is_empty(), "a daily rule adds no date: {feed}");
+        // daily rule has already: dropped, and nothing added for them. The 30 times then end
+        // on the 19th, past the RRULE's COUNT (the 17th): that one is added.
+        let rdates = dates(&feed, "RDATE");
+        assert_eq!(rdates["RDATE;TZID=Asia/Tokyo"], ["20261019T090000"], "{rdates:?}");
 
         // Weekly on Mondays: 10-12 スポーツの日 moves to Tuesday the 13th, which the rule does
         // not have: an EXDATE for the Monday and an RDATE for the Tuesday.
         let weekly = reminder("週次", "2026-09-07T09:00:00+09:00", "Asia/Tokyo", r#"{"kind":"weekly","holidays":"next_business_day","count":10}"#);
-        let feed = feed(&[weekly], &options(false));
+        let feed = super::feed(&[weekly], &options(false));
         let rdates = dates(&feed, "RDATE");
         let exdates = dates(&feed, "EXDATE");
         assert!(rdates["RDATE;TZID=Asia/Tokyo"].contains(&"20261013T090000".to_owned()), "{rdates:?}");
