@@ -1,12 +1,12 @@
 import { useEffect, useId, useMemo, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Dialog } from '../../components/Dialog';
-import { TimeZoneSelect } from '../../components/TimeZoneSelect';
 import { api, isApiError } from '../../lib/api';
 import { errorSummary, fieldErrorMessages } from '../../lib/apiErrors';
 import { preventImeSubmit } from '../../lib/ime';
 import { RECURRENCE_KINDS, WEEKDAYS, type Reminder, type ReminderInput, type Weekday } from '../../lib/types';
-import { useDates } from '../../lib/useDates';
+import { TimeZoneSelect } from '../../shared/TimeZoneSelect';
+import { useDates } from '../../shared/useDates';
 import { AlarmOptions } from './AlarmOptions';
 import { alertsText, nagText } from './alarmText';
 import { markPreview, needsPlainPreview, type PreviewRow } from './previewMarks';

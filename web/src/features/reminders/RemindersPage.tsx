@@ -11,11 +11,11 @@ import { OPEN_CREATE_DELAY_MS, OPEN_CREATE_DIALOG, QUICK_ADD_PREFILL, type Quick
 import { isTempId } from '../../lib/offline/syncQueue';
 import { swrKeys } from '../../lib/swrKeys';
 import type { Reminder } from '../../lib/types';
-import { useDates } from '../../lib/useDates';
 import { useLang } from '../../lib/useLang';
 import { deviceZone } from '../../lib/zoneIds';
 import { markGuideStep } from '../../lib/guideProgress';
 import { useOnline } from '../../lib/useOnline';
+import { useDates } from '../../shared/useDates';
 import { alertsText, nagText } from './alarmText';
 import { useRecurrenceLabel } from './RecurrenceLabel';
 import { ReminderDetails } from './ReminderDetails';

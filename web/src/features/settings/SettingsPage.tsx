@@ -3,13 +3,13 @@ import { useTranslation } from 'react-i18next';
 import useSWR from 'swr';
 import { LangLink } from '../../components/LangLink';
 import { Spinner } from '../../components/Spinner';
-import { TimeZoneSelect } from '../../components/TimeZoneSelect';
 import { toast } from '../../components/toast';
 import { api, isApiError } from '../../lib/api';
 import { errorSummary } from '../../lib/apiErrors';
 import { preventImeSubmit } from '../../lib/ime';
 import { swrKeys } from '../../lib/swrKeys';
 import { EMAIL_FALLBACK_CHOICES, SNOOZE_PRESETS, type Settings } from '../../lib/types';
+import { TimeZoneSelect } from '../../shared/TimeZoneSelect';
 import { CalendarFeed } from './CalendarFeed';
 
 /**

@@ -1,12 +1,12 @@
 import { useMemo } from 'react';
 import useSWR from 'swr';
-import { api } from './api';
-import { useAuth } from './authStore';
-import { formatDay, formatWhen, whenParts } from './format';
-import { swrKeys } from './swrKeys';
-import { useLang } from './useLang';
-import { useNow } from './useNow';
-import { deviceZone } from './zoneIds';
+import { api } from '../lib/api';
+import { useAuth } from '../lib/authStore';
+import { formatDay, formatWhen, whenParts } from '../lib/format';
+import { swrKeys } from '../lib/swrKeys';
+import { useLang } from '../lib/useLang';
+import { useNow } from '../lib/useNow';
+import { deviceZone } from '../lib/zoneIds';
 
 /** The signed-in user's time zone (their settings), else this device's. */
 export function useUserZone(): string {
