@@ -1,21 +1,19 @@
 import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
-import useSWR from 'swr';
 import { Dialog } from '../../components/Dialog';
 import { focusMainHeading } from '../../components/focus';
 import { Spinner } from '../../components/Spinner';
 import { toast } from '../../components/toast';
-import { api } from '../../lib/api';
 import { OPEN_CREATE_DELAY_MS, OPEN_CREATE_DIALOG, QUICK_ADD_PREFILL, type QuickAddPrefill } from '../../lib/navState';
 import { isTempId } from '../../lib/offline/syncQueue';
-import { swrKeys } from '../../lib/swrKeys';
 import type { Reminder } from '../../lib/types';
 import { useLang } from '../../lib/useLang';
 import { deviceZone } from '../../lib/zoneIds';
 import { markGuideStep } from '../../lib/guideProgress';
 import { useOnline } from '../../lib/useOnline';
 import { useDates } from '../../shared/useDates';
+import { useSettings } from '../../shared/useSettings';
 import { alertsText, nagText } from './alarmText';
 import { useRecurrenceLabel } from './RecurrenceLabel';
 import { ReminderDetails } from './ReminderDetails';
@@ -43,7 +41,7 @@ export default function RemindersPage({ deviceNotice, quickAdd }: { deviceNotice
   const online = useOnline();
   const recurrenceLabel = useRecurrenceLabel();
   // New reminders default to the user's timezone setting (decisions.md), else the browser's.
-  const settings = useSWR(swrKeys.settings(), () => api.settings.get(), { shouldRetryOnError: false });
+  const settings = useSettings();
   const defaultTz = settings.data?.timezone || deviceZone();
   const [tab, setTab] = useState<Tab>(() => (new URLSearchParams(location.search).get('tab') === 'completed' ? 'completed' : 'active'));
   const [dialog, setDialog] = useState<{ open: boolean; editing: Reminder | null; initial: ReminderForm; quick?: QuickAddPrefill }>(() => ({
