@@ -4,16 +4,16 @@ import useSWR from 'swr';
 import { BarChart } from '../../components/BarChart';
 import { latest, peak, totals } from '../../components/chartData';
 import { Figures, type Figure } from '../../components/Figures';
-import { HealthChecklist, StatusDot } from '../../components/HealthChecklist';
 import { JsonTable } from '../../components/JsonTable';
 import { Spinner } from '../../components/Spinner';
 import { api } from '../../lib/api';
 import { formatDay } from '../../lib/format';
-import { useHealth } from '../../lib/health/useHealth';
 import { STATUS_BUCKET_MS, metricFormat, readServerStatus, type StatusView } from '../../lib/statusData';
 import { swrKeys } from '../../lib/swrKeys';
 import { useLang } from '../../lib/useLang';
 import { useNow } from '../../lib/useNow';
+import { HealthChecklist, StatusDot } from '../../shared/health/HealthChecklist';
+import { useHealth } from '../../shared/health/useHealth';
 import { fetchHealthDetails, serverHealthRows } from './serverHealth';
 
 const NONE = '—';
