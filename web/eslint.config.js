@@ -41,8 +41,8 @@ const layerZones = [
   },
   {
     target: './src/lib',
-    from: ['./src/shared', './src/features', './src/app'],
-    message: 'src/lib is infrastructure: it imports neither shared code, features nor the app.',
+    from: ['./src/shared', './src/components', './src/features', './src/app'],
+    message: 'src/lib is infrastructure: it imports neither shared code, components, features nor the app.',
   },
   {
     target: ['./src/components', './src/i18n', './src/locales', './src/sw'],

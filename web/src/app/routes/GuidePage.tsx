@@ -10,9 +10,9 @@ import { NotificationToggle, TestNotificationButton } from '../../features/notif
 import { useArchivedPage } from '../../features/reminders/useArchived';
 import { useReminders } from '../../features/reminders/useReminders';
 import { useAuth } from '../../lib/authStore';
-import { GUIDE_STEPS, markGuideStep, toggleGuideStep, useGuideProgress, type GuideStep } from '../../lib/guideProgress';
 import { isStandalone } from '../../lib/platform';
 import { usePushState } from '../../lib/push/usePushState';
+import { GUIDE_STEPS, markGuideStep, toggleGuideStep, useGuideProgress, type GuideStep } from '../../shared/guideProgress';
 import { StatusDot } from '../../shared/health/HealthChecklist';
 import { useHealth } from '../../shared/health/useHealth';
 

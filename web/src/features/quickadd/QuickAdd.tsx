@@ -2,9 +2,9 @@ import { useId, useRef, useState, type ChangeEvent, type KeyboardEvent } from 'r
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { isImeComposing } from '../../lib/ime';
-import { OPEN_CREATE_DIALOG, QUICK_ADD_PREFILL, type QuickAddPrefill } from '../../lib/navState';
 import { useLang, useLocalizedPath } from '../../lib/useLang';
 import { deviceZone } from '../../lib/zoneIds';
+import { OPEN_CREATE_DIALOG, QUICK_ADD_PREFILL, type QuickAddPrefill } from '../../shared/navState';
 import { useSettings } from '../../shared/useSettings';
 import type { QuickAddResult } from './parse';
 import { summaryParts } from './summary';

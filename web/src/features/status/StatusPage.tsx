@@ -8,12 +8,12 @@ import { JsonTable } from '../../components/JsonTable';
 import { Spinner } from '../../components/Spinner';
 import { api } from '../../lib/api';
 import { formatDay } from '../../lib/format';
-import { STATUS_BUCKET_MS, metricFormat, readServerStatus, type StatusView } from '../../lib/statusData';
 import { swrKeys } from '../../lib/swrKeys';
 import { useLang } from '../../lib/useLang';
 import { useNow } from '../../lib/useNow';
 import { HealthChecklist, StatusDot } from '../../shared/health/HealthChecklist';
 import { useHealth } from '../../shared/health/useHealth';
+import { STATUS_BUCKET_MS, metricFormat, readServerStatus, type StatusView } from '../../shared/statusData';
 import { fetchHealthDetails, serverHealthRows } from './serverHealth';
 
 const NONE = '—';
