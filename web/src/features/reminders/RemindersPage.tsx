@@ -1,6 +1,6 @@
-import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useLocation, useNavigate } from 'react-router';
+import { useLocation } from 'react-router';
 import { Dialog } from '../../components/Dialog';
 import { focusMainHeading } from '../../components/focus';
 import { Spinner } from '../../components/Spinner';
@@ -11,7 +11,7 @@ import { useLang } from '../../lib/useLang';
 import { deviceZone } from '../../lib/zoneIds';
 import { useOnline } from '../../lib/useOnline';
 import { markGuideStep } from '../../shared/guideProgress';
-import { OPEN_CREATE_DELAY_MS, OPEN_CREATE_DIALOG, QUICK_ADD_PREFILL, type QuickAddPrefill } from '../../shared/navState';
+import type { QuickAddPrefill } from '../../shared/navState';
 import { useDates } from '../../shared/useDates';
 import { useSettings } from '../../shared/useSettings';
 import { alertsText, nagText } from './alarmText';
@@ -23,6 +23,7 @@ import { MAX_ACTIVE_REMINDERS, byNextRing, changedFields, emptyForm, formFromRem
 import { NotificationActionPrompt } from './NotificationActionPrompt';
 import { ArchivedList } from './ArchivedList';
 import { ARCHIVED_PAGE_SIZE, archivedCount, useArchivedPage } from './useArchived';
+import { useOpenCreateRequest } from './useOpenCreateRequest';
 import { useReminderMutations, useReminders } from './useReminders';
 import { When } from './When';
 
@@ -34,7 +35,6 @@ export default function RemindersPage({ deviceNotice, quickAdd }: { deviceNotice
   const lang = useLang();
   const dates = useDates();
   const location = useLocation();
-  const navigate = useNavigate();
   const { data, error, isLoading } = useReminders();
   const { create, update, remove } = useReminderMutations();
   // Deleting is not queued offline (api.md): the buttons wait for the connection, saying why.
@@ -93,32 +93,13 @@ export default function RemindersPage({ deviceNotice, quickAdd }: { deviceNotice
   const openQuickAdd = (p: QuickAddPrefill) => setDialog({ open: true, editing: null, initial: formFromQuickAdd(p, Date.now()), quick: p });
   const openEdit = (r: Reminder) => setDialog({ open: true, editing: r, initial: formFromReminder(r, defaultTz) });
 
-  // Header "create" button: navigate here, then open the dialog 100 ms later. `?new=1` does the
-  // same (the manifest's "new reminder" shortcut uses it).
-  const openRequest =
-    (location.state as Record<string, unknown> | null)?.[OPEN_CREATE_DIALOG] ??
-    (new URLSearchParams(location.search).get('new') === '1' ? 'query' : undefined);
-  const latest = useRef({ openCreate, openQuickAdd, location, navigate, atLimit });
-  latest.current = { openCreate, openQuickAdd, location, navigate, atLimit };
-  // The list must be known first: at the limit the request shows the limit instead of the form.
-  // So must the settings: a new reminder starts in the account's zone, not the device's.
-  const readyToOpen = (data !== undefined || error !== undefined) && (settings.data !== undefined || settings.error !== undefined);
-  useEffect(() => {
-    if (!openRequest || !readyToOpen) return;
-    const h = setTimeout(() => {
-      const { openCreate: open, openQuickAdd: openFilled, location: here, navigate: go, atLimit: full } = latest.current;
-      // Quick add's phrase, when it sent one: the dialog opens filled in for confirmation.
-      const prefill = (here.state as Record<string, unknown> | null)?.[QUICK_ADD_PREFILL] as QuickAddPrefill | undefined;
-      if (full) toast.error(t('errors.limit'));
-      else if (prefill) openFilled(prefill);
-      else open();
-      const params = new URLSearchParams(here.search);
-      params.delete('new');
-      const qs = params.toString();
-      go(here.pathname + (qs ? `?${qs}` : ''), { replace: true, state: null });
-    }, OPEN_CREATE_DELAY_MS);
-    return () => clearTimeout(h);
-  }, [openRequest, readyToOpen, t]);
+  // The header's "create" and `?new=1`: once the list and the settings are known.
+  useOpenCreateRequest({
+    ready: (data !== undefined || error !== undefined) && (settings.data !== undefined || settings.error !== undefined),
+    atLimit,
+    openCreate,
+    openQuickAdd,
+  });
 
   async function save(input: Parameters<typeof create>[0]) {
     if (dialog.editing) {
