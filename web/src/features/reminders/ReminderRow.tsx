@@ -4,7 +4,8 @@ import type { Recurrence, Reminder } from '../../lib/types';
 import { useLang } from '../../lib/useLang';
 import type { Dates } from '../../shared/useDates';
 import { alertsText, nagText } from './alarmText';
-import { ReminderDetails, type SnoozeClock } from './ReminderDetails';
+import { ReminderDetails } from './ReminderDetails';
+import type { SnoozeClock } from './snoozeUntil';
 import { When } from './When';
 
 export interface ReminderRowProps {
