@@ -6,14 +6,14 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
 
 /**
- * Layers (as bulletproof-react), lowest first; each imports only the layers below it:
+ * Layers (as bulletproof-react), lowest first; each imports only the layers listed before it:
  *   lib, i18n, locales  infrastructure: the API client, SWR keys, auth, i18n plumbing, storage,
  *                       push and offline plumbing, pure utilities
  *   components          UI that knows no feature
  *   shared              feature-level logic several features use (settings, dates, health, the
  *                       time zone picker …): imports lib and components
- *   features            one folder each: imports shared code and itself only; what two features
- *                       need goes to src/shared
+ *   features            one folder each: imports those layers and itself, no other feature;
+ *                       what two features need goes to src/shared
  *   app                 the shell: composes pages that show parts of several features
  * The service worker (src/sw) imports lib and locales only, and no UI framework. src/main.tsx and
  * src/test (test helpers) may import anything.
@@ -40,14 +40,19 @@ const layerZones = [
     message: 'Shared code (src/shared) imports lib and components, not features or the app.',
   },
   {
-    target: './src/lib',
+    target: ['./src/lib', './src/i18n', './src/locales'],
     from: ['./src/shared', './src/components', './src/features', './src/app'],
-    message: 'src/lib is infrastructure: it imports neither shared code, components, features nor the app.',
+    message: 'src/lib, i18n and locales are infrastructure: they import neither components, shared code, features nor the app.',
   },
   {
-    target: ['./src/components', './src/i18n', './src/locales', './src/sw'],
+    target: './src/components',
     from: ['./src/shared', './src/features', './src/app'],
-    message: 'Components, i18n, locales and the service worker do not import shared code, features or the app.',
+    message: 'Components know no feature: they do not import shared code, features or the app.',
+  },
+  {
+    target: './src/sw',
+    from: ['./src/components', './src/shared', './src/features', './src/app'],
+    message: 'The service worker imports lib and locales only (no UI).',
   },
 ];
 
