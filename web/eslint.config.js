@@ -6,10 +6,17 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
 
 /**
- * Layers (as bulletproof-react): shared code (components, lib, i18n, locales, sw) <- features
- * <- app. A feature imports shared code and itself only; what two features need is shared
- * code, and a page that shows parts of several features is composed in src/app. src/main.tsx
- * and src/test (test helpers) may import anything.
+ * Layers (as bulletproof-react), lowest first; each imports only the layers listed before it:
+ *   lib, i18n, locales  infrastructure: the API client, SWR keys, auth, i18n plumbing, storage,
+ *                       push and offline plumbing, pure utilities
+ *   components          UI that knows no feature
+ *   shared              feature-level logic several features use (settings, dates, health, the
+ *                       time zone picker …): imports lib and components
+ *   features            one folder each: imports those layers and itself, no other feature;
+ *                       what two features need goes to src/shared
+ *   app                 the shell: composes pages that show parts of several features
+ * The service worker (src/sw) imports lib and locales only, and no UI framework. src/main.tsx and
+ * src/test (test helpers) may import anything.
  */
 const FEATURES = readdirSync(new URL('./src/features', import.meta.url), { withFileTypes: true })
   .filter((d) => d.isDirectory())
@@ -20,7 +27,7 @@ const layerZones = [
     target: `./src/features/${name}`,
     from: './src/features',
     except: [`./${name}`],
-    message: 'Features do not import each other: move what both need to src/lib or src/components, or compose them in src/app.',
+    message: 'Features do not import each other: move what both need to src/shared, or compose them in src/app.',
   })),
   {
     target: './src/features',
@@ -28,9 +35,24 @@ const layerZones = [
     message: 'Features do not import the app shell.',
   },
   {
-    target: ['./src/components', './src/lib', './src/i18n', './src/locales', './src/sw'],
+    target: './src/shared',
     from: ['./src/features', './src/app'],
-    message: 'Shared code does not import features or the app.',
+    message: 'Shared code (src/shared) imports lib and components, not features or the app.',
+  },
+  {
+    target: ['./src/lib', './src/i18n', './src/locales'],
+    from: ['./src/shared', './src/components', './src/features', './src/app'],
+    message: 'src/lib, i18n and locales are infrastructure: they import neither components, shared code, features nor the app.',
+  },
+  {
+    target: './src/components',
+    from: ['./src/shared', './src/features', './src/app'],
+    message: 'Components know no feature: they do not import shared code, features or the app.',
+  },
+  {
+    target: './src/sw',
+    from: ['./src/components', './src/shared', './src/features', './src/app'],
+    message: 'The service worker imports lib and locales only (no UI).',
   },
 ];
 

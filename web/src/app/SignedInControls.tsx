@@ -6,8 +6,8 @@ import { usePopover } from '../components/usePopover';
 import { HealthIndicator } from '../features/health/HealthIndicator';
 import { NotificationToggle, TestNotificationButton } from '../features/notifications/NotificationControls';
 import { signOut, useAuth } from '../lib/authStore';
-import { OPEN_CREATE_DIALOG } from '../lib/navState';
 import { useLocalizedPath } from '../lib/useLang';
+import { OPEN_CREATE_DIALOG } from '../shared/navState';
 
 /** Header controls for signed-in users (lazy-loaded). */
 export default function SignedInControls({ email }: { email: string }) {

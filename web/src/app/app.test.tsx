@@ -2,9 +2,9 @@ import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { clearToasts, getToasts, subscribeToasts } from '../components/toast';
 import { checkSession, resetAuthForTests } from '../lib/authStore';
-import { resetGuideProgressForTests } from '../lib/guideProgress';
 import { LANG_STORAGE_KEY } from '../lib/lang';
 import type { Reminder, User } from '../lib/types';
+import { resetGuideProgressForTests } from '../shared/guideProgress';
 import { deferred, json, mockFetch, ok, renderApp, unauthorized } from '../test/renderApp';
 
 const USER: User = { id: 'u1', email: 'taro@example.com', is_active: true, created_at: '2025-01-01T00:00:00Z', updated_at: '2025-01-01T00:00:00Z' };

@@ -7,8 +7,8 @@ import { fireEvent, screen, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { clearToasts } from '../components/toast';
 import { resetAuthForTests } from '../lib/authStore';
-import { resetGuideProgressForTests } from '../lib/guideProgress';
 import type { User } from '../lib/types';
+import { resetGuideProgressForTests } from '../shared/guideProgress';
 import { mockFetch, ok, renderApp } from '../test/renderApp';
 
 const USER: User = { id: 'u1', email: 'taro@example.com', is_active: true, created_at: '2025-01-01T00:00:00Z', updated_at: '2025-01-01T00:00:00Z' };

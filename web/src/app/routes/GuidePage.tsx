@@ -1,7 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'react-router';
-import { StatusDot } from '../../components/HealthChecklist';
 import { LangLink } from '../../components/LangLink';
 import { browserChecks, gatherBrowserFacts, type BrowserCheck, type BrowserCheckStatus } from '../../features/info/browserChecks';
 import { DiagnosticsList } from '../../features/info/DiagnosticsList';
@@ -11,10 +10,11 @@ import { NotificationToggle, TestNotificationButton } from '../../features/notif
 import { useArchivedPage } from '../../features/reminders/useArchived';
 import { useReminders } from '../../features/reminders/useReminders';
 import { useAuth } from '../../lib/authStore';
-import { GUIDE_STEPS, markGuideStep, toggleGuideStep, useGuideProgress, type GuideStep } from '../../lib/guideProgress';
-import { useHealth } from '../../lib/health/useHealth';
 import { isStandalone } from '../../lib/platform';
 import { usePushState } from '../../lib/push/usePushState';
+import { GUIDE_STEPS, markGuideStep, toggleGuideStep, useGuideProgress, type GuideStep } from '../../shared/guideProgress';
+import { StatusDot } from '../../shared/health/HealthChecklist';
+import { useHealth } from '../../shared/health/useHealth';
 
 type Step = GuideStep;
 const STEPS = GUIDE_STEPS;

@@ -8,9 +8,9 @@ import { JsonTable } from '../../components/JsonTable';
 import { LangLink } from '../../components/LangLink';
 import { Spinner } from '../../components/Spinner';
 import { api, isApiError } from '../../lib/api';
-import { ADMIN_BUCKET_MS, metricFormat, readAdminStats } from '../../lib/statusData';
 import { swrKeys } from '../../lib/swrKeys';
 import { useLang } from '../../lib/useLang';
+import { ADMIN_BUCKET_MS, metricFormat, readAdminStats } from '../../shared/statusData';
 
 export default function AdminPage() {
   const { t } = useTranslation('admin');

@@ -8,8 +8,8 @@ import { api, isApiError } from '../../lib/api';
 import type { Lang } from '../../lib/lang';
 import { swrKeys } from '../../lib/swrKeys';
 import type { AdminUsersPage as UsersAnswer } from '../../lib/types';
-import { useDates } from '../../lib/useDates';
 import { useLang } from '../../lib/useLang';
+import { useDates } from '../../shared/useDates';
 import { pageInfo, readPage, USERS_PER_PAGE } from './userPaging';
 import './adminUsers.css';
 

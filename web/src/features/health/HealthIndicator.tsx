@@ -1,9 +1,9 @@
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
-import { HealthChecklist, StatusDot } from '../../components/HealthChecklist';
 import { LangLink } from '../../components/LangLink';
 import { usePopover } from '../../components/usePopover';
-import { useHealth } from '../../lib/health/useHealth';
+import { HealthChecklist, StatusDot } from '../../shared/health/HealthChecklist';
+import { useHealth } from '../../shared/health/useHealth';
 
 /** Header health indicator: a dot with the overall status; opens a small panel. */
 export function HealthIndicator() {

@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
-import { StatusDot } from '../../components/HealthChecklist';
-import type { HealthFacts } from '../../lib/health/useHealth';
+import { StatusDot } from '../../shared/health/HealthChecklist';
+import type { HealthFacts } from '../../shared/health/useHealth';
 import { diagnosticRows } from './diagnostics';
 
 const D = 'guide.diagnostics';

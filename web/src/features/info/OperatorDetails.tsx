@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import type { Operator } from '../../lib/types';
-import { useSite } from '../../lib/site';
+import { useSite } from './useSite';
 
 type Field = keyof Operator;
 

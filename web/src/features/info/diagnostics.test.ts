@@ -1,6 +1,6 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
-import type { HealthFacts } from '../../lib/health/useHealth';
+import type { HealthFacts } from '../../shared/health/useHealth';
 import en from '../../locales/en/info.json';
 import ja from '../../locales/ja/info.json';
 import { diagnosticRows, type DiagnosticRow } from './diagnostics';

@@ -3,8 +3,8 @@
  * subscription are separate checks, then the service worker and the server connection with
  * the spec's messages. Texts: info `guide.diagnostics.rows|values|advice.<key>`.
  */
-import type { CheckStatus } from '../../lib/health/healthLogic';
-import type { HealthFacts } from '../../lib/health/useHealth';
+import type { CheckStatus } from '../../shared/health/healthLogic';
+import type { HealthFacts } from '../../shared/health/useHealth';
 
 export type DiagnosticId = 'permission' | 'subscription' | 'serviceWorker' | 'connection';
 

@@ -7,7 +7,7 @@ import { currentSubscription, disableNotifications } from '../../lib/push/pushCl
 import { pushStateChanged, usePushState } from '../../lib/push/usePushState';
 import { swrKeys } from '../../lib/swrKeys';
 import type { Device } from '../../lib/types';
-import { useDates } from '../../lib/useDates';
+import { useDates } from '../../shared/useDates';
 import { EnableNotificationsButton, TestNotificationButton } from './NotificationControls';
 
 /**

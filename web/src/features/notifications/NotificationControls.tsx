@@ -1,9 +1,9 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from '../../components/toast';
-import { markGuideStep } from '../../lib/guideProgress';
 import { enableNotifications, PushError, sendTestNotification } from '../../lib/push/pushClient';
 import { pushStateChanged, usePushState } from '../../lib/push/usePushState';
+import { markGuideStep } from '../../shared/guideProgress';
 import { waitForShownTest } from './shownSignal';
 
 /** Asks permission and subscribes, saying how it went; `busy` while it runs. */

@@ -1,13 +1,11 @@
 import { useId, useRef, useState, type ChangeEvent, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import useSWR from 'swr';
-import { api } from '../../lib/api';
 import { isImeComposing } from '../../lib/ime';
-import { OPEN_CREATE_DIALOG, QUICK_ADD_PREFILL, type QuickAddPrefill } from '../../lib/navState';
-import { swrKeys } from '../../lib/swrKeys';
 import { useLang, useLocalizedPath } from '../../lib/useLang';
 import { deviceZone } from '../../lib/zoneIds';
+import { OPEN_CREATE_DIALOG, QUICK_ADD_PREFILL, type QuickAddPrefill } from '../../shared/navState';
+import { useSettings } from '../../shared/useSettings';
 import type { QuickAddResult } from './parse';
 import { summaryParts } from './summary';
 
@@ -26,7 +24,7 @@ export function QuickAdd() {
   const lp = useLocalizedPath();
   const navigate = useNavigate();
   const ids = useId();
-  const settings = useSWR(swrKeys.settings(), () => api.settings.get(), { shouldRetryOnError: false });
+  const settings = useSettings();
   const [text, setText] = useState('');
   const [result, setResult] = useState<QuickAddResult | null>(null);
   const [loading, setLoading] = useState(false);

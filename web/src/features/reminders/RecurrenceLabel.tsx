@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import type { Recurrence } from '../../lib/types';
-import { useDates } from '../../lib/useDates';
+import { useDates } from '../../shared/useDates';
 import { recurrenceText } from './recurrenceText';
 
 export function useRecurrenceLabel() {

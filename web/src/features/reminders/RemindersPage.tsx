@@ -1,212 +1,72 @@
-import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { useMemo, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useLocation, useNavigate } from 'react-router';
-import useSWR from 'swr';
-import { Dialog } from '../../components/Dialog';
-import { focusMainHeading } from '../../components/focus';
-import { Spinner } from '../../components/Spinner';
-import { toast } from '../../components/toast';
-import { api } from '../../lib/api';
-import { OPEN_CREATE_DELAY_MS, OPEN_CREATE_DIALOG, QUICK_ADD_PREFILL, type QuickAddPrefill } from '../../lib/navState';
-import { isTempId } from '../../lib/offline/syncQueue';
-import { swrKeys } from '../../lib/swrKeys';
 import type { Reminder } from '../../lib/types';
-import { useDates } from '../../lib/useDates';
-import { useLang } from '../../lib/useLang';
-import { deviceZone } from '../../lib/zoneIds';
-import { markGuideStep } from '../../lib/guideProgress';
 import { useOnline } from '../../lib/useOnline';
-import { alertsText, nagText } from './alarmText';
-import { useRecurrenceLabel } from './RecurrenceLabel';
-import { ReminderDetails } from './ReminderDetails';
-import { ReminderDialog } from './ReminderDialog';
-import { formFromQuickAdd, withQuickAddRecurrence } from './quickAddForm';
-import { MAX_ACTIVE_REMINDERS, byNextRing, changedFields, emptyForm, formFromReminder, formToInput, isActive, type ReminderForm } from './reminderLogic';
-import { NotificationActionPrompt } from './NotificationActionPrompt';
+import { useDates } from '../../shared/useDates';
+import { ActiveReminders } from './ActiveReminders';
 import { ArchivedList } from './ArchivedList';
-import { ARCHIVED_PAGE_SIZE, archivedCount, useArchivedPage } from './useArchived';
-import { useReminderMutations, useReminders } from './useReminders';
-import { When } from './When';
-
-type Tab = 'active' | 'completed';
+import { DeleteReminderDialog } from './DeleteReminderDialog';
+import { NotificationActionPrompt } from './NotificationActionPrompt';
+import { useRecurrenceLabel } from './RecurrenceLabel';
+import { ReminderDialog } from './ReminderDialog';
+import { ReminderRow } from './ReminderRow';
+import { MAX_ACTIVE_REMINDERS, byNextRing, isActive } from './reminderLogic';
+import { archivedCount, useArchivedPages } from './useArchived';
+import { useOpenCreateRequest } from './useOpenCreateRequest';
+import { useReminderEditor } from './useReminderEditor';
+import { useReminders } from './useReminders';
+import { useReminderSettings } from './useReminderSettings';
+import { useRemindersUrlState } from './useRemindersUrlState';
 
 /** `deviceNotice` goes into the create/edit dialog; `quickAdd` is the quick-add box (the app passes both in). */
 export default function RemindersPage({ deviceNotice, quickAdd }: { deviceNotice: ReactNode; quickAdd?: ReactNode }) {
   const { t } = useTranslation('reminders');
-  const lang = useLang();
   const dates = useDates();
-  const location = useLocation();
-  const navigate = useNavigate();
   const { data, error, isLoading } = useReminders();
-  const { create, update, remove } = useReminderMutations();
   // Deleting is not queued offline (api.md): the buttons wait for the connection, saying why.
   const online = useOnline();
   const recurrenceLabel = useRecurrenceLabel();
-  // New reminders default to the user's timezone setting (decisions.md), else the browser's.
-  const settings = useSWR(swrKeys.settings(), () => api.settings.get(), { shouldRetryOnError: false });
-  const defaultTz = settings.data?.timezone || deviceZone();
-  const [tab, setTab] = useState<Tab>(() => (new URLSearchParams(location.search).get('tab') === 'completed' ? 'completed' : 'active'));
-  const [dialog, setDialog] = useState<{ open: boolean; editing: Reminder | null; initial: ReminderForm; quick?: QuickAddPrefill }>(() => ({
-    open: false,
-    editing: null,
-    initial: emptyForm(deviceZone(), Date.now()),
-  }));
-  const [confirmDelete, setConfirmDelete] = useState<Reminder | null>(null);
-  // `?reminder=<id>` (a tapped notification) opens that reminder's details, highlighted.
-  const focusId = new URLSearchParams(location.search).get('reminder');
-  const [expanded, setExpanded] = useState<ReadonlySet<string>>(() => new Set(focusId ? [focusId] : []));
-  const toggleDetails = (id: string) =>
-    setExpanded((prev) => {
-      const next = new Set(prev);
-      if (next.has(id)) next.delete(id);
-      else next.add(id);
-      return next;
-    });
-  const snoozeMinutes = settings.data?.default_snooze_minutes ?? 10;
-  // "This evening" / "tomorrow morning" are the settings' times in the settings' zone.
-  const snoozeClock = {
-    timezone: defaultTz,
-    morningTime: settings.data?.morning_time ?? '08:00',
-    eveningTime: settings.data?.evening_time ?? '18:00',
-  };
+  const settings = useReminderSettings();
   // The completed tab shows the archived reminders a page at a time; the first page also gives their count.
-  const firstArchived = useArchivedPage(0);
-  const [archivedPages, setArchivedPages] = useState(1);
-  const lastOffset = (archivedPages - 1) * ARCHIVED_PAGE_SIZE;
-  const lastArchived = useArchivedPage(lastOffset);
-  const focused = focusId ? ((data ?? []).find((r) => r.id === focusId) ?? firstArchived.data?.items.find((r) => r.id === focusId)) : undefined;
-  useEffect(() => {
-    if (!focusId) return;
-    setExpanded((prev) => (prev.has(focusId) ? prev : new Set([...prev, focusId])));
-  }, [focusId]);
-  useEffect(() => {
-    if (!focused) return;
-    if (focused.is_archived) setTab('completed');
-    const h = setTimeout(() => document.getElementById(`reminder-${focused.id}`)?.scrollIntoView({ block: 'center' }), 50);
-    return () => clearTimeout(h);
-  }, [focused]);
+  const archived = useArchivedPages();
+  const { tab, setTab, focusId, expanded, toggleDetails } = useRemindersUrlState(data, archived.first.data?.items);
+  const editor = useReminderEditor(settings.defaultTz);
+  const [confirmDelete, setConfirmDelete] = useState<Reminder | null>(null);
 
   const list = useMemo(() => (data ?? []).filter(isActive).sort(byNextRing), [data]);
-  const activeCount = list.length;
-  const completedCount = firstArchived.data ? archivedCount(firstArchived.data) : 0;
-  const atLimit = activeCount >= MAX_ACTIVE_REMINDERS;
+  const completedCount = archived.first.data ? archivedCount(archived.first.data) : 0;
+  const atLimit = list.length >= MAX_ACTIVE_REMINDERS;
 
-  const openCreate = () => setDialog({ open: true, editing: null, initial: emptyForm(defaultTz, Date.now()) });
-  const openQuickAdd = (p: QuickAddPrefill) => setDialog({ open: true, editing: null, initial: formFromQuickAdd(p, Date.now()), quick: p });
-  const openEdit = (r: Reminder) => setDialog({ open: true, editing: r, initial: formFromReminder(r, defaultTz) });
-
-  // Header "create" button: navigate here, then open the dialog 100 ms later. `?new=1` does the
-  // same (the manifest's "new reminder" shortcut uses it).
-  const openRequest =
-    (location.state as Record<string, unknown> | null)?.[OPEN_CREATE_DIALOG] ??
-    (new URLSearchParams(location.search).get('new') === '1' ? 'query' : undefined);
-  const latest = useRef({ openCreate, openQuickAdd, location, navigate, atLimit });
-  latest.current = { openCreate, openQuickAdd, location, navigate, atLimit };
-  // The list must be known first: at the limit the request shows the limit instead of the form.
-  // So must the settings: a new reminder starts in the account's zone, not the device's.
-  const readyToOpen = (data !== undefined || error !== undefined) && (settings.data !== undefined || settings.error !== undefined);
-  useEffect(() => {
-    if (!openRequest || !readyToOpen) return;
-    const h = setTimeout(() => {
-      const { openCreate: open, openQuickAdd: openFilled, location: here, navigate: go, atLimit: full } = latest.current;
-      // Quick add's phrase, when it sent one: the dialog opens filled in for confirmation.
-      const prefill = (here.state as Record<string, unknown> | null)?.[QUICK_ADD_PREFILL] as QuickAddPrefill | undefined;
-      if (full) toast.error(t('errors.limit'));
-      else if (prefill) openFilled(prefill);
-      else open();
-      const params = new URLSearchParams(here.search);
-      params.delete('new');
-      const qs = params.toString();
-      go(here.pathname + (qs ? `?${qs}` : ''), { replace: true, state: null });
-    }, OPEN_CREATE_DELAY_MS);
-    return () => clearTimeout(h);
-  }, [openRequest, readyToOpen, t]);
-
-  async function save(input: Parameters<typeof create>[0]) {
-    if (dialog.editing) {
-      await update(dialog.editing.id, changedFields(formToInput(dialog.initial), input));
-      toast.success(navigator.onLine ? t('toast.updated') : t('toast.queued'));
-    } else {
-      await create(dialog.quick ? withQuickAddRecurrence(input, dialog.initial, dialog.quick) : input);
-      markGuideStep('create');
-      toast.success(navigator.onLine ? t('toast.created') : t('toast.queued'));
-    }
-  }
-
-  async function doDelete(r: Reminder) {
-    setConfirmDelete(null);
-    try {
-      await remove(r.id);
-      toast.success(t('toast.deleted'));
-    } catch {
-      toast.error(t('errors.deleteFailed'));
-    }
-    // The row's Delete button, where the dialog put focus back, is gone with the row.
-    if (document.activeElement === document.body || !document.activeElement?.isConnected) focusMainHeading();
-  }
+  // The header's "create" and `?new=1`: once the list and the settings are known.
+  useOpenCreateRequest({
+    ready: (data !== undefined || error !== undefined) && settings.known,
+    atLimit,
+    openCreate: editor.openCreate,
+    openQuickAdd: editor.openQuickAdd,
+  });
 
   const row = (r: Reminder) => (
-    <li key={r.id} id={`reminder-${r.id}`} className={`card reminder-item${r.id === focusId ? ' highlight' : ''}`}>
-      <div className="reminder-main">
-        <h2 className="reminder-title" title={r.title}>
-          {r.title}
-        </h2>
-        {r.description && <p className="muted">{r.description}</p>}
-        <p className="tags">
-          <span className="badge">{recurrenceLabel(r.recurrence)}</span>
-          {[alertsText(r.alerts, t, lang), nagText(r.repeat_until_done, t)].map((text) => text && <span key={text} className="badge muted">{text}</span>)}
-          {isTempId(r.id) && <span className="badge warn">{t('pendingSync')}</span>}
-          {r.is_archived && <span className="badge">{t('status.completed')}</span>}
-          {r.overdue && <span className="badge warn">{t('overdue')}</span>}
-        </p>
-        {r.snoozed_until && <p className="small snoozed">{t('snoozedUntil', { when: dates.when(r.snoozed_until, r.timezone) })}</p>}
-      </div>
-      <div className="reminder-when">
-        <When at={r.scheduled_at} zone={r.timezone} dates={dates} />
-      </div>
-      <div className="reminder-actions">
-        {!isTempId(r.id) && (
-          <button
-            type="button"
-            className="button small ghost"
-            aria-expanded={expanded.has(r.id)}
-            aria-controls={`details-${r.id}`}
-            onClick={() => toggleDetails(r.id)}
-          >
-            {expanded.has(r.id) ? t('details.hide') : t('details.show')}
-          </button>
-        )}
-        {!r.is_archived && (
-          <button type="button" className="button small secondary" onClick={() => openEdit(r)} aria-label={t('editNamed', { title: r.title })}>
-            {t('edit')}
-          </button>
-        )}
-        {/* Quiet here; only the confirming button is red. */}
-        <button
-          type="button"
-          className="button small ghost"
-          onClick={() => setConfirmDelete(r)}
-          aria-label={t('deleteNamed', { title: r.title })}
-          disabled={!online}
-          aria-describedby={online ? undefined : 'delete-offline-reason'}
-        >
-          {t('delete')}
-        </button>
-      </div>
-      {expanded.has(r.id) && !isTempId(r.id) && (
-        <div id={`details-${r.id}`} className="reminder-details-wrap">
-          {r.id === focusId && <p className="badge">{t('details.openedFromNotification')}</p>}
-          <ReminderDetails reminder={r} snoozeMinutes={snoozeMinutes} snoozeClock={snoozeClock} />
-        </div>
-      )}
-    </li>
+    <ReminderRow
+      key={r.id}
+      reminder={r}
+      highlighted={r.id === focusId}
+      expanded={expanded.has(r.id)}
+      online={online}
+      dates={dates}
+      recurrenceLabel={recurrenceLabel}
+      snoozeMinutes={settings.snoozeMinutes}
+      snoozeClock={settings.snoozeClock}
+      onToggleDetails={toggleDetails}
+      onEdit={editor.openEdit}
+      onDelete={setConfirmDelete}
+    />
   );
 
   return (
     <div className="reminders-page">
       <div className="row between wrap">
         <h1>{t('title')}</h1>
-        <button type="button" className="button primary" onClick={openCreate} disabled={atLimit}>
+        <button type="button" className="button primary" onClick={editor.openCreate} disabled={atLimit}>
           {t('create')}
         </button>
       </div>
@@ -228,33 +88,17 @@ export default function RemindersPage({ deviceNotice, quickAdd }: { deviceNotice
 
       <section role="tabpanel" aria-label={t(`tabs.${tab}`)}>
         {tab === 'completed' ? (
-          <ArchivedList first={firstArchived} last={lastArchived} lastOffset={lastOffset} pages={archivedPages} row={row} onMore={() => setArchivedPages((n) => n + 1)} />
-        ) : isLoading && !data ? (
-          <Spinner />
-        ) : error && !data ? (
-          <p className="field-error" role="alert">
-            {t('errors.loadFailed')}
-          </p>
-        ) : list.length === 0 ? (
-          <div className="empty-state card">
-            {completedCount > 0 ? (
-              <>
-                <p>{t('nothingPending', { count: completedCount })}</p>
-                <button type="button" className="button link" onClick={() => setTab('completed')}>
-                  {t('showCompleted')}
-                </button>
-              </>
-            ) : (
-              <p>{t('emptyActive')}</p>
-            )}
-            <button type="button" className="button primary" onClick={openCreate}>
-              {t('dashboard.createFirst')}
-            </button>
-          </div>
+          <ArchivedList first={archived.first} last={archived.last} lastOffset={archived.lastOffset} pages={archived.pages} row={row} onMore={archived.more} />
         ) : (
-          <ul className="reminder-list">
-            {list.map(row)}
-          </ul>
+          <ActiveReminders
+            list={list}
+            loading={isLoading && !data}
+            failed={!!error && !data}
+            completedCount={completedCount}
+            row={row}
+            onShowCompleted={() => setTab('completed')}
+            onCreate={editor.openCreate}
+          />
         )}
       </section>
 
@@ -262,31 +106,15 @@ export default function RemindersPage({ deviceNotice, quickAdd }: { deviceNotice
       <NotificationActionPrompt titleOf={(id) => (data ?? []).find((r) => r.id === id)?.title} />
 
       <ReminderDialog
-        open={dialog.open}
-        initial={dialog.initial}
-        editing={dialog.editing}
-        onClose={() => setDialog((d) => ({ ...d, open: false }))}
-        onSave={save}
+        open={editor.dialog.open}
+        initial={editor.dialog.initial}
+        editing={editor.dialog.editing}
+        onClose={editor.close}
+        onSave={editor.save}
         deviceNotice={deviceNotice}
       />
 
-      <Dialog
-        open={confirmDelete !== null}
-        title={t('deleteConfirm.title')}
-        onClose={() => setConfirmDelete(null)}
-        footer={
-          <>
-            <button type="button" className="button secondary" onClick={() => setConfirmDelete(null)}>
-              {t('dialog.cancel')}
-            </button>
-            <button type="button" className="button danger" onClick={() => confirmDelete && void doDelete(confirmDelete)} disabled={!online}>
-              {t('delete')}
-            </button>
-          </>
-        }
-      >
-        <p>{t('deleteConfirm.text', { title: confirmDelete?.title ?? '' })}</p>
-      </Dialog>
+      <DeleteReminderDialog reminder={confirmDelete} online={online} onClose={() => setConfirmDelete(null)} />
     </div>
   );
 }

@@ -1,4 +1,4 @@
-import type { Dates } from '../../lib/useDates';
+import type { Dates } from '../../shared/useDates';
 
 /** A row's time, the day above the time (with the zone only when it is not the user's). */
 export function When({ at, zone, dates }: { at?: string | null; zone?: string; dates: Dates }) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { QuickAddPrefill } from '../../lib/navState';
+import type { QuickAddPrefill } from '../../shared/navState';
 import { formFromQuickAdd, withQuickAddRecurrence } from './quickAddForm';
 import { formToInput } from './reminderLogic';
 

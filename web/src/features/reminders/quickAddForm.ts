@@ -1,6 +1,6 @@
-import type { QuickAddPrefill } from '../../lib/navState';
 import type { ReminderInput } from '../../lib/types';
 import { utcToZoned } from '../../lib/zonedTime';
+import type { QuickAddPrefill } from '../../shared/navState';
 import { emptyForm, formToInput, repeatOptionsOf, type ReminderForm } from './reminderLogic';
 
 /**

@@ -6,6 +6,13 @@
  */
 import { toRfc3339InZone, utcToZoned, zonedToUtc } from '../../lib/zonedTime';
 
+/** The settings that place "this evening" and "tomorrow morning". */
+export interface SnoozeClock {
+  timezone: string;
+  morningTime: string;
+  eveningTime: string;
+}
+
 export const SNOOZE_UNTIL_MAX_MS = 7 * 86_400_000;
 /** "This evening" is offered only while it is at least this far ahead (the request needs a future instant). */
 export const SNOOZE_UNTIL_MIN_AHEAD_MS = 60_000;

@@ -3,6 +3,7 @@
  * per account, kept a year; `GET /api/reminders?status=archived&limit=&offset=`, newest archived
  * first, the total in `X-Total-Count`).
  */
+import { useState } from 'react';
 import useSWR from 'swr';
 import { api } from '../../lib/api';
 import { swrKeys } from '../../lib/swrKeys';
@@ -47,4 +48,16 @@ export function archivedCount(first: ArchivedPage): number {
 /** The page of archived reminders at `offset` (a multiple of the page size). */
 export function useArchivedPage(offset: number) {
   return useSWR(swrKeys.archivedReminders(offset, ARCHIVED_PAGE_SIZE), () => fetchArchivedPage(offset));
+}
+
+/**
+ * The completed tab's pages: the first (which also gives the count) and the last one shown, how
+ * many are shown, and `more()` for "Show more".
+ */
+export function useArchivedPages() {
+  const first = useArchivedPage(0);
+  const [pages, setPages] = useState(1);
+  const lastOffset = (pages - 1) * ARCHIVED_PAGE_SIZE;
+  const last = useArchivedPage(lastOffset);
+  return { first, last, lastOffset, pages, more: () => setPages((n) => n + 1) };
 }

@@ -10,8 +10,8 @@ import { syncSubscription } from '../../lib/push/pushClient';
 import { pushStateChanged } from '../../lib/push/usePushState';
 import { swrKeys } from '../../lib/swrKeys';
 import type { AuthSession } from '../../lib/types';
-import { useDates } from '../../lib/useDates';
 import { useLocalizedPath } from '../../lib/useLang';
+import { useDates } from '../../shared/useDates';
 import { endSession, listSessions } from './sessionsApi';
 
 /** This one first, then the most recently used. */

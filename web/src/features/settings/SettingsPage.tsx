@@ -1,15 +1,14 @@
 import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import useSWR from 'swr';
 import { LangLink } from '../../components/LangLink';
 import { Spinner } from '../../components/Spinner';
-import { TimeZoneSelect } from '../../components/TimeZoneSelect';
 import { toast } from '../../components/toast';
 import { api, isApiError } from '../../lib/api';
 import { errorSummary } from '../../lib/apiErrors';
 import { preventImeSubmit } from '../../lib/ime';
-import { swrKeys } from '../../lib/swrKeys';
 import { EMAIL_FALLBACK_CHOICES, SNOOZE_PRESETS, type Settings } from '../../lib/types';
+import { TimeZoneSelect } from '../../shared/TimeZoneSelect';
+import { useSettings } from '../../shared/useSettings';
 import { CalendarFeed } from './CalendarFeed';
 
 /**
@@ -18,7 +17,7 @@ import { CalendarFeed } from './CalendarFeed';
  */
 export default function SettingsPage({ devices, sessions }: { devices: ReactNode; sessions?: ReactNode }) {
   const { t } = useTranslation(['settings', 'errors']);
-  const { data, error, isLoading, mutate } = useSWR(swrKeys.settings(), () => api.settings.get());
+  const { data, error, isLoading, mutate } = useSettings({ retry: true });
   const [form, setForm] = useState<Settings | null>(null);
   const [busy, setBusy] = useState(false);
 

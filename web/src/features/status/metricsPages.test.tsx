@@ -6,8 +6,8 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { resetAuthForTests } from '../../lib/authStore';
-import { metricFormat } from '../../lib/statusData';
 import type { User } from '../../lib/types';
+import { metricFormat } from '../../shared/statusData';
 import {
   DAY0,
   T0,

@@ -4,8 +4,8 @@
  * A 503 still carries the checks (the database is down); no answer at all reads "unable to check".
  */
 import { isApiError } from '../../lib/api';
-import type { CheckStatus } from '../../lib/health/healthLogic';
 import type { HealthDetails } from '../../lib/types';
+import type { CheckStatus } from '../../shared/health/healthLogic';
 
 export type ServerPart = 'database' | 'mail';
 

@@ -1,17 +1,15 @@
 import { useMemo } from 'react';
-import useSWR from 'swr';
-import { api } from './api';
-import { useAuth } from './authStore';
-import { formatDay, formatWhen, whenParts } from './format';
-import { swrKeys } from './swrKeys';
-import { useLang } from './useLang';
-import { useNow } from './useNow';
-import { deviceZone } from './zoneIds';
+import { useAuth } from '../lib/authStore';
+import { formatDay, formatWhen, whenParts } from '../lib/format';
+import { useLang } from '../lib/useLang';
+import { useNow } from '../lib/useNow';
+import { deviceZone } from '../lib/zoneIds';
+import { useSettings } from './useSettings';
 
 /** The signed-in user's time zone (their settings), else this device's. */
 export function useUserZone(): string {
   const { user } = useAuth();
-  const settings = useSWR(user ? swrKeys.settings() : null, () => api.settings.get(), { shouldRetryOnError: false });
+  const settings = useSettings({ enabled: user !== null });
   return settings.data?.timezone || deviceZone();
 }
 

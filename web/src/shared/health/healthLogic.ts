@@ -1,4 +1,4 @@
-import { isApiError } from '../api';
+import { isApiError } from '../../lib/api';
 
 /**
  * Health indicator (product spec section 4). Each check is checking | healthy | warning | error;

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useState } from 'react';
-import { api } from '../api';
-import { usePushState } from '../push/usePushState';
-import { useOnline } from '../useOnline';
+import { api } from '../../lib/api';
+import { usePushState } from '../../lib/push/usePushState';
+import { useOnline } from '../../lib/useOnline';
 import {
   HEALTH_PROBE_INTERVAL_MS,
   HEALTH_PROBE_TIMEOUT_MS,

@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import type { CheckStatus, HealthChecks } from '../lib/health/healthLogic';
+import type { CheckStatus, HealthChecks } from './healthLogic';
 
 export function StatusDot({ status }: { status: CheckStatus }) {
   return <span className={`dot dot-${status}`} aria-hidden="true" />;

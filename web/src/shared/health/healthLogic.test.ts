@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ApiError } from '../api';
+import { ApiError } from '../../lib/api';
 import {
   connectionHealth,
   connectionState,

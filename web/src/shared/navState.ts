@@ -1,4 +1,4 @@
-import type { Recurrence } from './types';
+import type { Recurrence } from '../lib/types';
 
 /** Navigation state key: the reminders page opens its create dialog 100 ms after arriving. */
 export const OPEN_CREATE_DIALOG = 'openCreateDialog';

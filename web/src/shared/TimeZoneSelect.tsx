@@ -1,21 +1,21 @@
 import { useEffect, useId, useMemo, useState, type InputHTMLAttributes, type KeyboardEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { COMMON_ZONES, UTC_NAME_EN, cityOfId, utcOffsetText } from '../components/commonZones';
+import type { ZoneOption } from '../components/zoneCatalog';
 import { isImeComposing } from '../lib/ime';
-import { useUserZone } from '../lib/useDates';
 import { useLang } from '../lib/useLang';
 import { useNow } from '../lib/useNow';
 import { canonicalZone, deviceZone } from '../lib/zoneIds';
 import { isValidTimeZone, offsetMinutes } from '../lib/zonedTime';
-import { COMMON_ZONES, UTC_NAME_EN, cityOfId, utcOffsetText } from './commonZones';
-import type { ZoneOption } from './zoneCatalog';
+import { useUserZone } from './useDates';
 import './timeZoneSelect.css';
 
-type Catalog = typeof import('./zoneCatalog');
+type Catalog = typeof import('../components/zoneCatalog');
 let catalogModule: Catalog | undefined;
 let catalogLoad: Promise<Catalog> | undefined;
 /** The list and the name table load the first time a picker opens (or names a rare zone). */
 function loadCatalog(): Promise<Catalog> {
-  catalogLoad ??= import('./zoneCatalog').then((m) => (catalogModule = m));
+  catalogLoad ??= import('../components/zoneCatalog').then((m) => (catalogModule = m));
   return catalogLoad;
 }
 

@@ -1,0 +1,53 @@
+import { useTranslation } from 'react-i18next';
+import type { Dates } from '../../shared/useDates';
+import type { FormErrors } from './reminderLogic';
+import type { Preview } from './usePreview';
+
+const PREVIEW_MARK_TEXT = { moved: 'dialog.previewMoved', skipped: 'dialog.previewSkipped', holiday: 'dialog.previewHoliday' } as const;
+/** The preview's own errors ask for a date and time; any other names the field to fix. */
+const PREVIEW_NEEDS_DATE: readonly (keyof FormErrors)[] = ['date', 'time', 'timezone'];
+
+/**
+ * The reminder dialog's preview: the next occurrences in the reminder's zone, the moved and the
+ * dropped ones marked; or what stops it (`errorText` words a field's problem as the form does).
+ */
+export function PreviewSection({
+  id,
+  preview,
+  timezone,
+  dates,
+  errorText,
+}: {
+  id: string;
+  preview: Preview;
+  timezone: string;
+  dates: Dates;
+  errorText: (k: keyof FormErrors, message: string) => string;
+}) {
+  const { t } = useTranslation('reminders');
+  const blocked =
+    preview.problem === null || PREVIEW_NEEDS_DATE.includes(preview.problem.field)
+      ? t('dialog.previewEmpty')
+      : errorText(preview.problem.field, preview.problem.message);
+  return (
+    <section className="preview" aria-live="polite" aria-labelledby={id}>
+      <h3 id={id}>{t('dialog.preview')}</h3>
+      {preview.loading ? (
+        <p className="muted">{t('dialog.previewLoading')}</p>
+      ) : preview.error ? (
+        <p className="muted">{t('dialog.previewUnavailable')}</p>
+      ) : preview.rows.length === 0 ? (
+        <p className="muted">{blocked}</p>
+      ) : (
+        <ol>
+          {preview.rows.map(({ iso, mark }) => (
+            <li key={`${iso}-${mark ?? ''}`} className={mark === 'skipped' || mark === 'holiday' ? 'dropped' : undefined}>
+              <span className="when">{dates.when(iso, timezone)}</span>
+              {mark && <span className={`badge${mark === 'moved' ? '' : ' muted'}`}>{t(PREVIEW_MARK_TEXT[mark])}</span>}
+            </li>
+          ))}
+        </ol>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,95 @@
+import { useTranslation } from 'react-i18next';
+import { isTempId } from '../../lib/offline/syncQueue';
+import type { Recurrence, Reminder } from '../../lib/types';
+import { useLang } from '../../lib/useLang';
+import type { Dates } from '../../shared/useDates';
+import { alertsText, nagText } from './alarmText';
+import { ReminderDetails } from './ReminderDetails';
+import type { SnoozeClock } from './snoozeUntil';
+import { When } from './When';
+
+export interface ReminderRowProps {
+  reminder: Reminder;
+  /** opened by `?reminder=<id>` from a notification */
+  highlighted: boolean;
+  /** its details are open */
+  expanded: boolean;
+  /** deleting needs the connection */
+  online: boolean;
+  /** the page's (one clock and one settings reader for all the rows) */
+  dates: Dates;
+  recurrenceLabel: (rec: Recurrence | undefined) => string;
+  snoozeMinutes: number;
+  snoozeClock: SnoozeClock;
+  onToggleDetails: (id: string) => void;
+  onEdit: (r: Reminder) => void;
+  onDelete: (r: Reminder) => void;
+}
+
+/** One reminder in the list: title, badges, when, Details / Edit / Delete, and its details when open. */
+export function ReminderRow({
+  reminder: r,
+  highlighted,
+  expanded,
+  online,
+  dates,
+  recurrenceLabel,
+  snoozeMinutes,
+  snoozeClock,
+  onToggleDetails,
+  onEdit,
+  onDelete,
+}: ReminderRowProps) {
+  const { t } = useTranslation('reminders');
+  const lang = useLang();
+  return (
+    <li id={`reminder-${r.id}`} className={`card reminder-item${highlighted ? ' highlight' : ''}`}>
+      <div className="reminder-main">
+        <h2 className="reminder-title" title={r.title}>
+          {r.title}
+        </h2>
+        {r.description && <p className="muted">{r.description}</p>}
+        <p className="tags">
+          <span className="badge">{recurrenceLabel(r.recurrence)}</span>
+          {[alertsText(r.alerts, t, lang), nagText(r.repeat_until_done, t)].map((text) => text && <span key={text} className="badge muted">{text}</span>)}
+          {isTempId(r.id) && <span className="badge warn">{t('pendingSync')}</span>}
+          {r.is_archived && <span className="badge">{t('status.completed')}</span>}
+          {r.overdue && <span className="badge warn">{t('overdue')}</span>}
+        </p>
+        {r.snoozed_until && <p className="small snoozed">{t('snoozedUntil', { when: dates.when(r.snoozed_until, r.timezone) })}</p>}
+      </div>
+      <div className="reminder-when">
+        <When at={r.scheduled_at} zone={r.timezone} dates={dates} />
+      </div>
+      <div className="reminder-actions">
+        {!isTempId(r.id) && (
+          <button type="button" className="button small ghost" aria-expanded={expanded} aria-controls={`details-${r.id}`} onClick={() => onToggleDetails(r.id)}>
+            {expanded ? t('details.hide') : t('details.show')}
+          </button>
+        )}
+        {!r.is_archived && (
+          <button type="button" className="button small secondary" onClick={() => onEdit(r)} aria-label={t('editNamed', { title: r.title })}>
+            {t('edit')}
+          </button>
+        )}
+        {/* Quiet here; only the confirming button is red. */}
+        <button
+          type="button"
+          className="button small ghost"
+          onClick={() => onDelete(r)}
+          aria-label={t('deleteNamed', { title: r.title })}
+          disabled={!online}
+          aria-describedby={online ? undefined : 'delete-offline-reason'}
+        >
+          {t('delete')}
+        </button>
+      </div>
+      {expanded && !isTempId(r.id) && (
+        <div id={`details-${r.id}`} className="reminder-details-wrap">
+          {highlighted && <p className="badge">{t('details.openedFromNotification')}</p>}
+          <ReminderDetails reminder={r} snoozeMinutes={snoozeMinutes} snoozeClock={snoozeClock} />
+        </div>
+      )}
+    </li>
+  );
+}

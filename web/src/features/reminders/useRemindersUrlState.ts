@@ -1,0 +1,39 @@
+import { useEffect, useState } from 'react';
+import { useLocation } from 'react-router';
+import type { Reminder } from '../../lib/types';
+
+export type RemindersTab = 'active' | 'completed';
+
+/**
+ * The reminders page's state that comes from its address: the tab (`?tab=completed`) and the
+ * highlighted reminder (`?reminder=<id>`, from a tapped notification), whose details open,
+ * which is scrolled into view once it is found in `active` or `archived` (the completed tab's
+ * first page), and whose archived copy switches to the completed tab. Also which rows have their
+ * details open.
+ */
+export function useRemindersUrlState(active: readonly Reminder[] | undefined, archived: readonly Reminder[] | undefined) {
+  const location = useLocation();
+  const [tab, setTab] = useState<RemindersTab>(() => (new URLSearchParams(location.search).get('tab') === 'completed' ? 'completed' : 'active'));
+  // `?reminder=<id>` (a tapped notification) opens that reminder's details, highlighted.
+  const focusId = new URLSearchParams(location.search).get('reminder');
+  const [expanded, setExpanded] = useState<ReadonlySet<string>>(() => new Set(focusId ? [focusId] : []));
+  const toggleDetails = (id: string) =>
+    setExpanded((prev) => {
+      const next = new Set(prev);
+      if (next.has(id)) next.delete(id);
+      else next.add(id);
+      return next;
+    });
+  const focused = focusId ? ((active ?? []).find((r) => r.id === focusId) ?? archived?.find((r) => r.id === focusId)) : undefined;
+  useEffect(() => {
+    if (!focusId) return;
+    setExpanded((prev) => (prev.has(focusId) ? prev : new Set([...prev, focusId])));
+  }, [focusId]);
+  useEffect(() => {
+    if (!focused) return;
+    if (focused.is_archived) setTab('completed');
+    const h = setTimeout(() => document.getElementById(`reminder-${focused.id}`)?.scrollIntoView({ block: 'center' }), 50);
+    return () => clearTimeout(h);
+  }, [focused]);
+  return { tab, setTab, focusId, expanded, toggleDetails };
+}
