@@ -353,7 +353,8 @@ mod tests {
 
         // Weekly on Mondays: 10-12 スポーツの日 moves to Tuesday the 13th, which the rule does
         // not have: an EXDATE for the Monday and an RDATE for the Tuesday.
-        let weekly = reminder("週次", "2026-09-07T09:00:00+09:00", "Asia/Tokyo", r#"{"kind":"weekly","holidays":"next_business_day","count":10}"#);
+        let weekly =
+            reminder("週次", "2026-09-07T09:00:00+09:00", "Asia/Tokyo", r#"{"kind":"weekly","holidays":"next_business_day","count":10}"#);
         let feed = super::feed(&[weekly], &options(false));
         let rdates = dates(&feed, "RDATE");
         let exdates = dates(&feed, "EXDATE");
