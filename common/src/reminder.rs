@@ -320,7 +320,7 @@ pub fn check_timing(timing: &mut Timing, send_at_given: bool, now: Timestamp, er
     if timing.send_at > limit {
         errors.add(
             "send_at",
-            FieldCode::TooFar.because(format!("send_at must be within {MAX_YEARS_AHEAD} years")).with("years", MAX_YEARS_AHEAD as i64),
+            FieldCode::TooFar.because(format!("send_at must be within {MAX_YEARS_AHEAD} years")).with("years", MAX_YEARS_AHEAD),
         );
     }
     if !errors.is_empty() {
