@@ -267,30 +267,22 @@ fn dev_login_is_refused_at_start_behind_a_proxy_or_with_a_public_url() {
     }
 }
 
+/// POSTs JSON (with a bearer token when given) and reads the JSON answer.
+async fn post_json(url: String, token: Option<&str>, body: Value) -> Value {
+    let mut request = reqwest::Client::new().post(url).json(&body);
+    if let Some(token) = token {
+        request = request.bearer_auth(token);
+    }
+    request.send().await.unwrap().json().await.unwrap()
+}
+
 /// Signs in through the developer shortcut and makes a reminder; returns (token, id).
 async fn dev_reminder(server: &Server, title: &str) -> (String, String) {
-    let client = reqwest::Client::new();
-    let r: Value = client
-        .post(server.url("/api/auth/dev-login"))
-        .json(&json!({ "email": "dev@example.com" }))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let r = post_json(server.url("/api/auth/dev-login"), None, json!({ "email": "dev@example.com" })).await;
     let token = r["data"]["access_token"].as_str().unwrap().to_owned();
     let due = jiff::Timestamp::now() + jiff::SignedDuration::from_hours(24);
-    let r: Value = client
-        .post(server.url("/api/reminders"))
-        .bearer_auth(&token)
-        .json(&json!({ "title": title, "description": "保険証", "send_at": due.to_string() }))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let body = json!({ "title": title, "description": "保険証", "send_at": due.to_string() });
+    let r = post_json(server.url("/api/reminders"), Some(&token), body).await;
     (token, r["data"]["id"].as_str().unwrap_or_else(|| panic!("{r}")).to_owned())
 }
 
