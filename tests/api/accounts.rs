@@ -545,3 +545,28 @@ async fn a_tarpit_origin_does_not_delay_another_accounts_push() {
     drop(tarpit);
     app.stop().await;
 }
+
+/// Over https the cookie is `__Host-hibiki_session` (Secure, Path=/, no Domain); a request
+/// with two session cookies is refused, whichever is valid.
+async fn the_session_cookie_is_host_prefixed_and_never_doubled(app: &TestApp) {
+    let email = unique_email();
+    assert_eq!(app.post("/api/auth/otp", &json!({ "email": email }), None).await.status(), 202);
+    let (code, _) = app.latest_code(&email, 1).await;
+    let r = app.post("/api/auth/verify", &json!({ "email": email, "code": code }), None).await;
+    let cookie = r.headers()["set-cookie"].to_str().unwrap().to_owned();
+    assert!(cookie.starts_with("__Host-hibiki_session="), "{cookie}");
+    assert!(cookie.contains("Secure") && cookie.contains("Path=/") && !cookie.contains("Domain"), "{cookie}");
+    let token = json(r).await["data"]["access_token"].as_str().unwrap().to_owned();
+    let with_cookie = |value: String| app.client.get(app.url("/api/auth/session")).header("cookie", value).send();
+    assert_eq!(with_cookie(format!("__Host-hibiki_session={token}")).await.unwrap().status(), 200);
+    for doubled in
+        [format!("__Host-hibiki_session={token}; hibiki_session=planted"), format!("hibiki_session=planted; __Host-hibiki_session={token}")]
+    {
+        expect_error(with_cookie(doubled).await.unwrap(), 401, "AUTHENTICATION_REQUIRED").await;
+    }
+}
+
+both_backends!(the_session_cookie_is_host_prefixed_and_never_doubled => Options {
+    public_url: Some("https://hibiki.example.com".into()),
+    ..Default::default()
+});
