@@ -57,12 +57,23 @@ describe('api client', () => {
       fetch: async () =>
         jsonResponse(400, {
           success: false,
-          error: { code: 'VALIDATION_FAILED', message: 'bad', fields: { send_at: 'must be in the future' } },
+          error: {
+            code: 'VALIDATION_FAILED',
+            message: 'bad',
+            fields: { send_at: 'must be in the future' },
+            details: [{ field: 'send_at', code: 'not_in_future' }],
+          },
         }),
     });
     const e = await api.reminders.create({ title: 'x', send_at: 'y' }).catch((x: unknown) => x);
     expect(e).toBeInstanceOf(ApiError);
-    expect(e).toMatchObject({ status: 400, code: 'VALIDATION_FAILED', message: 'bad', fields: { send_at: 'must be in the future' } });
+    expect(e).toMatchObject({
+      status: 400,
+      code: 'VALIDATION_FAILED',
+      message: 'bad',
+      fields: { send_at: 'must be in the future' },
+      details: [{ field: 'send_at', code: 'not_in_future' }],
+    });
 
     const log = vi.fn();
     const limited = createApiClient({

@@ -2,7 +2,8 @@
  * The one typed API client (contract: docs/spec/api.md).
  *
  * - Envelope: `{success: true, data}` or `{success: false, error: {code, message, fields?,
- *   retry_after?}, error_type?}`.
+ *   details?, retry_after?}, error_type?}`; a VALIDATION_FAILED's `details` name each failing
+ *   field's code from the closed set `FieldCode` (lib/apiErrors translates them).
  * - The session rides in an HttpOnly cookie: every call uses `credentials: 'same-origin'` and
  *   no token is ever stored by the web app.
  * - 401 with error_type AUTHENTICATION_REQUIRED calls the registered handler (logout).
@@ -10,6 +11,7 @@
  *   network failure -> ApiError code ERR_NETWORK 'Network error'.
  * - No React or i18next here: the service worker sends its calls with this client too.
  */
+import type { components } from './api-schema';
 import type {
   AdminStats,
   AdminUsersPage,
@@ -55,10 +57,15 @@ export interface AckInput {
   endpoint?: string;
 }
 
+/** One failing field of a VALIDATION_FAILED: `{field, code, params?}` (api.md, Conventions). */
+export type FieldDetail = components['schemas']['FieldDetail'];
+
 export class ApiError extends Error {
   readonly status: number;
   readonly code: string;
   readonly fields?: Record<string, string>;
+  /** set only when the envelope has it (no own property otherwise) */
+  declare readonly details?: FieldDetail[];
   readonly retryAfter?: number;
   readonly errorType?: string;
   readonly data?: unknown;
@@ -69,6 +76,7 @@ export class ApiError extends Error {
       status: number;
       code: string;
       fields?: Record<string, string>;
+      details?: FieldDetail[];
       retryAfter?: number;
       errorType?: string;
       data?: unknown;
@@ -79,6 +87,7 @@ export class ApiError extends Error {
     this.status = opts.status;
     this.code = opts.code;
     if (opts.fields) this.fields = opts.fields;
+    if (opts.details) this.details = opts.details;
     if (opts.retryAfter !== undefined) this.retryAfter = opts.retryAfter;
     if (opts.errorType) this.errorType = opts.errorType;
     if (opts.data !== undefined) this.data = opts.data;
@@ -110,7 +119,7 @@ export interface ApiClientOptions {
 
 interface ErrorBody {
   success?: false;
-  error?: { code?: string; message?: string; fields?: Record<string, string>; retry_after?: number };
+  error?: { code?: string; message?: string; fields?: Record<string, string>; details?: FieldDetail[]; retry_after?: number };
   error_type?: string;
 }
 
@@ -188,7 +197,9 @@ export function createApiClient(options: ApiClientOptions = {}) {
       const apiError = new ApiError(err?.message || `HTTP ${res.status}: ${res.statusText}`, {
         status: res.status,
         code: err?.code || `HTTP_${res.status}`,
-        ...(err?.fields ? { fields: err.fields } : {}),
+        // the constructor keeps only the ones present
+        fields: err?.fields,
+        details: err?.details,
         ...(err?.retry_after !== undefined
           ? { retryAfter: err.retry_after }
           : res.headers.get('Retry-After')

@@ -1,69 +1,21 @@
 // @vitest-environment node
 /**
- * Every error the server can send reads in the person's language. The server's field messages
- * are read from the Rust sources themselves (every `errors.add("field", "…")`,
- * `…::field("field", "…")` and the recurrence errors), so a new server message without a
- * mapping fails here; the codes come from docs/spec/api.md and api/src/error.rs.
+ * Every error the server can send reads in the person's language. Field errors are read by
+ * their code: the closed set comes from the OpenAPI document (openapi.json, `FieldCode`), so a
+ * new code without texts fails here; the error codes come from docs/spec/api.md and api/src/error.rs.
  */
-import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createInstance, type TFunction } from 'i18next';
 import { beforeAll, describe, expect, it } from 'vitest';
 import en from '../locales/en/errors.json';
 import ja from '../locales/ja/errors.json';
-import { ApiError } from './api';
-import { ERROR_CODES, apiErrorText, errorMessage, errorSummary, fieldErrorMessages, fieldErrorText } from './apiErrors';
+import { ApiError, type FieldDetail } from './api';
+import { ERROR_CODES, FIELD_CODES, apiErrorText, errorMessage, errorSummary, fieldErrorMessages, fieldErrorText } from './apiErrors';
+import openapi from './openapi.json';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
-
-function rustFiles(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const p = join(dir, name);
-    return statSync(p).isDirectory() ? rustFiles(p) : p.endsWith('.rs') ? [p] : [];
-  });
-}
-
-/** Placeholders of format!(…) / #[error(…)] filled with plausible values. */
-function fill(message: string, field: string): string {
-  return message
-    .replace(/\{field\}/g, field)
-    .replace(/\{other:\?\}/g, '"wrong"')
-    .replace(/\{0\}/g, field === 'recurrence' && message.includes('appears more than once') ? 'mon' : '30')
-    .replace(/\{given\}/g, '99')
-    .replace(/\{[A-Za-z_]+\}/g, '7');
-}
-
-/** (field, message) pairs the server sends, read from its sources (test modules left out). */
-function serverFieldMessages(): [string, string][] {
-  const pairs: [string, string][] = [];
-  for (const file of [...rustFiles(join(ROOT, 'common/src')), ...rustFiles(join(ROOT, 'api/src'))]) {
-    const text = readFileSync(file, 'utf8').split(/#\[cfg\(test\)\]/)[0]!;
-    for (const m of text.matchAll(/(?:errors\.add|Error::field|ApiError::field)\(\s*"([^"]+)",\s*(?:format!\()?"([^"]+)"/g)) {
-      pairs.push([m[1]!, fill(m[2]!, m[1]!)]);
-    }
-    // errors.add(field, format!("{field} must …")) over a list of fields
-    for (const m of text.matchAll(/for \(field, value\) in \[([^\]]+)\][\s\S]*?errors\.add\(field, format!\("([^"]+)"/g)) {
-      for (const f of m[1]!.matchAll(/\("([a-z_]+)"/g)) pairs.push([f[1]!, fill(m[2]!, f[1]!)]);
-    }
-    // RecurrenceError's texts reach the client as `recurrence` field errors.
-    if (file.endsWith('rules.rs')) {
-      const block = text.slice(text.indexOf('pub enum RecurrenceError'));
-      for (const m of block.slice(0, block.indexOf('\n}')).matchAll(/#\[error\("([^"]+)"\)\]/g)) pairs.push(['recurrence', fill(m[1]!, 'recurrence')]);
-    }
-  }
-  return pairs;
-}
-
-/** serde's own wording for wrong bodies (api/src/extract.rs names the path). */
-const SERDE_MESSAGES: [string, string][] = [
-  ['body', 'missing field `title`'],
-  ['send_at', 'invalid type: integer `5`, expected a string'],
-  ['recurrence.kind', 'unknown variant `fortnightly`, expected one of `none`, `hourly`'],
-  ['alerts[0].before_minutes', 'invalid value: integer `-1`, expected u32'],
-  ['title', 'must not contain NUL characters'],
-  ['query', 'Failed to deserialize query string'],
-];
 
 const ASCII_WORD = /[A-Za-z]{2,}/;
 
@@ -77,56 +29,95 @@ beforeAll(async () => {
   }
 });
 
-describe('server field errors', () => {
-  const pairs = serverFieldMessages();
+/** The field codes the server publishes; a new one fails here until it has its texts. */
+const PUBLISHED: string[] = (openapi as { components: { schemas: { FieldCode: { enum: string[] } } } }).components.schemas.FieldCode.enum;
 
-  it('reads the server sources (the table below is not empty)', () => {
-    expect(pairs.length).toBeGreaterThan(40);
-    expect(pairs).toContainEqual(['send_at', 'send_at must be in the future']);
-    expect(pairs).toContainEqual(['morning_time', 'morning_time must be a time HH:MM (00:00 to 23:59)']);
-    expect(pairs).toContainEqual(['recurrence', 'A custom recurrence needs at least one day.']);
+const d = (field: string, code: FieldDetail['code'], params?: Record<string, number>): FieldDetail => ({ field, code, ...(params ? { params } : {}) });
+const text = (lang: 'ja' | 'en', detail: FieldDetail) => errorMessage(t[lang], fieldErrorText(detail));
+
+describe('server field errors, by code', () => {
+  it('knows every code of the OpenAPI document', () => {
+    expect(PUBLISHED.length).toBeGreaterThan(10);
+    expect([...FIELD_CODES].sort()).toEqual([...PUBLISHED].sort());
   });
 
-  it('every message the server sends has its own text (not the fallback)', () => {
-    const unmapped = pairs.filter(([f, m]) => fieldErrorText(f, m).key.endsWith('.fallback') || fieldErrorText(f, m).key.endsWith('.unknownField'));
-    expect(unmapped).toEqual([]);
+  // A field with no text of its own, with each set of numbers its code may carry.
+  const NUMBERS: Record<string, Record<string, number>[]> = {
+    too_long: [{ max: 9 }],
+    too_short: [{ min: 2 }],
+    out_of_range: [{ min: 2, max: 9 }, { max: 9 }, { min: 2 }],
+    too_far: [{ years: 3 }, { days: 4 }],
+    too_many: [{ max: 9 }],
+  };
+  const cases = PUBLISHED.flatMap((code) => [undefined, ...(NUMBERS[code] ?? [])].map((params) => [code, params] as const));
+  const generic = (lang: 'ja' | 'en', code: string, params: Record<string, number> | undefined) =>
+    text(lang, d('speak_titles', code as FieldDetail['code'], params));
+
+  it.each(cases)('ja: %s %o reads in Japanese, names the field and its numbers, never the code', (code, params) => {
+    const ja = generic('ja', code, params);
+    expect(ja).not.toMatch(ASCII_WORD);
+    expect(ja).not.toContain(code);
+    expect(ja).not.toContain('{{');
+    expect(ja).toContain('「タイトルの読み上げ」');
+    expect(ja).not.toBe('「タイトルの読み上げ」を確認してください。');
+    for (const v of Object.values(params ?? {})) expect(ja).toContain(String(v));
   });
 
-  it.each([...pairs, ...SERDE_MESSAGES])('ja: %s "%s" reads in Japanese', (field, message) => {
-    const text = errorMessage(t.ja, fieldErrorText(field, message));
-    expect(text).not.toMatch(ASCII_WORD);
-    expect(text).not.toContain('errors:');
-    expect(text).toMatch(/[ぁ-んァ-ン一-龯]/);
+  it.each(cases)('en: %s %o is a text of the app with its numbers', (code, params) => {
+    const en = generic('en', code, params);
+    expect(en).not.toContain('errors:');
+    expect(en).not.toContain('_');
+    expect(en).not.toContain('{{');
+    expect(en).toContain('read titles aloud');
+    expect(en).not.toBe('Please check the read titles aloud.');
+    for (const v of Object.values(params ?? {})) expect(en).toContain(String(v));
   });
 
-  it.each([...pairs, ...SERDE_MESSAGES])('en: %s "%s" is a text of the app, not the server', (field, message) => {
-    const text = errorMessage(t.en, fieldErrorText(field, message));
-    expect(text).not.toContain('errors:');
-    expect(text).not.toContain('_');
-    expect(text).not.toBe(message);
+  it('a code that speaks of numbers but came without them reads its generic text, not a specific one with a hole', () => {
+    expect(text('ja', d('title', 'too_long'))).toBe('「タイトル」が長すぎます。');
   });
 
   it('gives the specific texts with their numbers', () => {
-    expect(errorMessage(t.ja, fieldErrorText('send_at', 'send_at must be in the future'))).toBe('未来の日時を指定してください。');
-    expect(errorMessage(t.ja, fieldErrorText('title', 'Title must be at most 200 characters'))).toBe('タイトルは200文字以内で入力してください。');
-    expect(errorMessage(t.en, fieldErrorText('alerts', 'before_minutes must be between 0 and 10080'))).toBe('An early alert can be at most 7 days before.');
-    expect(errorMessage(t.ja, fieldErrorText('evening_time', 'evening_time must be a time HH:MM (00:00 to 23:59)'))).toBe(
-      '「今夜の時刻」は00:00〜23:59の時刻で入力してください。',
-    );
-    expect(errorMessage(t.ja, fieldErrorText('body', 'missing field `title`'))).toBe('「タイトル」を入力してください。');
+    expect(text('ja', d('title', 'too_long', { max: 200 }))).toBe('タイトルは200文字以内で入力してください。');
+    expect(text('ja', d('send_at', 'not_in_future'))).toBe('未来の日時を指定してください。');
+    expect(text('en', d('alerts', 'out_of_range', { min: 0, max: 10080 }))).toBe('An early alert can be at most 7 days before.');
+    expect(text('ja', d('evening_time', 'invalid_format'))).toBe('「今夜の時刻」は00:00〜23:59の時刻で入力してください。');
+    expect(text('ja', d('send_at', 'required'))).toBe('「送信日時」を入力してください。');
+    expect(text('ja', d('timezone', 'unknown_zone'))).toBe('タイムゾーンを一覧から選んでください。');
+    expect(text('ja', d('recurrence', 'out_of_range', { min: 1, max: 24 }))).toBe('間隔は1〜24時間で指定してください。');
+    expect(text('ja', d('recurrence', 'out_of_range', { min: 1, max: 52 }))).toBe('間隔は1〜52で指定してください。');
+    expect(text('ja', d('recurrence', 'out_of_range', { min: 1, max: 1000 }))).toBe('回数は1〜1000で入力してください。');
+    expect(text('ja', d('subscription.keys.p256dh', 'invalid_format'))).toContain('通知用の鍵');
   });
 
-  it('an unknown message falls back to "check <field>" in the language, an unknown field to "check your entries"', () => {
-    expect(errorMessage(t.ja, fieldErrorText('send_at', 'a message from a newer server'))).toBe('「送信日時」を確認してください。');
-    expect(errorMessage(t.en, fieldErrorText('recurrence.interval', 'something new'))).toBe('Please check the repeat.');
-    expect(errorMessage(t.ja, fieldErrorText('flux_capacitor', 'bad'))).toBe('入力内容を確認してください。');
+  it('tells the two repeat_until_done limits apart by their max', () => {
+    expect(text('ja', d('repeat_until_done', 'out_of_range', { min: 1, max: 60 }))).toBe('くり返しの間隔は1〜60分で指定してください。');
+    expect(text('ja', d('repeat_until_done', 'out_of_range', { min: 1, max: 20 }))).toBe('くり返しの回数は1〜20回で指定してください。');
+    expect(text('en', d('repeat_until_done', 'out_of_range', { min: 1, max: 60 }))).toBe('Repeat every 1 to 60 minutes.');
+    expect(text('en', d('repeat_until_done', 'out_of_range', { min: 1, max: 20 }))).toBe('Repeat 1 to 20 times.');
+    // another max reads the generic range naming the field
+    expect(text('ja', d('repeat_until_done', 'out_of_range', { min: 1, max: 30 }))).toBe('「完了までくり返す」は1〜30の範囲で指定してください。');
   });
 
-  it('fieldErrorMessages keys the texts by the field the form knows', () => {
-    expect(fieldErrorMessages(t.ja, { 'recurrence.interval': 'x', send_at: 'send_at must be in the future' })).toEqual({
+  it('an unknown code reads "check <field>", an unknown field "check your entries"', () => {
+    const newer = (field: string) => d(field, 'from_a_newer_server' as FieldDetail['code']);
+    expect(text('ja', newer('send_at'))).toBe('「送信日時」を確認してください。');
+    expect(text('en', newer('recurrence.interval'))).toBe('Please check the repeat.');
+    expect(text('ja', d('flux_capacitor', 'bad' as FieldDetail['code']))).toBe('入力内容を確認してください。');
+  });
+
+  it('fieldErrorMessages keys the texts by the field the form knows, from details', () => {
+    const e = { fields: { 'recurrence.kind': 'x', send_at: 'y' }, details: [d('recurrence.kind', 'invalid_choice'), d('send_at', 'not_in_future')] };
+    expect(fieldErrorMessages(t.ja, e)).toEqual({ recurrence: '「繰り返し」は選択肢から選んでください。', send_at: '未来の日時を指定してください。' });
+  });
+
+  it('without details (an older server, an error kept offline) each field reads "check <field>"', () => {
+    expect(fieldErrorMessages(t.ja, { fields: { 'recurrence.interval': 'x', send_at: 'send_at must be in the future' } })).toEqual({
       recurrence: '「繰り返し」を確認してください。',
-      send_at: '未来の日時を指定してください。',
+      send_at: '「送信日時」を確認してください。',
     });
+    const old = new ApiError('Some fields are invalid.', { status: 400, code: 'VALIDATION_FAILED', fields: { title: 'Title is required' } });
+    expect(errorSummary(t.en, old)).toBe('Please check the title.');
   });
 });
 
@@ -159,7 +150,12 @@ describe('error codes', () => {
   });
 
   it('a validation failure summarises its first field', () => {
-    const e = new ApiError('Some fields are invalid.', { status: 400, code: 'VALIDATION_FAILED', fields: { timezone: 'Unknown time zone (use an IANA name such as Asia/Tokyo)' } });
+    const e = new ApiError('Some fields are invalid.', {
+      status: 400,
+      code: 'VALIDATION_FAILED',
+      fields: { timezone: 'Unknown time zone (use an IANA name such as Asia/Tokyo)' },
+      details: [{ field: 'timezone', code: 'unknown_zone' }],
+    });
     expect(errorSummary(t.ja, e)).toBe('タイムゾーンを一覧から選んでください。');
   });
 });

@@ -1,17 +1,20 @@
 /**
  * Every error the server can send, in the reader's language (decisions.md: no raw code and
  * no server English on a Japanese page). The server's `error.code` picks a text; a
- * VALIDATION_FAILED's `fields` {field: message} are matched message by message against the
- * server's own wording (api/src, common/src), with a per-field fallback ("check <field>") for
- * a message this table does not know yet. Texts live in the `errors` namespace; a caller loads
- * it with its own (`useTranslation(['reminders', 'errors'])`) and passes its `t`.
+ * VALIDATION_FAILED's `details` [{field, code, params}] pick a text by field and code (the
+ * app's own where it has one, else the code's generic text naming the field), never by the
+ * server's message; an unknown code, or `fields` without `details`, reads "check <field>".
+ * Texts live in the `errors` namespace; a caller loads it with its own
+ * (`useTranslation(['reminders', 'errors'])`) and passes its `t`.
  */
 import type { TFunction } from 'i18next';
-import { isApiError } from './api';
+import { isApiError, type FieldDetail } from './api';
 
 export interface ErrorText {
   /** an i18n key with its namespace (`errors:…`) */
   key: string;
+  /** a more precise key tried first (a generic field text with its numbers); `key` when it has none */
+  variant?: string;
   params?: Record<string, string | number>;
 }
 
@@ -96,93 +99,102 @@ export const FIELD_NAMES = [
 
 const KNOWN_FIELDS: ReadonlySet<string> = new Set(FIELD_NAMES);
 
-type Params = (m: RegExpMatchArray) => Record<string, string | number>;
+type FieldCode = FieldDetail['code'];
 
-interface Rule {
-  /** the field (first path segment) it applies to; '*' for any */
-  field: string;
-  message: RegExp;
-  key: string;
-  params?: Params;
-}
+/** The closed set of field codes the server publishes (openapi.json, `FieldCode`). */
+export const FIELD_CODES = [
+  'required',
+  'too_long',
+  'too_short',
+  'invalid_format',
+  'out_of_range',
+  'not_in_future',
+  'too_far',
+  'unknown_zone',
+  'too_many',
+  'invalid_choice',
+  'invalid_characters',
+  'conflict',
+  'not_applicable',
+] as const satisfies readonly FieldCode[];
 
-const max: Params = (m) => ({ max: Number(m[1]) });
-/** The server's wording, by field (common/src/reminder.rs, alarms.rs, settings.rs, recurrence/rules.rs, api/src/routes). */
-const RULES: readonly Rule[] = [
-  { field: 'title', message: /^Title is required$/, key: 'titleRequired' },
-  { field: 'title', message: /^Title must be at most (\d+) characters$/, key: 'titleTooLong', params: max },
-  { field: 'title', message: /^Title must not contain control characters$/, key: 'controlCharacters' },
-  { field: 'description', message: /^Description must be at most (\d+) characters$/, key: 'descriptionTooLong', params: max },
-  { field: 'description', message: /^Description must not contain control characters$/, key: 'controlCharacters' },
-  { field: 'send_at', message: /^send_at must be in the future$/, key: 'sendAtPast' },
-  { field: 'send_at', message: /^send_at must be within (\d+) years$/, key: 'sendAtTooFar', params: (m) => ({ years: Number(m[1]) }) },
-  { field: 'timezone', message: /^Unknown time zone/, key: 'timezoneUnknown' },
-  { field: 'send_to', message: /^send_to must list at most (\d+) device ids$/, key: 'sendToTooMany', params: max },
-  { field: 'metadata', message: /^Metadata must be at most (\d+) bytes of JSON$/, key: 'metadataTooLarge', params: max },
-  { field: 'recurrence', message: /^The hourly interval must be between 1 and (\d+) hours/, key: 'hourlyInterval', params: max },
-  { field: 'recurrence', message: /^A custom recurrence needs at least one day\.$/, key: 'customNoDays' },
-  { field: 'recurrence', message: /appears more than once in the custom recurrence\.$/, key: 'customDuplicateDay' },
-  { field: 'recurrence', message: /^The interval must be between 1 and (\d+), but it is -?\d+\.$/, key: 'intervalRange', params: max },
-  { field: 'recurrence', message: /^A monthly day must be between 1 and 31/, key: 'monthDay' },
-  { field: 'recurrence', message: /^A monthly week must be between 1 and 5/, key: 'monthWeek' },
-  { field: 'recurrence', message: /^A monthly recurrence takes a day or a week with a weekday, not both\.$/, key: 'monthDayAndWeek' },
-  { field: 'recurrence', message: /^Give until or count, not both\.$/, key: 'untilAndCount' },
-  { field: 'recurrence', message: /^count must be between 1 and (\d+)\.$/, key: 'countRange', params: max },
-  { field: 'recurrence', message: /^At most (\d+) dates can be skipped\.$/, key: 'tooManySkips', params: max },
-  { field: 'recurrence', message: /^A one-time reminder takes no until, count, skip or holidays\.$/, key: 'oneTimeShape' },
-  { field: 'recurrence', message: /^a one-time reminder has no next occurrence to skip$/, key: 'skipOneTime' },
-  { field: 'recurrence', message: /^the reminder has no next occurrence to skip$/, key: 'skipNoNext' },
-  { field: 'alerts', message: /^at most (\d+) alerts$/, key: 'alertsTooMany', params: max },
-  {
-    field: 'alerts',
-    message: /^before_minutes must be between 0 and (\d+)$/,
-    key: 'alertBeforeRange',
-    params: (m) => ({ days: Math.round(Number(m[1]) / 1440) }),
-  },
-  { field: 'repeat_until_done', message: /^every_minutes must be between 1 and (\d+)$/, key: 'repeatEvery', params: max },
-  { field: 'repeat_until_done', message: /^max_times must be between 1 and (\d+)$/, key: 'repeatTimes', params: max },
-  { field: 'snooze_until', message: /^give snooze_minutes or snooze_until, not both$/, key: 'snoozeBoth' },
-  { field: 'snooze_until', message: /^snooze_until must be in the future$/, key: 'snoozePast' },
-  { field: 'snooze_until', message: /^snooze_until must be within (\d+) days$/, key: 'snoozeTooFar', params: (m) => ({ days: Number(m[1]) }) },
-  { field: 'snooze_minutes', message: /^snooze_minutes must be one of/, key: 'snoozePreset' },
-  { field: 'default_snooze_minutes', message: /^default_snooze_minutes must be one of/, key: 'snoozePreset' },
-  { field: 'count', message: /^count must be between 1 and (\d+)$/, key: 'previewCount', params: max },
-  { field: 'limit', message: /^limit must be between 1 and (\d+)$/, key: 'pageLimit', params: max },
-  { field: 'offset', message: /^offset must be 0 or more$/, key: 'pageOffset' },
-  { field: 'language', message: /^language must be ja or en$/, key: 'language' },
-  { field: 'email_fallback_minutes', message: /^email_fallback_minutes must be null or one of/, key: 'emailFallback' },
-  { field: 'morning_time', message: /^morning_time must be a time HH:MM/, key: 'dayTime' },
-  { field: 'evening_time', message: /^evening_time must be a time HH:MM/, key: 'dayTime' },
-  { field: 'confirm', message: /^Type your email address to confirm$/, key: 'confirmEmail' },
-  { field: 'email', message: /^only the developer addresses/, key: 'devLoginOnly' },
-  { field: 'subscription', message: /must be (an uncompressed P-256 public key|16 bytes)/, key: 'pushKeys' },
-  { field: 'device_info', message: /^device_info must be an object of at most/, key: 'deviceInfo' },
-  { field: 'page', message: /^page must be between 1 and/, key: 'page' },
-  { field: 'per_page', message: /^per_page must be between 1 and (\d+)$/, key: 'perPage', params: max },
-  { field: 'action', message: /^(unknown action|action must be)/, key: 'action' },
-  { field: 'body', message: /^expected a JSON object$/, key: 'body' },
-  // serde's own wording (api/src/extract.rs): the field is in the path, or in the message.
-  { field: '*', message: /^must not contain NUL characters$/, key: 'nul' },
-  { field: '*', message: /^missing field `([a-z_]+)`/, key: 'missing', params: (m) => ({ name: m[1] ?? '' }) },
-];
+const KNOWN_FIELD_CODES: ReadonlySet<string> = new Set(FIELD_CODES);
+
+/**
+ * The app's own texts for a (field, code), by the field's whole path; `field.code.max` first
+ * where one code means two things told apart by its max (common/src: recurrence/rules.rs,
+ * alarms.rs). Anything else reads the code's generic text naming the field.
+ */
+const SPECIFIC: Readonly<Record<string, string>> = {
+  'title.required': 'titleRequired',
+  'title.too_long': 'titleTooLong',
+  'description.too_long': 'descriptionTooLong',
+  'send_at.not_in_future': 'sendAtPast',
+  'send_at.too_far': 'sendAtTooFar',
+  'timezone.unknown_zone': 'timezoneUnknown',
+  'send_to.too_many': 'sendToTooMany',
+  'metadata.too_long': 'metadataTooLarge',
+  'recurrence.required': 'customNoDays',
+  'recurrence.invalid_choice': 'customDuplicateDay',
+  'recurrence.out_of_range': 'intervalRange',
+  'recurrence.out_of_range.24': 'hourlyInterval',
+  'recurrence.out_of_range.31': 'monthDay',
+  'recurrence.out_of_range.5': 'monthWeek',
+  'recurrence.out_of_range.1000': 'countRange',
+  'recurrence.too_many': 'tooManySkips',
+  'alerts.too_many': 'alertsTooMany',
+  'alerts.out_of_range': 'alertBeforeRange',
+  'repeat_until_done.out_of_range.60': 'repeatEvery',
+  'repeat_until_done.out_of_range.20': 'repeatTimes',
+  'snooze_until.conflict': 'snoozeBoth',
+  'snooze_until.not_in_future': 'snoozePast',
+  'snooze_until.too_far': 'snoozeTooFar',
+  'snooze_minutes.invalid_choice': 'snoozePreset',
+  'default_snooze_minutes.invalid_choice': 'snoozePreset',
+  'email_fallback_minutes.invalid_choice': 'emailFallback',
+  'language.invalid_choice': 'language',
+  'morning_time.invalid_format': 'dayTime',
+  'evening_time.invalid_format': 'dayTime',
+  'count.out_of_range': 'previewCount',
+  'limit.out_of_range': 'pageLimit',
+  'offset.out_of_range': 'pageOffset',
+  'page.out_of_range': 'page',
+  'per_page.out_of_range': 'perPage',
+  'confirm.invalid_choice': 'confirmEmail',
+  'email.invalid_choice': 'devLoginOnly',
+  'subscription.keys.p256dh.invalid_format': 'pushKeys',
+  'subscription.keys.auth.invalid_format': 'pushKeys',
+  'device_info.invalid_format': 'deviceInfo',
+  'action.invalid_choice': 'action',
+  'body.invalid_format': 'body',
+};
 
 /** `recurrence.interval`, `alerts[0].before_minutes` → the field the person knows. */
 export function fieldRoot(field: string): string {
   return field.split(/[.[]/)[0] ?? field;
 }
 
-/** The text for one server field error; never the server's own message. */
-export function fieldErrorText(field: string, message: string): ErrorText {
-  const root = fieldRoot(field);
-  for (const rule of RULES) {
-    if (rule.field !== '*' && rule.field !== root) continue;
-    const m = message.match(rule.message);
-    if (!m) continue;
-    const params = { ...rule.params?.(m) };
-    const named = typeof params.name === 'string' ? params.name : root;
-    return { key: `errors:field.${rule.key}`, params: { ...params, field: named } };
-  }
+/** "Check <field>" (or "check your entries" for a field the app does not name). */
+function checkField(root: string): ErrorText {
   return { key: KNOWN_FIELDS.has(root) ? 'errors:field.fallback' : 'errors:field.unknownField', params: { field: root } };
+}
+
+/** The text for one failing field by its code and numbers; never the server's own message. */
+export function fieldErrorText({ field, code, params }: FieldDetail): ErrorText {
+  const root = fieldRoot(field);
+  if (!KNOWN_FIELD_CODES.has(code)) return checkField(root);
+  const n: Record<string, number> = { ...params };
+  const specific = SPECIFIC[`${field}.${code}.${n.max}`] ?? SPECIFIC[`${field}.${code}`];
+  // A code of numbers (`too_long`…) without them reads the generic text, not a text with a hole.
+  if (specific && (params || !/too_|range/.test(code))) {
+    const out: Record<string, string | number> = { ...n, field: root };
+    if (specific === 'alertBeforeRange' && n.max !== undefined) out.days = Math.round(n.max / 1440);
+    return { key: `errors:field.${specific}`, params: out };
+  }
+  // The generic text by the numbers it has: min and max, one of them, or years / days.
+  const variant = n.min !== undefined && n.max !== undefined ? 'range' : ['max', 'min', 'years', 'days'].find((k) => n[k] !== undefined);
+  const base = `errors:fieldCode.${code}`;
+  return { key: base, ...(variant ? { variant: `${base}_${variant}` } : {}), params: { ...n, field: root } };
 }
 
 /** The text for an error by its code (with the wait for RATE_LIMITED); anything else reads "something went wrong". */
@@ -200,16 +212,20 @@ export function errorMessage(t: TFunction, text: ErrorText): string {
   if (typeof params.field === 'string') {
     params.field = KNOWN_FIELDS.has(params.field) ? t(`errors:fieldName.${params.field}`) : t('errors:fieldName.input');
   }
-  return t(text.key, params);
+  return text.variant ? t([text.variant, text.key], params) : t(text.key, params);
 }
 
-/** Every server field error, translated, keyed by the server's field root. */
-export function fieldErrorMessages(t: TFunction, fields: Record<string, string>): Record<string, string> {
+/**
+ * Every failing field, translated, keyed by the field's root (the first text of a field wins).
+ * From the server's `details`; without them (an older server, an error kept offline) each of
+ * `fields` reads "check <field>".
+ */
+export function fieldErrorMessages(t: TFunction, e: { fields?: Record<string, string>; details?: FieldDetail[] }): Record<string, string> {
+  const texts: [string, ErrorText][] = e.details
+    ? e.details.map((d) => [fieldRoot(d.field), fieldErrorText(d)])
+    : Object.keys(e.fields ?? {}).map((f) => [fieldRoot(f), checkField(fieldRoot(f))]);
   const out: Record<string, string> = {};
-  for (const [field, message] of Object.entries(fields)) {
-    const root = fieldRoot(field);
-    out[root] ??= errorMessage(t, fieldErrorText(field, message));
-  }
+  for (const [root, text] of texts) out[root] ??= errorMessage(t, text);
   return out;
 }
 
@@ -218,9 +234,9 @@ export function fieldErrorMessages(t: TFunction, fields: Record<string, string>)
  * other error its code's text.
  */
 export function errorSummary(t: TFunction, e: unknown): string {
-  if (isApiError(e, 'VALIDATION_FAILED') && e.fields) {
-    const first = Object.entries(e.fields)[0];
-    if (first) return errorMessage(t, fieldErrorText(first[0], first[1]));
+  if (isApiError(e, 'VALIDATION_FAILED')) {
+    const first = Object.values(fieldErrorMessages(t, e))[0];
+    if (first) return first;
   }
   return errorMessage(t, apiErrorText(e));
 }

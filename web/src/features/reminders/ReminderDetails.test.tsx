@@ -222,7 +222,15 @@ describe('ReminderDetails', () => {
   it('a refused snooze time says why, in the reader\'s language', async () => {
     server({
       'POST /api/reminders': () =>
-        json(400, { success: false, error: { code: 'VALIDATION_FAILED', message: 'Some fields are invalid.', fields: { snooze_until: 'snooze_until must be within 7 days' } } }),
+        json(400, {
+          success: false,
+          error: {
+            code: 'VALIDATION_FAILED',
+            message: 'Some fields are invalid.',
+            fields: { snooze_until: 'snooze_until must be within 7 days' },
+            details: [{ field: 'snooze_until', code: 'too_far', params: { days: 7 } }],
+          },
+        }),
     });
     vi.spyOn(console, 'warn').mockImplementation(() => {});
     renderDetails(reminder());
@@ -231,5 +239,6 @@ describe('ReminderDetails', () => {
     expect(getToasts()[0]!.kind).toBe('error');
     expect(getToasts()[0]!.message).not.toBe('That did not work. Please try again.');
     expect(getToasts()[0]!.message).not.toMatch(/snooze_until|must be/);
+    expect(getToasts()[0]!.message).toBe('Please choose a time within 7 days.');
   });
 });

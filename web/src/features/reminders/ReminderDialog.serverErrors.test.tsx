@@ -10,8 +10,17 @@ import type { User } from '../../lib/types';
 import { json, mockFetch, ok, renderApp } from '../../test/renderApp';
 
 const USER: User = { id: 'u1', email: 'taro@example.com', is_active: true, created_at: '2025-01-01T00:00:00Z', updated_at: '2025-01-01T00:00:00Z' };
-const refused = (fields: Record<string, string>) =>
-  json(400, { success: false, error: { code: 'VALIDATION_FAILED', message: 'Some fields are invalid.', fields } });
+/** A 400 as the server sends it: each field's message, and its code with its numbers in `details`. */
+const refused = (errors: Record<string, [message: string, code: string, params?: Record<string, number>]>) =>
+  json(400, {
+    success: false,
+    error: {
+      code: 'VALIDATION_FAILED',
+      message: 'Some fields are invalid.',
+      fields: Object.fromEntries(Object.entries(errors).map(([f, [m]]) => [f, m])),
+      details: Object.entries(errors).map(([field, [, code, params]]) => ({ field, code, ...(params ? { params } : {}) })),
+    },
+  });
 
 async function fillAndSave() {
   fireEvent.click(await screen.findByRole('button', { name: 'リマインダーを作成', hidden: false }));
@@ -31,18 +40,22 @@ beforeEach(() => {
 });
 
 describe('server errors in the reminder dialog', () => {
-  it('ja: each field error in Japanese at its field; an unknown message reads "check <field>"', async () => {
+  it('ja: each field error in Japanese at its field, by its code; an unknown code reads "check <field>"', async () => {
     mockFetch({
       'GET /api/reminders': () => ok([]),
       'POST /api/reminders/preview': () => ok({ occurrences: [] }),
       'POST /api/reminders': () =>
-        refused({ send_at: 'send_at must be in the future', title: 'a rule this client does not know yet', 'recurrence.kind': 'unknown variant `x`' }),
+        refused({
+          send_at: ['send_at must be in the future', 'not_in_future'],
+          title: ['a rule this client does not know yet', 'from_a_newer_server'],
+          'recurrence.kind': ['unknown variant `x`', 'invalid_choice'],
+        }),
     });
     renderApp('/reminders');
     const dialog = await fillAndSave();
     expect(await within(dialog).findByText('未来の日時を指定してください。')).toHaveClass('field-error');
     expect(within(dialog).getByText('「タイトル」を確認してください。')).toHaveClass('field-error');
-    expect(within(dialog).getByText('「繰り返し」を確認してください。')).toHaveClass('field-error');
+    expect(within(dialog).getByText('「繰り返し」は選択肢から選んでください。')).toHaveClass('field-error');
     expect(within(dialog).getByLabelText('タイトル')).toHaveAttribute('aria-invalid', 'true');
     expect(dialog.textContent).not.toMatch(/must be|unknown variant|does not know|VALIDATION_FAILED/);
   });
@@ -51,7 +64,7 @@ describe('server errors in the reminder dialog', () => {
     mockFetch({
       'GET /api/reminders': () => ok([]),
       'POST /api/reminders/preview': () => ok({ occurrences: [] }),
-      'POST /api/reminders': () => refused({ metadata: 'Metadata must be at most 4096 bytes of JSON' }),
+      'POST /api/reminders': () => refused({ metadata: ['Metadata must be at most 4096 bytes of JSON', 'too_long', { max: 4096 }] }),
     });
     renderApp('/reminders');
     const dialog = await fillAndSave();

@@ -91,9 +91,9 @@ export function useReminderForm({ open, initial, editing, onSave, onClose }: Rem
       await onSave(formToInput(form));
       onClose();
     } catch (err) {
-      if (isApiError(err, 'VALIDATION_FAILED') && err.fields) {
-        // The server's words, by field, in the reader's language (lib/apiErrors).
-        const byField = fieldErrorMessages(t, err.fields);
+      if (isApiError(err, 'VALIDATION_FAILED') && (err.details || err.fields)) {
+        // Each failing field by its code, in the reader's language (lib/apiErrors).
+        const byField = fieldErrorMessages(t, err);
         const shown: FormErrors = {};
         for (const [field, text] of Object.entries(byField)) {
           const k = SERVER_FIELDS[field];

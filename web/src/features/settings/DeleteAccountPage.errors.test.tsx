@@ -19,7 +19,15 @@ describe('delete account', () => {
     mockFetch({
       'GET /api/auth/session': () => ok({ user: USER, is_admin: false }),
       'DELETE /api/account': () =>
-        json(400, { success: false, error: { code: 'VALIDATION_FAILED', message: 'Some fields are invalid.', fields: { confirm: 'Type your email address to confirm' } } }),
+        json(400, {
+          success: false,
+          error: {
+            code: 'VALIDATION_FAILED',
+            message: 'Some fields are invalid.',
+            fields: { confirm: 'Type your email address to confirm' },
+            details: [{ field: 'confirm', code: 'invalid_choice' }],
+          },
+        }),
     });
     renderApp('/settings/delete-account');
     fireEvent.change(await screen.findByLabelText(/確認のため、メールアドレス/), { target: { value: 'TARO@example.com' } });

@@ -15,7 +15,12 @@ async function tFor(lang: 'ja' | 'en'): Promise<TFunction> {
   return i18n.t.bind(i18n) as TFunction;
 }
 
-const refused = new ApiError('Some fields are invalid.', { status: 400, code: 'VALIDATION_FAILED', fields: { send_at: 'send_at must be in the future' } });
+const refused = new ApiError('Some fields are invalid.', {
+  status: 400,
+  code: 'VALIDATION_FAILED',
+  fields: { send_at: 'send_at must be in the future' },
+  details: [{ field: 'send_at', code: 'not_in_future' }],
+});
 
 describe('the "Sync error" notification', () => {
   it('reads in Japanese on a Japanese page: no server English, no action type', async () => {
