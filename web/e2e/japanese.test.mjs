@@ -85,6 +85,9 @@ const JAPANESE = /[\u3040-\u30ff\u3400-\u9fff]/;
 
 async function checkPage(page, where, opts) {
   await page.waitForLoadState('networkidle').catch(() => {});
+  // The route's title is set after the first paint (lib/firstPaint): on a loaded machine that
+  // can come after the network is idle, so wait for it (a page that never sets one still fails).
+  await page.waitForFunction(() => document.title !== 'Hibiki', null, { timeout: 5000 }).catch(() => {});
   const problems = englishOn(await readPage(page), opts);
   assert.deepEqual(problems, [], `${where}: English on a Japanese page`);
   const title = await page.title();
