@@ -117,10 +117,14 @@ describe('api client', () => {
           init?.signal?.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError')));
         });
       const api = createApiClient({ fetch: fetch as typeof globalThis.fetch });
+      let settled = false;
       const p = api.reminders.list().catch((e: unknown) => e);
+      void p.then(() => (settled = true));
       await vi.advanceTimersByTimeAsync(9_999);
+      expect(settled, 'still waiting 1 ms before 10 s').toBe(false);
       await vi.advanceTimersByTimeAsync(1);
       expect(await p).toMatchObject({ code: 'TIMEOUT', message: 'Request timeout' });
+      expect(settled).toBe(true);
     } finally {
       vi.useRealTimers();
     }
