@@ -68,11 +68,7 @@ impl Limiters {
 
     /// One request of a calendar feed; 429 past [`FEED_PER_MINUTE`].
     pub fn check_feed(&self, token_hash: &[u8]) -> Result<(), ApiError> {
-        self.feed.check_key(&token_hash.to_vec()).map_err(|not_until| {
-            metrics::counter!("hibiki_rate_limited_total", "scope" => "feed").increment(1);
-            let wait = not_until.wait_time_from(DefaultClock::default().now());
-            ApiError::RateLimited { retry_after: wait.as_secs_f64().ceil().max(1.0) as i64 }
-        })
+        check(&self.feed, &token_hash.to_vec(), "feed")
     }
 
     /// Forgets clients whose buckets are full again, so the maps do not grow without bound.
@@ -86,8 +82,9 @@ impl Limiters {
     }
 }
 
-fn check(limiter: &DefaultKeyedRateLimiter<IpAddr>, ip: IpAddr, scope: &'static str) -> Result<(), ApiError> {
-    limiter.check_key(&client_key(ip)).map_err(|not_until| {
+/// One request against a keyed limiter; 429 with the wait when over it.
+fn check<K: std::hash::Hash + Eq + Clone>(limiter: &DefaultKeyedRateLimiter<K>, key: &K, scope: &'static str) -> Result<(), ApiError> {
+    limiter.check_key(key).map_err(|not_until| {
         metrics::counter!("hibiki_rate_limited_total", "scope" => scope).increment(1);
         let wait = not_until.wait_time_from(DefaultClock::default().now());
         ApiError::RateLimited { retry_after: wait.as_secs_f64().ceil().max(1.0) as i64 }
@@ -123,14 +120,14 @@ fn client(state: &AppState, req: &Request) -> IpAddr {
 }
 
 pub async fn limit_auth(State(state): State<AppState>, req: Request, next: Next) -> Response {
-    match check(&state.limiters.auth, client(&state, &req), "auth") {
+    match check(&state.limiters.auth, &client_key(client(&state, &req)), "auth") {
         Ok(()) => next.run(req).await,
         Err(e) => e.into_response(),
     }
 }
 
 pub async fn limit_api(State(state): State<AppState>, req: Request, next: Next) -> Response {
-    match check(&state.limiters.api, client(&state, &req), "api") {
+    match check(&state.limiters.api, &client_key(client(&state, &req)), "api") {
         Ok(()) => next.run(req).await,
         Err(e) => e.into_response(),
     }
