@@ -129,32 +129,6 @@ pub fn next_repeat(repeat: &RepeatUntilDone, occurrence: Timestamp, rang: Timest
     (done < i64::from(repeat.max_times)).then(|| rang.checked_add(every).ok()).flatten()
 }
 
-/// What acting on an entry (Complete or Snooze) stops besides the action's own effect: the
-/// occurrence's pending repeat and, when the person acts on an alert before the occurrence,
-/// the occurrence itself and its remaining alerts.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct StopRest {
-    pub occurrence: Timestamp,
-    pub ahead: Option<Ahead>,
-}
-
-/// Acted on before the occurrence rang: where the reminder's pending fires go instead.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Ahead {
-    /// The occurrence after it (None for a one-time reminder, or when the schedule ends).
-    pub next_occurrence: Option<Timestamp>,
-    /// The next alert of a later occurrence: (when it rings, its occurrence).
-    pub next_alert: Option<(Timestamp, Timestamp)>,
-}
-
-pub fn stop_rest(schedule: &Schedule, alerts: &[Alert], occurrence: Timestamp, now: Timestamp) -> StopRest {
-    let ahead = (occurrence > now).then(|| Ahead {
-        next_occurrence: schedule.next_after(occurrence),
-        next_alert: next_alert(schedule, alerts, now, Some(occurrence)),
-    });
-    StopRest { occurrence, ahead }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

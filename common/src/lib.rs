@@ -15,6 +15,7 @@ pub mod holidays;
 pub mod ids;
 pub mod jobs;
 pub mod keys;
+pub mod lifecycle;
 pub mod outbox;
 pub mod push_endpoint;
 pub mod queue;

@@ -6,7 +6,7 @@ use jiff::tz::TimeZone;
 use serde::{Deserialize, Deserializer, Serialize};
 use utoipa::ToSchema;
 
-use crate::alarms::{self, Alert, RepeatUntilDone};
+use crate::alarms::{self, Alarms, Alert, RepeatUntilDone};
 use crate::error::{Error, FieldCode, FieldErrors};
 use crate::ids::{ReminderId, UserId};
 use crate::recurrence::{Recurrence, Schedule};
@@ -128,6 +128,17 @@ impl Reminder {
     /// When and how often it fires.
     pub fn timing(&self) -> Timing {
         Timing { send_at: self.send_at, timezone: self.timezone.clone(), recurrence: self.recurrence.clone() }
+    }
+
+    /// Its alerts and repeat.
+    pub fn alarms(&self) -> Alarms {
+        Alarms { alerts: self.alerts.clone(), repeat: self.repeat_until_done }
+    }
+
+    /// What [`crate::lifecycle::plan`] follows `event` with for this reminder.
+    pub fn plan(&self, event: crate::lifecycle::Event, now: Timestamp) -> crate::lifecycle::Plan {
+        let (timing, alarms) = (self.timing(), self.alarms());
+        crate::lifecycle::plan(crate::lifecycle::Subject { timing: &timing, alarms: &alarms, is_active: self.is_active }, event, now)
     }
 }
 

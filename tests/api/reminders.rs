@@ -321,6 +321,11 @@ async fn edits_follow_the_time_rules(app: &TestApp) {
     let next: Timestamp = r["data"]["scheduled_at"].as_str().unwrap().parse().unwrap();
     let until = next.duration_since(Timestamp::now());
     assert!(until > SignedDuration::ZERO && until <= SignedDuration::from_hours(1), "{until:?}");
+    // The anchor stays, and the next occurrence is a whole number of hours after it (not an
+    // hour from the edit).
+    let anchor: Timestamp = r["data"]["send_at"].as_str().unwrap().parse().unwrap();
+    assert_eq!(anchor.as_millisecond(), past, "the old anchor is kept");
+    assert_eq!((next.as_second() - anchor.as_second()) % 3600, 0, "{next} is not on the hour grid of {anchor}");
     // A one-time reminder whose time has passed needs a new time.
     let err = expect_error(
         app.put(&format!("/api/reminders/{id}"), &json!({ "recurrence": { "kind": "none" } }), &token).await,

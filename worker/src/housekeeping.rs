@@ -70,6 +70,8 @@ struct Housekeeper {
     holder: String,
     /// Slightly shorter than the schedule's period, so the next tick finds it free.
     lease: SignedDuration,
+    /// Passes this process ran (it held the lease).
+    passes: std::sync::atomic::AtomicU64,
 }
 
 async fn handle_tick(_tick: Tick, ctx: Data<Arc<Housekeeper>>) -> Result<(), BoxDynError> {
@@ -77,6 +79,7 @@ async fn handle_tick(_tick: Tick, ctx: Data<Arc<Housekeeper>>) -> Result<(), Box
     if !ctx.db.try_lease(LEASE, &ctx.holder, now, ctx.lease).await? {
         return Ok(()); // another worker process does this pass
     }
+    ctx.passes.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let (a, b, c) = run_once(&ctx.db, now).await?;
     let (jobs, mails) = ctx.extras.clean().await;
     metrics::counter!("hibiki_housekeeping_runs_total").increment(1);
@@ -93,8 +96,9 @@ async fn handle_tick(_tick: Tick, ctx: Data<Arc<Housekeeper>>) -> Result<(), Box
     Ok(())
 }
 
-/// Runs housekeeping on `schedule` (cron with seconds) until `shutdown`.
-pub async fn run(db: Db, extras: Extras, schedule: &str, shutdown: CancellationToken) -> anyhow::Result<()> {
+/// Runs housekeeping on `schedule` (cron with seconds) until `shutdown`; answers how many
+/// passes this process ran (the others went to another process holding the lease).
+pub async fn run(db: Db, extras: Extras, schedule: &str, shutdown: CancellationToken) -> anyhow::Result<u64> {
     let schedule = cron::Schedule::from_str(schedule)?;
     let period = {
         let mut next = schedule.upcoming(chrono::Utc).take(2);
@@ -108,6 +112,7 @@ pub async fn run(db: Db, extras: Extras, schedule: &str, shutdown: CancellationT
         extras,
         holder: format!("{}-{}", std::process::id(), uuid::Uuid::new_v4().simple()),
         lease: period - SignedDuration::from_millis(500).min(period / 2),
+        passes: Default::default(),
     });
     crate::runner::supervise("housekeeping", shutdown.clone(), || {
         let shutdown = shutdown.clone();
@@ -121,5 +126,5 @@ pub async fn run(db: Db, extras: Extras, schedule: &str, shutdown: CancellationT
             })
     })
     .await;
-    Ok(())
+    Ok(ctx.passes.load(std::sync::atomic::Ordering::Relaxed))
 }

@@ -6,6 +6,7 @@ use hibiki_common::alarms::{self, Alarms};
 use hibiki_common::error::FieldCode;
 use hibiki_common::error::FieldErrors;
 use hibiki_common::ids::{LogId, ReminderId};
+use hibiki_common::lifecycle::Event;
 use hibiki_common::recurrence::Recurrence;
 use hibiki_common::reminder::{self, Contents, PreviewInput, Reminder, ReminderInput, ReminderPatch, StatusFilter, Timing};
 use hibiki_common::states::NotificationAction;
@@ -151,9 +152,8 @@ async fn handle(state: &AppState, auth: Option<AuthUser>, req: HandleRequest) ->
     let default_snooze = state.db.settings(&user_id).await?.default_snooze_minutes;
     let effect =
         reminder::action_effect(req.action, r.recurrence.is_one_time(), req.snooze_minutes, req.snooze_until, default_snooze, now)?;
-    let schedule = r.timing().schedule();
-    let stop = hibiki_common::alarms::stop_rest(&schedule, &r.alerts, entry.occurrence(), now);
-    if state.db.apply_action(&req.log_id, &r.id, req.action, effect, &stop, now).await? {
+    let plan = r.plan(Event::Acted { occurrence: entry.occurrence(), effect }, now);
+    if state.db.apply_action(&req.log_id, &r.id, &user_id, req.action, &plan, now).await? {
         metrics::counter!("hibiki_notification_actions_total", "action" => req.action.as_str()).increment(1);
     }
     state.db.touch_user(&user_id, now).await?;

@@ -3,22 +3,20 @@
 //! once is guarded by a key or a conditional statement in the database, so duplicate jobs,
 //! restarted workers and two schedulers cannot double it.
 
-use jiff::{SignedDuration, Timestamp};
+use jiff::Timestamp;
 use serde::Serialize;
 use sqlx::{AssertSqlSafe, Row};
 use utoipa::ToSchema;
 
 use super::Db;
-use super::fires::{drop_fires, put_fire, set_fire};
-use crate::alarms::StopRest;
+use super::fires::{PlanFor, apply_plans};
 use crate::ids::{LogId, ReminderId, SubscriptionId, UserId};
-use crate::reminder::ActionEffect;
-use crate::states::{DeviceDeliveryStatus, EntryKind, EntryStatus, FireKind, NotificationAction};
+use crate::lifecycle::Plan;
+use crate::states::{DeviceDeliveryStatus, EntryKind, EntryStatus, NotificationAction};
 use crate::time::{from_millis, to_millis};
 use crate::{Error, Result};
 
-/// An occurrence missed by downtime is still delivered (marked late) within this window.
-pub const LATE_WINDOW: SignedDuration = SignedDuration::from_mins(15);
+pub use crate::lifecycle::LATE_WINDOW;
 
 /// The outcome of claiming a due fire.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -167,17 +165,17 @@ impl Db {
         Ok(())
     }
 
-    /// Records the action on the entry and applies its effect to the reminder, once and in
-    /// one transaction: `false` when the same (entry, action) was already recorded and
-    /// nothing changed. The person has the reminder in hand, so no entry of it is emailed any
+    /// Records the action on the entry and applies its plan ([`crate::lifecycle`]'s
+    /// `Event::Acted`) to the reminder, once and in one transaction: `false` when the same
+    /// (entry, action) was already recorded and nothing changed. The person has the reminder in hand, so no entry of it is emailed any
     /// more.
     pub async fn apply_action(
         &self,
         log_id: &LogId,
         reminder_id: &ReminderId,
+        user_id: &UserId,
         action: NotificationAction,
-        effect: ActionEffect,
-        stop: &StopRest,
+        plan: &Plan,
         now: Timestamp,
     ) -> Result<bool> {
         let mut tx = self.pool.begin().await?;
@@ -197,51 +195,7 @@ impl Db {
             .bind(reminder_id)
             .execute(&mut *tx)
             .await?;
-        // The occurrence's nagging ends; acted on before it rang, the occurrence and its other
-        // alerts do not ring either.
-        sqlx::query("DELETE FROM fires WHERE reminder_id = $1 AND kind = 'repeat' AND occurrence_at = $2")
-            .bind(reminder_id)
-            .bind(to_millis(stop.occurrence))
-            .execute(&mut *tx)
-            .await?;
-        if let Some(ahead) = &stop.ahead {
-            drop_fires(&mut tx, reminder_id, Some(FireKind::Alert)).await?;
-            if let Some((at, occurrence)) = ahead.next_alert {
-                put_fire(&mut tx, reminder_id, FireKind::Alert, at, occurrence).await?;
-            }
-            match ahead.next_occurrence {
-                Some(next) => {
-                    let moved = sqlx::query(
-                        "UPDATE fires SET fire_at = $3, occurrence_at = $3 WHERE reminder_id = $1 AND kind = 'occurrence' AND fire_at = $2",
-                    )
-                    .bind(reminder_id)
-                    .bind(to_millis(stop.occurrence))
-                    .bind(to_millis(next))
-                    .execute(&mut *tx)
-                    .await?
-                    .rows_affected();
-                    if moved > 0 {
-                        sqlx::query("UPDATE reminders SET scheduled_at = $2 WHERE id = $1")
-                            .bind(reminder_id)
-                            .bind(to_millis(next))
-                            .execute(&mut *tx)
-                            .await?;
-                    }
-                }
-                None => {
-                    sqlx::query("DELETE FROM fires WHERE reminder_id = $1 AND kind = 'occurrence' AND fire_at = $2")
-                        .bind(reminder_id)
-                        .bind(to_millis(stop.occurrence))
-                        .execute(&mut *tx)
-                        .await?;
-                }
-            }
-        }
-        match effect {
-            ActionEffect::Archive => super::reminders::archive(&mut tx, reminder_id, now).await?,
-            ActionEffect::ClearSnooze => drop_fires(&mut tx, reminder_id, Some(FireKind::Snooze)).await?,
-            ActionEffect::SnoozeUntil(at) => set_fire(&mut tx, reminder_id, FireKind::Snooze, at).await?,
-        }
+        apply_plans(&mut tx, &[PlanFor { reminder_id, user_id, plan }], now).await?;
         tx.commit().await?;
         self.reminder_changed(reminder_id).await;
         Ok(true)

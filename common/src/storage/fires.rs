@@ -1,15 +1,22 @@
-//! Fires: what the scheduler owes, at most one pending occurrence and one pending snooze per
-//! reminder. Claiming a fire is deleting its row (`claims.rs`), so two schedulers can never
-//! both fire it.
+//! Fires: what the scheduler owes, at most one pending fire of each kind per reminder. This
+//! module is the only writer of the `fires` table: [`apply_plans`] carries out the plans of
+//! [`crate::lifecycle`], [`take_due`] claims (deleting a row is claiming it, so two
+//! schedulers can never both fire it), and [`forget`] drops the fires of reminders that go.
+
+use std::collections::{HashMap, HashSet};
 
 use jiff::Timestamp;
-use sqlx::{AnyConnection, Row};
+use sqlx::{AnyConnection, AssertSqlSafe, Row};
 
-use super::Db;
-use crate::ids::ReminderId;
-use crate::states::FireKind;
+use super::{Db, placeholders, value_rows};
+use crate::ids::{LogId, ReminderId, UserId};
+use crate::lifecycle::{FireChange, Plan, PlannedEntry, PlannedFire};
+use crate::states::{EntryStatus, FireKind};
 use crate::time::{from_millis, to_millis};
 use crate::{Error, Result};
+
+/// Rows per multi-row statement (four parameters each).
+const ROWS_PER_STATEMENT: usize = 250;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Fire {
@@ -18,53 +25,283 @@ pub struct Fire {
     pub fire_at: Timestamp,
 }
 
-/// Sets (or replaces) one of the reminder's pending fires; the caller announces the change
-/// once its transaction commits.
-pub(super) async fn set_fire(conn: &mut AnyConnection, reminder_id: &ReminderId, kind: FireKind, fire_at: Timestamp) -> Result<()> {
-    sqlx::query(
-        "INSERT INTO fires (reminder_id, kind, fire_at, occurrence_at) VALUES ($1, $2, $3, $3)
-         ON CONFLICT (reminder_id, kind) DO UPDATE SET fire_at = excluded.fire_at, occurrence_at = excluded.occurrence_at",
-    )
-    .bind(reminder_id)
-    .bind(kind.as_str())
-    .bind(to_millis(fire_at))
-    .execute(conn)
-    .await?;
-    Ok(())
+/// A plan for one reminder.
+pub(super) struct PlanFor<'a> {
+    pub reminder_id: &'a ReminderId,
+    pub user_id: &'a UserId,
+    pub plan: &'a Plan,
 }
 
-/// Sets (or replaces) a fire that rings at `fire_at` for the occurrence at `occurrence_at`
-/// (an alert before it, a repeat after it).
-pub(super) async fn put_fire(
+/// What applying a plan did.
+#[derive(Debug, Clone, Default)]
+pub(super) struct Outcome {
+    /// The entry, when it was logged (not there already).
+    pub logged: Option<LogId>,
+    /// The occurrence fire the plan put or moved took effect (an edit's fire set meanwhile
+    /// wins over a claim's).
+    pub occurrence_set: bool,
+}
+
+/// Applies plans in the caller's transaction, in one pass of multi-row statements (a claim
+/// applies up to a thousand): archives, entries, then each plan's drops and moves, then its
+/// puts. A reminder's `scheduled_at` follows the occurrence fire its plan sets. Answers an
+/// outcome per plan, in order. The caller announces the change once it commits.
+pub(super) async fn apply_plans(conn: &mut AnyConnection, plans: &[PlanFor<'_>], now: Timestamp) -> Result<Vec<Outcome>> {
+    let mut outcomes = vec![Outcome::default(); plans.len()];
+    for p in plans.iter().filter(|p| p.plan.archive) {
+        sqlx::query("UPDATE reminders SET is_active = 0, is_archived = 1, archived_at = $2, updated_at = $2 WHERE id = $1")
+            .bind(p.reminder_id)
+            .bind(to_millis(now))
+            .execute(&mut *conn)
+            .await?;
+    }
+    log_entries(conn, plans, now, &mut outcomes).await?;
+
+    for (i, p) in plans.iter().enumerate() {
+        for change in &p.plan.fires {
+            match *change {
+                FireChange::DropAll => {
+                    sqlx::query("DELETE FROM fires WHERE reminder_id = $1").bind(p.reminder_id).execute(&mut *conn).await?;
+                }
+                FireChange::Drop(kind) => {
+                    sqlx::query("DELETE FROM fires WHERE reminder_id = $1 AND kind = $2")
+                        .bind(p.reminder_id)
+                        .bind(kind.as_str())
+                        .execute(&mut *conn)
+                        .await?;
+                }
+                FireChange::DropFor { kind, occurrence_at } => {
+                    sqlx::query("DELETE FROM fires WHERE reminder_id = $1 AND kind = $2 AND occurrence_at = $3")
+                        .bind(p.reminder_id)
+                        .bind(kind.as_str())
+                        .bind(to_millis(occurrence_at))
+                        .execute(&mut *conn)
+                        .await?;
+                }
+                FireChange::MoveOccurrence { from, to } => {
+                    let moved = sqlx::query(
+                        "UPDATE fires SET fire_at = $3, occurrence_at = $3 WHERE reminder_id = $1 AND kind = 'occurrence' AND fire_at = $2",
+                    )
+                    .bind(p.reminder_id)
+                    .bind(to_millis(from))
+                    .bind(to_millis(to))
+                    .execute(&mut *conn)
+                    .await?
+                    .rows_affected();
+                    outcomes[i].occurrence_set |= moved > 0;
+                }
+                FireChange::Put(_) | FireChange::PutIfAbsent(_) => {}
+            }
+        }
+    }
+
+    // Puts that replace: the last of a reminder's kind wins (one statement cannot upsert a
+    // row twice).
+    let mut replacing: HashMap<(&ReminderId, FireKind), (usize, PlannedFire)> = HashMap::new();
+    for (i, p) in plans.iter().enumerate() {
+        for change in &p.plan.fires {
+            if let FireChange::Put(f) = change {
+                replacing.insert((p.reminder_id, f.kind), (i, *f));
+            }
+        }
+    }
+    let replacing: Vec<(&ReminderId, usize, PlannedFire)> = replacing.into_iter().map(|((id, _), (i, f))| (id, i, f)).collect();
+    for chunk in replacing.chunks(ROWS_PER_STATEMENT) {
+        insert_fires(
+            conn,
+            chunk.iter().map(|(id, _, f)| (*id, f)),
+            "DO UPDATE SET fire_at = excluded.fire_at, occurrence_at = excluded.occurrence_at",
+        )
+        .await?;
+    }
+    for (_, i, f) in &replacing {
+        outcomes[*i].occurrence_set |= f.kind == FireKind::Occurrence;
+    }
+
+    let keeping: Vec<(&ReminderId, usize, PlannedFire)> = plans
+        .iter()
+        .enumerate()
+        .flat_map(|(i, p)| {
+            p.plan.fires.iter().filter_map(move |c| match c {
+                FireChange::PutIfAbsent(f) => Some((p.reminder_id, i, *f)),
+                _ => None,
+            })
+        })
+        .collect();
+    let mut inserted: HashSet<(ReminderId, FireKind)> = HashSet::new();
+    for chunk in keeping.chunks(ROWS_PER_STATEMENT) {
+        inserted.extend(insert_fires(conn, chunk.iter().map(|(id, _, f)| (*id, f)), "DO NOTHING").await?);
+    }
+    for (id, i, f) in &keeping {
+        if f.kind == FireKind::Occurrence && inserted.contains(&((*id).clone(), FireKind::Occurrence)) {
+            outcomes[*i].occurrence_set = true;
+        }
+    }
+
+    // `scheduled_at` follows the occurrence fire that was set.
+    let scheduled: Vec<(&ReminderId, i64)> = plans
+        .iter()
+        .zip(&outcomes)
+        .filter(|(_, o)| o.occurrence_set)
+        .filter_map(|(p, _)| Some((p.reminder_id, to_millis(p.plan.next_occurrence()?))))
+        .collect();
+    for chunk in scheduled.chunks(ROWS_PER_STATEMENT) {
+        let sql = format!(
+            "UPDATE reminders SET scheduled_at = CAST(v.column2 AS BIGINT) FROM (VALUES {}) AS v WHERE reminders.id = v.column1",
+            value_rows(1, chunk.len(), 2, |_, p| p)
+        );
+        let mut query = sqlx::query(AssertSqlSafe(sql));
+        for (id, at) in chunk {
+            query = query.bind(*id).bind(*at);
+        }
+        query.execute(&mut *conn).await?;
+    }
+    Ok(outcomes)
+}
+
+/// Inserts fires with this conflict rule; answers those written.
+async fn insert_fires<'a>(
     conn: &mut AnyConnection,
-    reminder_id: &ReminderId,
-    kind: FireKind,
-    fire_at: Timestamp,
-    occurrence_at: Timestamp,
-) -> Result<()> {
-    sqlx::query(
-        "INSERT INTO fires (reminder_id, kind, fire_at, occurrence_at) VALUES ($1, $2, $3, $4)
-         ON CONFLICT (reminder_id, kind) DO UPDATE SET fire_at = excluded.fire_at, occurrence_at = excluded.occurrence_at",
-    )
-    .bind(reminder_id)
-    .bind(kind.as_str())
-    .bind(to_millis(fire_at))
-    .bind(to_millis(occurrence_at))
-    .execute(conn)
-    .await?;
+    fires: impl Iterator<Item = (&'a ReminderId, &'a PlannedFire)>,
+    on_conflict: &str,
+) -> Result<Vec<(ReminderId, FireKind)>> {
+    let fires: Vec<_> = fires.collect();
+    if fires.is_empty() {
+        return Ok(Vec::new());
+    }
+    let sql = format!(
+        "INSERT INTO fires (reminder_id, kind, fire_at, occurrence_at) VALUES {} ON CONFLICT (reminder_id, kind) {on_conflict} RETURNING reminder_id, kind",
+        value_rows(1, fires.len(), 4, |c, p| if c >= 2 { format!("CAST({p} AS BIGINT)") } else { p })
+    );
+    let mut query = sqlx::query(AssertSqlSafe(sql));
+    for (id, f) in &fires {
+        query = query.bind(*id).bind(f.kind.as_str()).bind(to_millis(f.fire_at)).bind(to_millis(f.occurrence_at));
+    }
+    query
+        .fetch_all(&mut *conn)
+        .await?
+        .iter()
+        .map(|row| {
+            let kind: String = row.try_get("kind")?;
+            let kind = FireKind::parse(&kind).ok_or_else(|| Error::Corrupt(format!("fire kind {kind:?}")))?;
+            Ok((row.try_get("reminder_id")?, kind))
+        })
+        .collect()
+}
+
+/// Logs the plans' entries (an entry already logged for the same occurrence stays, and this
+/// one is not); each to deliver carries its user's email fallback delay (see fallback.rs).
+async fn log_entries(conn: &mut AnyConnection, plans: &[PlanFor<'_>], now: Timestamp, outcomes: &mut [Outcome]) -> Result<()> {
+    let entries: Vec<(usize, LogId, PlannedEntry)> =
+        plans.iter().enumerate().filter_map(|(i, p)| Some((i, LogId::generate(), p.plan.entry?))).collect();
+    for chunk in entries.chunks(super::claims::CLAIM_CHUNK) {
+        let sql = format!(
+            "INSERT INTO delivery_logs (id, reminder_id, user_id, occurrence_at, status, late, created_at, kind, occurrence_of) VALUES {}
+             ON CONFLICT (reminder_id, occurrence_at) DO NOTHING RETURNING id",
+            value_rows(1, chunk.len(), 9, |c, p| if c == 8 { format!("CAST({p} AS BIGINT)") } else { p })
+        );
+        let mut query = sqlx::query(AssertSqlSafe(sql));
+        for (i, log_id, e) in chunk {
+            let p = &plans[*i];
+            query = query
+                .bind(log_id)
+                .bind(p.reminder_id)
+                .bind(p.user_id)
+                .bind(to_millis(e.occurrence_at))
+                .bind(e.status.as_str())
+                .bind(i64::from(e.late))
+                .bind(to_millis(now))
+                .bind(e.kind.as_str())
+                .bind(e.occurrence_of.map(to_millis));
+        }
+        let logged: HashSet<LogId> =
+            query.fetch_all(&mut *conn).await?.iter().map(|r| r.try_get("id")).collect::<std::result::Result<_, _>>()?;
+        let mut to_deliver = Vec::new();
+        for (i, log_id, e) in chunk {
+            if logged.contains(log_id) {
+                outcomes[*i].logged = Some(log_id.clone());
+                if e.status != EntryStatus::Missed {
+                    to_deliver.push(log_id);
+                }
+            }
+        }
+        if !to_deliver.is_empty() {
+            let sql = format!(
+                "UPDATE delivery_logs SET fallback_minutes = (SELECT u.email_fallback_minutes FROM users u WHERE u.id = delivery_logs.user_id) WHERE id IN ({})",
+                placeholders(1, to_deliver.len())
+            );
+            let mut query = sqlx::query(AssertSqlSafe(sql));
+            for id in to_deliver {
+                query = query.bind(id);
+            }
+            query.execute(&mut *conn).await?;
+        }
+    }
     Ok(())
 }
 
-/// Drops the reminder's pending fires: all of them, or those of one kind.
-pub(super) async fn drop_fires(conn: &mut AnyConnection, reminder_id: &ReminderId, kind: Option<FireKind>) -> Result<()> {
-    match kind {
-        None => sqlx::query("DELETE FROM fires WHERE reminder_id = $1").bind(reminder_id).execute(conn).await?,
-        Some(kind) => {
-            sqlx::query("DELETE FROM fires WHERE reminder_id = $1 AND kind = $2")
-                .bind(reminder_id)
-                .bind(kind.as_str())
+/// Takes the fires of `chunk` that are still there and due by `until`: deleting each claims
+/// it. Answers (reminder, fire) for each taken.
+pub(super) async fn take_due(
+    conn: &mut AnyConnection,
+    chunk: &[(ReminderId, FireKind)],
+    until: Timestamp,
+) -> Result<Vec<(ReminderId, PlannedFire)>> {
+    let mut taken = Vec::new();
+    for &kind in FireKind::ALL {
+        let ids: Vec<&str> =
+            chunk.iter().filter(|(_, k)| *k == kind).map(|(id, _)| id.as_str()).collect::<HashSet<_>>().into_iter().collect();
+        if ids.is_empty() {
+            continue;
+        }
+        let sql = format!(
+            "DELETE FROM fires WHERE kind = $1 AND fire_at <= $2 AND reminder_id IN ({}) RETURNING reminder_id, fire_at, occurrence_at",
+            placeholders(3, ids.len())
+        );
+        let mut query = sqlx::query(AssertSqlSafe(sql)).bind(kind.as_str()).bind(to_millis(until));
+        for id in &ids {
+            query = query.bind(*id);
+        }
+        for row in query.fetch_all(&mut *conn).await? {
+            let fire = PlannedFire {
+                kind,
+                fire_at: from_millis(row.try_get("fire_at")?),
+                occurrence_at: from_millis(row.try_get("occurrence_at")?),
+            };
+            taken.push((row.try_get("reminder_id")?, fire));
+        }
+    }
+    Ok(taken)
+}
+
+/// Whose fires go with their reminders.
+pub(super) enum Forget<'a> {
+    /// One reminder, deleted.
+    Reminder(&'a ReminderId),
+    /// Every reminder of a deleted account.
+    User(&'a UserId),
+    /// The active reminders of accounts unused since this instant (Unix ms), being archived.
+    ActiveOfUnusedSince(i64),
+}
+
+/// Drops the fires of reminders that are deleted or archived in the caller's transaction.
+pub(super) async fn forget(conn: &mut AnyConnection, whose: Forget<'_>) -> Result<()> {
+    match whose {
+        Forget::Reminder(id) => sqlx::query("DELETE FROM fires WHERE reminder_id = $1").bind(id).execute(conn).await?,
+        Forget::User(id) => {
+            sqlx::query("DELETE FROM fires WHERE reminder_id IN (SELECT id FROM reminders WHERE user_id = $1)")
+                .bind(id)
                 .execute(conn)
                 .await?
+        }
+        Forget::ActiveOfUnusedSince(cutoff) => {
+            sqlx::query(
+                "DELETE FROM fires WHERE reminder_id IN
+                     (SELECT r.id FROM reminders r JOIN users u ON u.id = r.user_id WHERE u.last_active_at < $1 AND r.is_active = 1)",
+            )
+            .bind(cutoff)
+            .execute(conn)
+            .await?
         }
     };
     Ok(())

@@ -3,15 +3,16 @@
 
 use jiff::Timestamp;
 use sqlx::any::AnyRow;
-use sqlx::{AnyConnection, AssertSqlSafe, Row};
+use sqlx::{AssertSqlSafe, Row};
 
+use super::fires::{Forget, PlanFor, apply_plans, forget};
 use super::{Db, flag};
 use crate::alarms::Alarms;
 use crate::crypto::Keys;
 use crate::ids::{ReminderId, UserId};
+use crate::lifecycle::{self, Event, Subject};
 use crate::recurrence::Recurrence;
 use crate::reminder::{Applied, Contents, FireState, MAX_ACTIVE_REMINDERS, Reminder, ReminderStatus, StatusFilter, Timing};
-use crate::states::FireKind;
 use crate::time::{from_millis, to_millis};
 use crate::{Error, Result};
 
@@ -151,14 +152,8 @@ impl Db {
         .bind(alarms.repeat.map(|r| serde_json::to_string(&r)).transpose()?)
         .execute(&mut *tx)
         .await?;
-        sqlx::query("INSERT INTO fires (reminder_id, kind, fire_at, occurrence_at) VALUES ($1, 'occurrence', $2, $2)")
-            .bind(&id)
-            .bind(to_millis(next))
-            .execute(&mut *tx)
-            .await?;
-        if let Some((at, occurrence)) = crate::alarms::next_alert(&schedule, &alarms.alerts, now, None) {
-            super::fires::put_fire(&mut tx, &id, FireKind::Alert, at, occurrence).await?;
-        }
+        let plan = lifecycle::plan(Subject { timing, alarms, is_active: true }, Event::Created, now);
+        apply_plans(&mut tx, &[PlanFor { reminder_id: &id, user_id, plan: &plan }], now).await?;
         tx.commit().await?;
         self.reminder_changed(&id).await;
         self.get_reminder(keys, user_id, &id).await
@@ -252,8 +247,8 @@ impl Db {
         let (is_active, is_archived) = if reactivate { (true, false) } else { (r.is_active, r.is_archived) };
         sqlx::query(
             "UPDATE reminders SET title = $3, description = $4, send_to = $5, metadata = $6, send_at = $7, timezone = $8,
-                 recurrence = $9, scheduled_at = $10, is_active = $11, is_archived = $12, archived_at = CASE WHEN $12 = 1 THEN archived_at ELSE NULL END,
-                 updated_at = $13, alerts = $14, repeat_until_done = $15
+                 recurrence = $9, is_active = $10, is_archived = $11, archived_at = CASE WHEN $11 = 1 THEN archived_at ELSE NULL END,
+                 updated_at = $12, alerts = $13, repeat_until_done = $14
              WHERE id = $1 AND user_id = $2",
         )
         .bind(&r.id)
@@ -265,7 +260,6 @@ impl Db {
         .bind(to_millis(r.send_at))
         .bind(&r.timezone)
         .bind(recurrence)
-        .bind(r.scheduled_at.map(to_millis))
         .bind(flag(is_active))
         .bind(flag(is_archived))
         .bind(to_millis(now))
@@ -273,24 +267,8 @@ impl Db {
         .bind(r.repeat_until_done.map(|x| serde_json::to_string(&x)).transpose()?)
         .execute(&mut *tx)
         .await?;
-        if timing_changed || alarms_changed {
-            // The pending alert and repeat follow the new timing (an occurrence already rung
-            // keeps no nagging once its reminder is edited).
-            sqlx::query("DELETE FROM fires WHERE reminder_id = $1 AND kind IN ('alert', 'repeat')").bind(&r.id).execute(&mut *tx).await?;
-            if is_active && let Some((at, occurrence)) = crate::alarms::next_alert(&r.timing().schedule(), &r.alerts, now, None) {
-                super::fires::put_fire(&mut tx, &r.id, FireKind::Alert, at, occurrence).await?;
-            }
-        }
-        if timing_changed {
-            sqlx::query("DELETE FROM fires WHERE reminder_id = $1 AND kind = 'occurrence'").bind(&r.id).execute(&mut *tx).await?;
-            if let (true, Some(next)) = (is_active, r.scheduled_at) {
-                sqlx::query("INSERT INTO fires (reminder_id, kind, fire_at, occurrence_at) VALUES ($1, 'occurrence', $2, $2)")
-                    .bind(&r.id)
-                    .bind(to_millis(next))
-                    .execute(&mut *tx)
-                    .await?;
-            }
-        }
+        let plan = lifecycle::plan(Subject { timing: &r.timing(), alarms: &r.alarms(), is_active }, Event::Edited(applied), now);
+        apply_plans(&mut tx, &[PlanFor { reminder_id: &r.id, user_id: &r.user_id, plan: &plan }], now).await?;
         tx.commit().await?;
         if timing_changed || alarms_changed {
             self.reminder_changed(&r.id).await;
@@ -310,8 +288,8 @@ impl Db {
         if deleted == 0 {
             return Err(Error::NotFound);
         }
+        forget(&mut tx, Forget::Reminder(id)).await?;
         for sql in [
-            "DELETE FROM fires WHERE reminder_id = $1",
             "DELETE FROM deliveries WHERE log_id IN (SELECT id FROM delivery_logs WHERE reminder_id = $1)",
             "DELETE FROM delivery_logs WHERE reminder_id = $1",
         ] {
@@ -321,14 +299,4 @@ impl Db {
         self.reminder_changed(id).await;
         Ok(())
     }
-}
-
-/// Archives a reminder (completed) and drops its fires.
-pub(super) async fn archive(conn: &mut AnyConnection, reminder_id: &ReminderId, now: Timestamp) -> Result<()> {
-    sqlx::query("UPDATE reminders SET is_active = 0, is_archived = 1, archived_at = $2, updated_at = $2 WHERE id = $1")
-        .bind(reminder_id)
-        .bind(to_millis(now))
-        .execute(&mut *conn)
-        .await?;
-    super::fires::drop_fires(conn, reminder_id, None).await
 }

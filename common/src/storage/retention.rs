@@ -87,8 +87,8 @@ impl Db {
         let mut tx = self.pool.begin().await?;
         let mut n = 0;
         for id in ids {
+            super::fires::forget(&mut tx, super::fires::Forget::Reminder(id)).await?;
             for sql in [
-                "DELETE FROM fires WHERE reminder_id = $1",
                 "DELETE FROM deliveries WHERE log_id IN (SELECT id FROM delivery_logs WHERE reminder_id = $1)",
                 "DELETE FROM delivery_logs WHERE reminder_id = $1",
             ] {

@@ -154,10 +154,10 @@ impl Db {
     pub async fn delete_user(&self, user: &User) -> Result<()> {
         let mut tx = self.pool.begin().await?;
         // Children first: this does not rely on the database enforcing foreign keys.
+        super::fires::forget(&mut tx, super::fires::Forget::User(&user.id)).await?;
         for sql in [
             "DELETE FROM deliveries WHERE log_id IN (SELECT id FROM delivery_logs WHERE user_id = $1)",
             "DELETE FROM delivery_logs WHERE user_id = $1",
-            "DELETE FROM fires WHERE reminder_id IN (SELECT id FROM reminders WHERE user_id = $1)",
             "DELETE FROM reminders WHERE user_id = $1",
             "DELETE FROM push_subscriptions WHERE user_id = $1",
             "DELETE FROM sessions WHERE user_id = $1",
@@ -300,10 +300,7 @@ impl Db {
         let now_ms = to_millis(now);
         let cutoff = now_ms - after.as_millis() as i64;
         let mut tx = self.pool.begin().await?;
-        sqlx::query("DELETE FROM fires WHERE reminder_id IN (SELECT r.id FROM reminders r JOIN users u ON u.id = r.user_id WHERE u.last_active_at < $1 AND r.is_active = 1)")
-            .bind(cutoff)
-            .execute(&mut *tx)
-            .await?;
+        super::fires::forget(&mut tx, super::fires::Forget::ActiveOfUnusedSince(cutoff)).await?;
         let archived = sqlx::query(
             "UPDATE reminders SET is_active = 0, is_archived = 1, archived_at = $1, updated_at = $1
              WHERE is_active = 1 AND user_id IN (SELECT id FROM users WHERE last_active_at < $2)",
