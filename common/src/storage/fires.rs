@@ -332,3 +332,29 @@ fn fire_from_row(r: &sqlx::any::AnyRow) -> Result<Fire> {
     let kind = FireKind::parse(&kind).ok_or_else(|| Error::Corrupt(format!("fire kind {kind:?}")))?;
     Ok(Fire { reminder_id: r.try_get("reminder_id")?, kind, fire_at: from_millis(r.try_get("fire_at")?) })
 }
+
+#[cfg(test)]
+mod tests {
+    /// The rule this module's header states, kept: no other source writes the table.
+    #[test]
+    fn only_this_module_writes_fires() {
+        fn walk(dir: &std::path::Path, found: &mut Vec<String>) {
+            for entry in std::fs::read_dir(dir).unwrap() {
+                let path = entry.unwrap().path();
+                if path.is_dir() {
+                    walk(&path, found);
+                } else if path.extension().is_some_and(|e| e == "rs") && !path.ends_with("storage/fires.rs") {
+                    let text = std::fs::read_to_string(&path).unwrap();
+                    for write in ["INTO fires", "UPDATE fires", "DELETE FROM fires"] {
+                        if text.contains(write) {
+                            found.push(format!("{}: {write}", path.display()));
+                        }
+                    }
+                }
+            }
+        }
+        let mut found = Vec::new();
+        walk(&std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src"), &mut found);
+        assert!(found.is_empty(), "fires written outside storage/fires.rs: {found:?}");
+    }
+}
