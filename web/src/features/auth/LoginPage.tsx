@@ -8,13 +8,14 @@ import { validateEmail } from '../../lib/email';
 import { preventImeSubmit } from '../../lib/ime';
 import { useLang, useLocalizedPath } from '../../lib/useLang';
 import { authErrorKey, isDevLoginEmail } from './authErrors';
-import { startOtp, type OtpState } from './otpLogic';
+import type { OtpSent } from './OtpStep';
 
-// The code step loads while the first email is being sent (it is not needed to paint /login).
+// The code step loads while the first email is being sent (it is not needed to paint /login);
+// so does its countdown logic (otpLogic), which it builds from the answer itself.
 const loadOtpStep = () => import('./OtpStep');
 const OtpStep = lazy(loadOtpStep);
 
-type Step = { kind: 'email' } | { kind: 'otp'; email: string; otp: OtpState };
+type Step = { kind: 'email' } | { kind: 'otp'; email: string; sent: OtpSent };
 
 export default function LoginPage() {
   const { t } = useTranslation('auth');
@@ -33,10 +34,10 @@ export default function LoginPage() {
       <div className="card auth-card">
         <h1>{t('title')}</h1>
         {step.kind === 'email' ? (
-          <EmailStep onSent={(email, otp) => setStep({ kind: 'otp', email, otp })} />
+          <EmailStep onSent={(email, sent) => setStep({ kind: 'otp', email, sent })} />
         ) : (
           <Suspense fallback={<PageFallback />}>
-            <OtpStep email={step.email} initial={step.otp} onChangeEmail={() => setStep({ kind: 'email' })} />
+            <OtpStep email={step.email} sent={step.sent} onChangeEmail={() => setStep({ kind: 'email' })} />
           </Suspense>
         )}
       </div>
@@ -44,7 +45,7 @@ export default function LoginPage() {
   );
 }
 
-function EmailStep({ onSent }: { onSent: (email: string, otp: OtpState) => void }) {
+function EmailStep({ onSent }: { onSent: (email: string, sent: OtpSent) => void }) {
   const { t } = useTranslation('auth');
   const lang = useLang();
   const lp = useLocalizedPath();
@@ -78,7 +79,7 @@ function EmailStep({ onSent }: { onSent: (email: string, otp: OtpState) => void 
         }
       }
       const res = await api.auth.requestOtp(address, lang);
-      onSent(address, { ...startOtp(Date.now(), res?.expires_in, res?.resend_after), codePaused: res?.code_sign_in === false });
+      onSent(address, { at: Date.now(), answer: res });
     } catch (err) {
       const { key, params } = authErrorKey(err, 'errors.loginFailed');
       setError(t(key, params));
