@@ -56,11 +56,8 @@ function EmailStep({ onSent }: { onSent: (email: string, sent: OtpSent) => void 
 
   async function submit(e: FormEvent) {
     e.preventDefault();
-    const invalid = validateEmail(email);
-    if (invalid) {
-      setError(t(invalid));
-      return;
-    }
+    // The auth helper (api.auth) checks the address itself: a missing or malformed one is refused
+    // before any request with its own message ('Email address is required', 'Invalid email format').
     const address = email.trim();
     void loadOtpStep();
     setBusy(true);
@@ -105,7 +102,8 @@ function EmailStep({ onSent }: { onSent: (email: string, sent: OtpSent) => void 
         value={email}
         onChange={(e) => {
           setEmail(e.target.value);
-          // A shown error is checked again as the address changes: it goes once the address is right.
+          // A shown error is checked again as the address changes (the form's own messages): it
+          // goes once the address is right.
           if (error) {
             const invalid = validateEmail(e.target.value);
             setError(invalid ? t(invalid) : null);

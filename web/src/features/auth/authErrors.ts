@@ -4,6 +4,11 @@ import { isApiError } from '../../lib/api';
 export function authErrorKey(e: unknown, fallback: string): { key: string; params?: Record<string, unknown> } {
   if (!isApiError(e)) return { key: fallback };
   switch (e.code) {
+    // the auth helper's own refusals of an address, before any request
+    case 'EMAIL_REQUIRED':
+      return { key: 'errors.emailAddressRequired' };
+    case 'EMAIL_FORMAT':
+      return { key: 'errors.emailFormat' };
     case 'EMAIL_INVALID':
       return { key: 'errors.emailInvalid' };
     case 'OTP_INVALID':
