@@ -56,7 +56,7 @@ export default function OtpStep({ email, sent, onChangeEmail }: { email: string;
     setError(null);
     try {
       const res = await api.auth.verify(email, code);
-      afterSignIn(res, { welcomeNew: t('welcomeNew'), signedIn: t('signedIn') });
+      afterSignIn(res, 'code', { welcomeNew: t('welcomeNew'), signedIn: t('signedIn') });
       const from = (location.state as { from?: string } | null)?.from;
       navigate(from ?? lp('/'), { replace: true });
     } catch (err) {

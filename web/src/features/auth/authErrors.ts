@@ -9,6 +9,11 @@ export function authErrorKey(e: unknown, fallback: string): { key: string; param
       return { key: 'errors.emailAddressRequired' };
     case 'EMAIL_FORMAT':
       return { key: 'errors.emailFormat' };
+    // a verify answer without a user (afterSignIn's check)
+    case 'INVALID_OTP_RESPONSE':
+      return { key: 'errors.invalidOtpResponse' };
+    case 'INVALID_AUTH_RESPONSE':
+      return { key: 'errors.invalidAuthResponse' };
     case 'EMAIL_INVALID':
       return { key: 'errors.emailInvalid' };
     case 'OTP_INVALID':
