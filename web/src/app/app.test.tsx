@@ -236,7 +236,7 @@ function reminder(id: string, at: string, extra: Partial<Reminder> = {}): Remind
 describe('signed in', () => {
   beforeEach(() => resetAuthForTests({ user: USER, status: 'signedIn' }));
 
-  it('the dashboard shows active, completed and next-24-hours counts and the next 5', async () => {
+  it('the dashboard shows active, completed and due-soon (the next 5 active) counts and those 5', async () => {
     const inHours = (h: number) => new Date(Date.now() + h * 3_600_000).toISOString();
     const list = [
       reminder('1', inHours(1)),
@@ -247,9 +247,20 @@ describe('signed in', () => {
     mockFetch({ 'GET /api/reminders': () => ok(list) });
     renderApp('/en');
     const stats = await screen.findByRole('region', { name: 'Reminder counts' });
-    await waitFor(() => expect(within(stats).getAllByText(/^\d+$/).map((e) => e.textContent)).toEqual(['6', '1', '2']));
-    expect(screen.getByText('Title 1')).toBeInTheDocument();
-    expect(screen.queryByText('Title 6')).toBeNull();
+    const stat = (label: string) => within(stats).getByText(label).previousElementSibling?.textContent;
+    await waitFor(() => expect(stat('Active')).toBe('6'));
+    expect(stat('Completed')).toBe('1');
+    expect(stat('Due soon')).toBe('5');
+    const upcoming = within(screen.getByRole('region', { name: 'Upcoming reminders' }));
+    expect(upcoming.getAllByRole('heading', { level: 3 }).map((h) => h.textContent)).toEqual(['Title 1', 'Title 2', 'Title 3', 'Title 4', 'Title 5']);
+  });
+
+  it('due soon counts the next active ones however far away (まもなく), fewer than 5 when fewer are active', async () => {
+    const list = [reminder('a', '2031-03-01T00:00:00Z'), reminder('b', '2032-03-01T00:00:00Z')];
+    mockFetch({ 'GET /api/reminders': () => ok(list) });
+    renderApp('/');
+    const stats = await screen.findByRole('region', { name: 'リマインダーの集計' });
+    await waitFor(() => expect(within(stats).getByText('まもなく').previousElementSibling?.textContent).toBe('2'));
   });
 
   it('the dashboard has an empty state', async () => {
