@@ -118,3 +118,18 @@ describe('on the code step', () => {
     });
   }
 });
+
+describe('code sign-in paused for the address (the send answer says code_sign_in: false)', () => {
+  for (const lang of ['ja', 'en'] as const) {
+    it(`${lang}: the code step says to use the link instead, with the answer's own lifetimes`, async () => {
+      mockFetch({ 'POST /api/auth/otp': () => ok({ expires_in: 600, resend_after: 30, code_sign_in: false }, 202) });
+      renderApp(path(lang));
+      await sendCode(lang);
+      await screen.findByLabelText(tr(lang, 'auth:codeLabel'));
+      expect(screen.getByRole('alert')).toHaveTextContent(tr(lang, 'auth:codePaused'));
+      expect(screen.queryByText(tr(lang, 'auth:linkHint'))).toBeNull();
+      expect(screen.getByText(tr(lang, 'auth:expiresIn', { time: '10:00' }))).toBeInTheDocument();
+      expect(screen.getByRole('button', { name: new RegExp(tr(lang, 'auth:resendIn', { seconds: 30 })) })).toBeDisabled();
+    });
+  }
+});
