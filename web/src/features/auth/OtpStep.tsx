@@ -37,6 +37,7 @@ function otpFrom(previous: OtpState | null, { at, answer }: OtpSent): OtpState {
 /** Step 2 of the login: the 6-digit code with expiry countdown and resend cooldown. */
 export default function OtpStep({ email, sent, onChangeEmail }: { email: string; sent: OtpSent; onChangeEmail: () => void }) {
   const { t } = useTranslation('auth');
+  useTranslation('errors'); // loaded for OTP_REPLACED's text (authErrorKey: errors:code.OTP_REPLACED)
   const lang = useLang();
   const lp = useLocalizedPath();
   const navigate = useNavigate();

@@ -1,6 +1,6 @@
 import { isApiError } from '../../lib/api';
 
-/** Maps an API error from the auth endpoints to an i18n key (namespace `auth`) and params. */
+/** Maps an API error from the auth endpoints to an i18n key (namespace `auth` unless it names one) and params. */
 export function authErrorKey(e: unknown, fallback: string): { key: string; params?: Record<string, unknown> } {
   if (!isApiError(e)) return { key: fallback };
   switch (e.code) {
@@ -20,6 +20,10 @@ export function authErrorKey(e: unknown, fallback: string): { key: string; param
       return { key: 'errors.otpInvalid' };
     case 'OTP_EXPIRED':
       return { key: 'errors.otpExpired' };
+    case 'OTP_REPLACED':
+      // a code a resend replaced: use the newest email (its text is in the lazy `errors` namespace,
+      // which the code step loads with its own)
+      return { key: 'errors:code.OTP_REPLACED' };
     case 'OTP_ATTEMPTS_EXCEEDED':
       return { key: 'errors.otpAttempts' };
     case 'LINK_INVALID':

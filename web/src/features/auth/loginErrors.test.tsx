@@ -116,6 +116,12 @@ describe('on the code step', () => {
       fireEvent.change(code, { target: { value: '654321' } });
       await waitFor(() => expect(alertText()).toBe(tr(lang, 'auth:errors.otpAttempts')));
     });
+
+    it(`${lang}: a code that a resend replaced (OTP_REPLACED) says to use the newest email`, async () => {
+      const { code } = await codeStep(lang, { 'POST /api/auth/verify': () => json(400, { success: false, error: { code: 'OTP_REPLACED', message: 'replaced' } }) });
+      fireEvent.change(code, { target: { value: '123456' } });
+      await waitFor(() => expect(alertText()).toBe(tr(lang, 'errors:code.OTP_REPLACED')));
+    });
   }
 });
 
