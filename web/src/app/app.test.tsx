@@ -6,6 +6,7 @@ import { LANG_STORAGE_KEY } from '../lib/lang';
 import type { Reminder, User } from '../lib/types';
 import { resetGuideProgressForTests } from '../shared/guideProgress';
 import { deferred, json, mockFetch, ok, renderApp, unauthorized } from '../test/renderApp';
+import { tr } from '../test/texts';
 
 const USER: User = { id: 'u1', email: 'taro@example.com', is_active: true, created_at: '2025-01-01T00:00:00Z', updated_at: '2025-01-01T00:00:00Z' };
 const loc = () => screen.getByTestId('location').textContent;
@@ -104,16 +105,32 @@ describe('protected routes', () => {
 });
 
 describe('login', () => {
-  it('validates the email with the spec messages', async () => {
-    mockFetch({});
-    renderApp('/en/login');
-    const submit = await screen.findByRole('button', { name: 'Send code' });
-    fireEvent.click(submit);
-    expect(await screen.findByText('Email is required')).toBeInTheDocument();
-    fireEvent.change(screen.getByLabelText('Email address'), { target: { value: 'taro@' } });
-    fireEvent.click(submit);
-    expect(await screen.findByText('Please enter a valid email address')).toBeInTheDocument();
-  });
+  for (const [lang, path] of [['en', '/en/login'], ['ja', '/login']] as const) {
+    it(`sending goes through the auth helper, whose refusals read as its own messages (${lang}); the field re-checks with the form's`, async () => {
+      const fetch = mockFetch({});
+      renderApp(path);
+      const submit = await screen.findByRole('button', { name: tr(lang, 'auth:sendCode') });
+      const input = screen.getByLabelText(tr(lang, 'auth:emailLabel'));
+      // empty: the helper's 'Email address is required'
+      fireEvent.click(submit);
+      expect(await screen.findByRole('alert')).toHaveTextContent(tr(lang, 'auth:errors.emailAddressRequired'));
+      expect(input).toHaveAttribute('aria-invalid', 'true');
+      // as the address changes, the form's own check: 'Please enter a valid email address'
+      fireEvent.change(input, { target: { value: 'taro@' } });
+      expect(screen.getByRole('alert')).toHaveTextContent(tr(lang, 'auth:errors.emailInvalid'));
+      // malformed: the helper's 'Invalid email format'
+      fireEvent.click(submit);
+      await waitFor(() => expect(screen.getByRole('alert')).toHaveTextContent(tr(lang, 'auth:errors.emailFormat')));
+      // back to empty while editing: the form's 'Email is required'
+      fireEvent.change(input, { target: { value: '' } });
+      expect(screen.getByRole('alert')).toHaveTextContent(tr(lang, 'auth:errors.emailRequired'));
+      // right: the message goes; and nothing was ever sent
+      fireEvent.change(input, { target: { value: 'taro@example.com' } });
+      expect(screen.queryByRole('alert')).toBeNull();
+      expect(submit).toBeEnabled();
+      expect(fetch).not.toHaveBeenCalled();
+    });
+  }
 
   it('an Enter that confirms an IME composition does not submit', async () => {
     const fetch = mockFetch({ 'POST /api/auth/otp': () => ok({ expires_in: 1200, resend_after: 60 }, 202) });
@@ -219,7 +236,7 @@ function reminder(id: string, at: string, extra: Partial<Reminder> = {}): Remind
 describe('signed in', () => {
   beforeEach(() => resetAuthForTests({ user: USER, status: 'signedIn' }));
 
-  it('the dashboard shows active, completed and next-24-hours counts and the next 5', async () => {
+  it('the dashboard shows active, completed and due-soon (the next 5 active) counts and those 5', async () => {
     const inHours = (h: number) => new Date(Date.now() + h * 3_600_000).toISOString();
     const list = [
       reminder('1', inHours(1)),
@@ -230,9 +247,20 @@ describe('signed in', () => {
     mockFetch({ 'GET /api/reminders': () => ok(list) });
     renderApp('/en');
     const stats = await screen.findByRole('region', { name: 'Reminder counts' });
-    await waitFor(() => expect(within(stats).getAllByText(/^\d+$/).map((e) => e.textContent)).toEqual(['6', '1', '2']));
-    expect(screen.getByText('Title 1')).toBeInTheDocument();
-    expect(screen.queryByText('Title 6')).toBeNull();
+    const stat = (label: string) => within(stats).getByText(label).previousElementSibling?.textContent;
+    await waitFor(() => expect(stat('Active')).toBe('6'));
+    expect(stat('Completed')).toBe('1');
+    expect(stat('Due soon')).toBe('5');
+    const upcoming = within(screen.getByRole('region', { name: 'Upcoming reminders' }));
+    expect(upcoming.getAllByRole('heading', { level: 3 }).map((h) => h.textContent)).toEqual(['Title 1', 'Title 2', 'Title 3', 'Title 4', 'Title 5']);
+  });
+
+  it('due soon counts the next active ones however far away (まもなく), fewer than 5 when fewer are active', async () => {
+    const list = [reminder('a', '2031-03-01T00:00:00Z'), reminder('b', '2032-03-01T00:00:00Z')];
+    mockFetch({ 'GET /api/reminders': () => ok(list) });
+    renderApp('/');
+    const stats = await screen.findByRole('region', { name: 'リマインダーの集計' });
+    await waitFor(() => expect(within(stats).getByText('まもなく').previousElementSibling?.textContent).toBe('2'));
   });
 
   it('the dashboard has an empty state', async () => {

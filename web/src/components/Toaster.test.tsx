@@ -6,10 +6,10 @@ import { act, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Suspense, useEffect } from 'react';
 import { Link, MemoryRouter, Route, Routes, useNavigate } from 'react-router';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { initI18n } from '../i18n';
 import { Toaster } from './Toaster';
-import { clearToasts, toast } from './toast';
+import { TOAST_DEFAULT_MS, clearToasts, toast } from './toast';
 
 beforeAll(async () => {
   const i18n = initI18n('en');
@@ -100,5 +100,48 @@ describe('toasts and route changes', () => {
     await user.click(await screen.findByRole('link', { name: 'Settings' }));
     await screen.findByRole('heading', { name: 'Settings' });
     expect(toaster()).toHaveTextContent('Settings opened');
+  });
+});
+
+describe('how long a toast shows', () => {
+  afterEach(() => vi.useRealTimers());
+
+  function startAlone() {
+    vi.useFakeTimers();
+    render(
+      <MemoryRouter initialEntries={['/']}>
+        <Toaster />
+      </MemoryRouter>,
+    );
+  }
+
+  it('the default is the spec\'s 5 s: still shown at 4,999 ms, gone at 5,000 ms', () => {
+    expect(TOAST_DEFAULT_MS).toBe(5_000);
+    startAlone();
+    act(() => void toast.success('Saved'));
+    expect(toaster()).toHaveTextContent('Saved');
+    act(() => vi.advanceTimersByTime(4_999));
+    expect(toaster()).toHaveTextContent('Saved');
+    act(() => vi.advanceTimersByTime(1));
+    expect(toaster()).not.toHaveTextContent('Saved');
+    expect(toaster()).toBeEmptyDOMElement();
+  });
+
+  it('each toast counts from when it appeared; a longer duration is kept', () => {
+    startAlone();
+    act(() => void toast.error('First'));
+    act(() => vi.advanceTimersByTime(3_000));
+    act(() => void toast.info('Second'));
+    act(() => void toast.warning('Long', 8_000));
+    act(() => vi.advanceTimersByTime(2_000));
+    expect(toaster()).not.toHaveTextContent('First');
+    expect(toaster()).toHaveTextContent('Second');
+    act(() => vi.advanceTimersByTime(2_999));
+    expect(toaster()).toHaveTextContent('Second');
+    act(() => vi.advanceTimersByTime(1));
+    expect(toaster()).not.toHaveTextContent('Second');
+    expect(toaster()).toHaveTextContent('Long');
+    act(() => vi.advanceTimersByTime(3_000));
+    expect(toaster()).toBeEmptyDOMElement();
   });
 });

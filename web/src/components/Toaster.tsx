@@ -22,9 +22,10 @@ function ToastItem({ toast }: { toast: Toast }) {
 }
 
 /**
- * The toasts: at the bottom (on the right on wide screens), and inside the open dialog (above its
- * buttons) while one is open, so they never cover it. A route change clears the previous page's
- * toasts.
+ * The toasts: top right just below the header on wide screens, at the bottom on phones (styles.css
+ * `.toaster`), and inside the open dialog (above its buttons) while one is open, so they never
+ * cover it. Each goes after its duration (5 s by default). A route change clears the previous
+ * page's toasts.
  */
 export function Toaster() {
   const toasts = useSyncExternalStore(subscribeToasts, getToasts, getToasts);

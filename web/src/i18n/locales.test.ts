@@ -72,6 +72,12 @@ describe('locales', () => {
     expect(leaf('ja', 'notifications', 'errors.authRequired')).toBe('ユーザー認証が必要です');
     expect(leaf('en', 'auth', 'errors.emailRequired')).toBe('Email is required');
     expect(leaf('en', 'auth', 'errors.emailInvalid')).toBe('Please enter a valid email address');
+    // §5: the auth helper's own refusals
+    expect(leaf('en', 'auth', 'errors.emailAddressRequired')).toBe('Email address is required');
+    expect(leaf('en', 'auth', 'errors.emailFormat')).toBe('Invalid email format');
+    // §8: a verify answer without a user
+    expect(leaf('en', 'auth', 'errors.invalidOtpResponse')).toBe('Invalid OTP verification response');
+    expect(leaf('en', 'auth', 'errors.invalidAuthResponse')).toBe('Invalid authentication response');
     // §8 otp_expired (the server's OTP_EXPIRED); §5's countdown notice at 0 is `expired`
     expect(leaf('en', 'auth', 'errors.otpExpired')).toBe('Verification code has expired. Please request a new one.');
     expect(leaf('en', 'auth', 'expired')).toBe('This code has expired. Please request a new one.');

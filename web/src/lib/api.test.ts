@@ -34,6 +34,22 @@ describe('api client', () => {
     expect(fetch.mock.calls[2]?.[0 as never]).toBe('/api/reminders/preview?count=5');
   });
 
+  it("the auth helper refuses a missing or malformed address before any request, with the spec's messages", async () => {
+    const fetch = vi.fn(async () => jsonResponse(202, { success: true, data: { expires_in: 1200, resend_after: 60 } }));
+    const api = createApiClient({ fetch });
+    for (const call of [(e: string) => api.auth.requestOtp(e, 'ja'), (e: string) => api.auth.devLogin(e)]) {
+      await expect(call('')).rejects.toMatchObject({ name: 'ApiError', code: 'EMAIL_REQUIRED', message: 'Email address is required' });
+      await expect(call('   ')).rejects.toMatchObject({ code: 'EMAIL_REQUIRED', message: 'Email address is required' });
+      for (const bad of ['taro', 'taro@', 'taro@example', 'taro @example.com']) {
+        await expect(call(bad)).rejects.toMatchObject({ code: 'EMAIL_FORMAT', message: 'Invalid email format' });
+      }
+    }
+    expect(fetch).not.toHaveBeenCalled();
+    // a good one goes, trimmed
+    await api.auth.requestOtp(' taro@example.com ', 'en');
+    expect(JSON.parse((fetch.mock.calls[0] as unknown as [string, RequestInit])[1].body as string)).toEqual({ email: 'taro@example.com', lang: 'en' });
+  });
+
   it('lets a caller see the answer before it is read (a page of reminders and its X-Total-Count)', async () => {
     const api = createApiClient({ fetch: async () => jsonResponse(200, { success: true, data: [] }, { 'X-Total-Count': '120' }) });
     let total: string | null = null;

@@ -12,6 +12,7 @@
  * - No React or i18next here: the service worker sends its calls with this client too.
  */
 import type { components } from './api-schema';
+import { emailProblem } from './email';
 import type {
   AdminStats,
   AdminUsersPage,
@@ -96,6 +97,18 @@ export class ApiError extends Error {
 
 export function isApiError(e: unknown, code?: string): e is ApiError {
   return e instanceof ApiError && (code === undefined || e.code === code);
+}
+
+/**
+ * The auth helper's own check of a sign-in address (product spec section 5), before any request:
+ * missing -> ApiError EMAIL_REQUIRED 'Email address is required'; not in form -> EMAIL_FORMAT
+ * 'Invalid email format'. Returns the trimmed address.
+ */
+function signInEmail(email: string): string {
+  const problem = emailProblem(email);
+  if (problem === 'required') throw new ApiError('Email address is required', { status: 0, code: 'EMAIL_REQUIRED' });
+  if (problem) throw new ApiError('Invalid email format', { status: 0, code: 'EMAIL_FORMAT' });
+  return email.trim();
 }
 
 type Query = Record<string, string | number | boolean | undefined>;
@@ -229,12 +242,13 @@ export function createApiClient(options: ApiClientOptions = {}) {
       onAuthRequired = fn;
     },
     auth: {
-      requestOtp: (email: string, lang?: 'ja' | 'en') => post<OtpRequestAnswer>('/api/auth/otp', { email, lang }),
+      // These two check the address first (signInEmail): a missing or malformed one rejects unsent.
+      requestOtp: async (email: string, lang?: 'ja' | 'en') => post<OtpRequestAnswer>('/api/auth/otp', { email: signInEmail(email), lang }),
       verify: (email: string, code: string) => post<VerifyAnswer>('/api/auth/verify', { email, code }),
       verifyLink: (token: string) => post<VerifyAnswer>('/api/auth/verify-link', { token }),
       session: () => get<SessionAnswer>('/api/auth/session'),
       logout: () => post<void>('/api/auth/logout'),
-      devLogin: (email: string) => post<VerifyAnswer>('/api/auth/dev-login', { email }),
+      devLogin: async (email: string) => post<VerifyAnswer>('/api/auth/dev-login', { email: signInEmail(email) }),
     },
     reminders: {
       list: (status: ReminderStatusFilter = 'active') => get<Reminder[]>('/api/reminders', { query: { status } }),

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { assertEmail, validateEmail } from './email';
+import { emailProblem, validateEmail } from './email';
 
-describe('validateEmail', () => {
+describe('validateEmail (the login form)', () => {
   it('requires a value', () => {
     expect(validateEmail('')).toBe('errors.emailRequired');
     expect(validateEmail('   ')).toBe('errors.emailRequired');
@@ -16,10 +16,10 @@ describe('validateEmail', () => {
   });
 });
 
-describe('assertEmail', () => {
-  it('throws the auth helper messages', () => {
-    expect(() => assertEmail('')).toThrow('Email address is required');
-    expect(() => assertEmail('nope')).toThrow('Invalid email format');
-    expect(assertEmail(' a@b.c ')).toBe('a@b.c');
+describe('emailProblem (shared by the form and the auth helper)', () => {
+  it('says missing, not in form, or nothing', () => {
+    expect(emailProblem(' ')).toBe('required');
+    expect(emailProblem('nope')).toBe('format');
+    expect(emailProblem(' a@b.c ')).toBeNull();
   });
 });

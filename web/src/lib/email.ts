@@ -4,20 +4,17 @@
  */
 export const EMAIL_PATTERN = /^\S+@\S+\.\S+$/;
 
+/** What is wrong with an address (trimmed) by that rule: it is missing, or not in that form. */
+export function emailProblem(value: string): 'required' | 'format' | null {
+  const v = value.trim();
+  return v === '' ? 'required' : EMAIL_PATTERN.test(v) ? null : 'format';
+}
+
 /** i18n keys (namespace `auth`) for the login form's messages. */
 export type EmailErrorKey = 'errors.emailRequired' | 'errors.emailInvalid';
 
+/** The login form's own check, as the address is edited: the spec's form messages. */
 export function validateEmail(value: string): EmailErrorKey | null {
-  const v = value.trim();
-  if (v === '') return 'errors.emailRequired';
-  if (!EMAIL_PATTERN.test(v)) return 'errors.emailInvalid';
-  return null;
-}
-
-/** The auth helper's own check: throws 'Email address is required' / 'Invalid email format'. */
-export function assertEmail(value: string): string {
-  const v = value.trim();
-  if (v === '') throw new Error('Email address is required');
-  if (!EMAIL_PATTERN.test(v)) throw new Error('Invalid email format');
-  return v;
+  const problem = emailProblem(value);
+  return problem === 'required' ? 'errors.emailRequired' : problem ? 'errors.emailInvalid' : null;
 }

@@ -1,8 +1,10 @@
 /** Registers /sw.js at startup (after load, so it never competes with the first paint). */
 export function registerServiceWorker(): void {
-  if (!('serviceWorker' in navigator) || import.meta.env.DEV) return;
+  // Not `'serviceWorker' in navigator`: some private windows have the property, undefined.
+  const sw = (navigator as { serviceWorker?: ServiceWorkerContainer }).serviceWorker;
+  if (!sw || import.meta.env.DEV) return;
   const register = () => {
-    navigator.serviceWorker.register('/sw.js', { scope: '/' }).catch((e: unknown) => {
+    sw.register('/sw.js', { scope: '/' }).catch((e: unknown) => {
       console.warn('Service worker registration failed', e);
     });
   };

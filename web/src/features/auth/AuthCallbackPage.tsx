@@ -72,7 +72,7 @@ export default function AuthCallbackPage() {
       // session, its offline copy), as the page said it would.
       if (user) await signOut();
       const res = await api.auth.verifyLink(token);
-      afterSignIn(res, { welcomeNew: t('auth:welcomeNew'), signedIn: t('auth:signedIn') });
+      afterSignIn(res, 'link', { welcomeNew: t('auth:welcomeNew'), signedIn: t('auth:signedIn') });
       navigate(lp('/'), { replace: true });
     } catch (e) {
       const { key, params } = authErrorKey(e, 'errors.loginFailed');

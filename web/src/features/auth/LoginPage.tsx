@@ -3,18 +3,19 @@ import { useTranslation } from 'react-i18next';
 import { Navigate, useLocation, useNavigate } from 'react-router';
 import { PageFallback } from '../../components/Spinner';
 import { api, isApiError } from '../../lib/api';
-import { checkSession, signedIn, useAuth } from '../../lib/authStore';
+import { checkSession, useAuth } from '../../lib/authStore';
 import { validateEmail } from '../../lib/email';
 import { preventImeSubmit } from '../../lib/ime';
 import { useLang, useLocalizedPath } from '../../lib/useLang';
 import { authErrorKey, isDevLoginEmail } from './authErrors';
-import { startOtp, type OtpState } from './otpLogic';
+import type { OtpSent } from './OtpStep';
 
-// The code step loads while the first email is being sent (it is not needed to paint /login).
+// The code step loads while the first email is being sent (it is not needed to paint /login);
+// so does its countdown logic (otpLogic), which it builds from the answer itself.
 const loadOtpStep = () => import('./OtpStep');
 const OtpStep = lazy(loadOtpStep);
 
-type Step = { kind: 'email' } | { kind: 'otp'; email: string; otp: OtpState };
+type Step = { kind: 'email' } | { kind: 'otp'; email: string; sent: OtpSent };
 
 export default function LoginPage() {
   const { t } = useTranslation('auth');
@@ -33,10 +34,10 @@ export default function LoginPage() {
       <div className="card auth-card">
         <h1>{t('title')}</h1>
         {step.kind === 'email' ? (
-          <EmailStep onSent={(email, otp) => setStep({ kind: 'otp', email, otp })} />
+          <EmailStep onSent={(email, sent) => setStep({ kind: 'otp', email, sent })} />
         ) : (
           <Suspense fallback={<PageFallback />}>
-            <OtpStep email={step.email} initial={step.otp} onChangeEmail={() => setStep({ kind: 'email' })} />
+            <OtpStep email={step.email} sent={step.sent} onChangeEmail={() => setStep({ kind: 'email' })} />
           </Suspense>
         )}
       </div>
@@ -44,7 +45,7 @@ export default function LoginPage() {
   );
 }
 
-function EmailStep({ onSent }: { onSent: (email: string, otp: OtpState) => void }) {
+function EmailStep({ onSent }: { onSent: (email: string, sent: OtpSent) => void }) {
   const { t } = useTranslation('auth');
   const lang = useLang();
   const lp = useLocalizedPath();
@@ -55,11 +56,8 @@ function EmailStep({ onSent }: { onSent: (email: string, otp: OtpState) => void 
 
   async function submit(e: FormEvent) {
     e.preventDefault();
-    const invalid = validateEmail(email);
-    if (invalid) {
-      setError(t(invalid));
-      return;
-    }
+    // The auth helper (api.auth) checks the address itself: a missing or malformed one is refused
+    // before any request with its own message ('Email address is required', 'Invalid email format').
     const address = email.trim();
     void loadOtpStep();
     setBusy(true);
@@ -67,8 +65,9 @@ function EmailStep({ onSent }: { onSent: (email: string, otp: OtpState) => void 
     try {
       if (isDevLoginEmail(address)) {
         try {
-          const res = await api.auth.devLogin(address);
-          signedIn(res.user);
+          // Signs in as every sign-in does (an answer without a user fails), in its own chunk.
+          const [res, { afterSignIn }] = await Promise.all([api.auth.devLogin(address), import('./afterSignIn')]);
+          afterSignIn(res, 'dev', { welcomeNew: t('welcomeNew'), signedIn: t('signedIn') });
           await checkSession();
           navigate(lp('/'), { replace: true });
           return;
@@ -78,7 +77,7 @@ function EmailStep({ onSent }: { onSent: (email: string, otp: OtpState) => void 
         }
       }
       const res = await api.auth.requestOtp(address, lang);
-      onSent(address, { ...startOtp(Date.now(), res?.expires_in, res?.resend_after), codePaused: res?.code_sign_in === false });
+      onSent(address, { at: Date.now(), answer: res });
     } catch (err) {
       const { key, params } = authErrorKey(err, 'errors.loginFailed');
       setError(t(key, params));
@@ -104,7 +103,8 @@ function EmailStep({ onSent }: { onSent: (email: string, otp: OtpState) => void 
         value={email}
         onChange={(e) => {
           setEmail(e.target.value);
-          // A shown error is checked again as the address changes: it goes once the address is right.
+          // A shown error is checked again as the address changes (the form's own messages): it
+          // goes once the address is right.
           if (error) {
             const invalid = validateEmail(e.target.value);
             setError(invalid ? t(invalid) : null);

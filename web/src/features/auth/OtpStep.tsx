@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
 import { toast } from '../../components/toast';
 import { api } from '../../lib/api';
+import type { OtpRequestAnswer } from '../../lib/types';
 import { preventImeSubmit } from '../../lib/ime';
 import { useLang, useLocalizedPath } from '../../lib/useLang';
 import { useNow } from '../../lib/useNow';
@@ -18,17 +19,30 @@ import {
   remainingSeconds,
   resendCooldownSeconds,
   resendOtp,
+  startOtp,
   type OtpState,
 } from './otpLogic';
 
+/** When the code was sent and what the server said (its lifetimes, whether code sign-in is paused). */
+export interface OtpSent {
+  at: number;
+  answer: OtpRequestAnswer | undefined;
+}
+
+function otpFrom(previous: OtpState | null, { at, answer }: OtpSent): OtpState {
+  const next = previous ? resendOtp(previous, at, answer?.expires_in, answer?.resend_after) : startOtp(at, answer?.expires_in, answer?.resend_after);
+  return { ...next, codePaused: answer?.code_sign_in === false };
+}
+
 /** Step 2 of the login: the 6-digit code with expiry countdown and resend cooldown. */
-export default function OtpStep({ email, initial, onChangeEmail }: { email: string; initial: OtpState; onChangeEmail: () => void }) {
+export default function OtpStep({ email, sent, onChangeEmail }: { email: string; sent: OtpSent; onChangeEmail: () => void }) {
   const { t } = useTranslation('auth');
+  useTranslation('errors'); // loaded for OTP_REPLACED's text (authErrorKey: errors:code.OTP_REPLACED)
   const lang = useLang();
   const lp = useLocalizedPath();
   const navigate = useNavigate();
   const location = useLocation();
-  const [otp, setOtp] = useState(initial);
+  const [otp, setOtp] = useState(() => otpFrom(null, sent));
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [resending, setResending] = useState(false);
@@ -43,7 +57,7 @@ export default function OtpStep({ email, initial, onChangeEmail }: { email: stri
     setError(null);
     try {
       const res = await api.auth.verify(email, code);
-      afterSignIn(res, { welcomeNew: t('welcomeNew'), signedIn: t('signedIn') });
+      afterSignIn(res, 'code', { welcomeNew: t('welcomeNew'), signedIn: t('signedIn') });
       const from = (location.state as { from?: string } | null)?.from;
       navigate(from ?? lp('/'), { replace: true });
     } catch (err) {
@@ -77,7 +91,7 @@ export default function OtpStep({ email, initial, onChangeEmail }: { email: stri
     setError(null);
     try {
       const res = await api.auth.requestOtp(email, lang);
-      setOtp({ ...resendOtp(otp, Date.now(), res?.expires_in, res?.resend_after), codePaused: res?.code_sign_in === false });
+      setOtp(otpFrom(otp, { at: Date.now(), answer: res }));
       toast.success(t('resent'));
       inputRef.current?.focus();
     } catch (err) {

@@ -20,6 +20,15 @@ describe('auth errors', () => {
     expect(await text('ja', expired)).toBe('確認コードの有効期限が切れました。新しいコードをリクエストしてください。');
   });
 
+  it("the auth helper's refusals of an address read as its own messages, in both languages", async () => {
+    const required = new ApiError('Email address is required', { status: 0, code: 'EMAIL_REQUIRED' });
+    const format = new ApiError('Invalid email format', { status: 0, code: 'EMAIL_FORMAT' });
+    expect(await text('en', required)).toBe('Email address is required');
+    expect(await text('ja', required)).toBe('メールアドレスが必要です');
+    expect(await text('en', format)).toBe('Invalid email format');
+    expect(await text('ja', format)).toBe('メールアドレスの形式が正しくありません');
+  });
+
   it('the countdown reaching 0 keeps its own notice (§5), apart from the server answer', () => {
     expect(en.expired).toBe('This code has expired. Please request a new one.');
   });

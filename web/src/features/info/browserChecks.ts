@@ -84,7 +84,7 @@ export async function gatherBrowserFacts(): Promise<BrowserFacts> {
     quota = null;
   }
   return {
-    pushApis: 'Notification' in window && 'serviceWorker' in navigator && 'PushManager' in window,
+    pushApis: 'Notification' in window && !!(navigator as { serviceWorker?: unknown }).serviceWorker && 'PushManager' in window,
     cookies: navigator.cookieEnabled,
     localStorage: canWriteLocalStorage(),
     indexedDb: await canOpenIndexedDb(),

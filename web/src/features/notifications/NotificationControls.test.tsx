@@ -176,3 +176,68 @@ describe('enabling notifications: each failure has its own toast', () => {
     expect(push.Notification.requestPermission).not.toHaveBeenCalled();
   });
 });
+
+describe('enabling notifications: the server asks for sign-in (401 on subscribe)', () => {
+  for (const lang of ['ja', 'en'] as const) {
+    it(`${lang}: the spec's "user authentication is required" text`, async () => {
+      installFakePush({ permission: 'default', prompt: 'granted', subscribed: false });
+      vi.spyOn(console, 'warn').mockImplementation(() => {});
+      mockFetch({
+        'GET /api/notifications/vapid-public-key': () => ok({ public_key: VAPID }),
+        'POST /api/notifications': () =>
+          json(401, { success: false, error: { code: 'AUTHENTICATION_REQUIRED', message: 'sign in' }, error_type: 'AUTHENTICATION_REQUIRED' }),
+      });
+      await renderIn(lang, <EnableNotificationsButton />);
+      fireEvent.click(screen.getByRole('button', { name: tr(lang, 'notifications:enable') }));
+      await waitFor(() => expect(toastTexts()).toEqual([{ role: 'alert', text: tr(lang, 'notifications:errors.authRequired') }]));
+      expect(tr(lang, 'notifications:errors.authRequired')).toBe(lang === 'ja' ? 'ユーザー認証が必要です' : 'User authentication is required');
+    });
+  }
+});
+
+describe('push without a service worker (navigator.serviceWorker undefined)', () => {
+  /** Notification and PushManager exist, but the browser gives no service worker here (a private window, not https). */
+  function noServiceWorker({ present }: { present: boolean }) {
+    const Notification = { permission: 'default' as NotificationPermission, requestPermission: vi.fn(async () => 'granted' as const) };
+    vi.stubGlobal('Notification', Notification);
+    vi.stubGlobal('PushManager', function PushManager() {});
+    // present: the property is there and undefined; otherwise it is missing altogether
+    if (present) Object.defineProperty(navigator, 'serviceWorker', { configurable: true, value: undefined });
+    return Notification;
+  }
+
+  for (const present of [true, false]) {
+    for (const lang of ['ja', 'en'] as const) {
+      it(`${lang}${present ? '' : ', the property missing too'}: enabling says the service worker message, asks nothing, sends nothing, and nothing crashes`, async () => {
+        const Notification = noServiceWorker({ present });
+        const fetch = mockFetch({});
+        await renderIn(
+          lang,
+          <>
+            <NotificationToggle />
+            <TestNotificationButton />
+            <EnableNotificationsButton />
+          </>,
+        );
+        // the state: this browser cannot receive notifications here
+        expect(await screen.findByText(tr(lang, 'notifications:unsupportedShort'))).toHaveAttribute('title', tr(lang, 'notifications:unsupported'));
+        const test = screen.getByRole('button', { name: tr(lang, 'notifications:test.button') });
+        expect(test).toBeDisabled();
+        // trying anyway (the device notice's button): the spec's service-worker message
+        fireEvent.click(screen.getByRole('button', { name: tr(lang, 'notifications:enable') }));
+        await waitFor(() => expect(toastTexts()).toEqual([{ role: 'alert', text: tr(lang, 'notifications:errors.serviceWorker') }]));
+        expect(Notification.requestPermission).not.toHaveBeenCalled();
+        expect(fetch).not.toHaveBeenCalled();
+      });
+    }
+  }
+
+  it('the push client answers without throwing: no subscription, sign-out has nothing to undo, enabling fails with code serviceWorker', async () => {
+    noServiceWorker({ present: true });
+    const push = await import('../../lib/push/pushClient');
+    expect(push.pushSupported()).toBe(false);
+    await expect(push.currentSubscription()).resolves.toBeNull();
+    await expect(push.disableNotifications()).resolves.toBeUndefined();
+    await expect(push.enableNotifications()).rejects.toMatchObject({ name: 'PushError', code: 'serviceWorker' });
+  });
+});

@@ -3,7 +3,6 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { LangLink } from '../../components/LangLink';
 import { Spinner } from '../../components/Spinner';
-import { useNow } from '../../lib/useNow';
 import { useLocalizedPath } from '../../lib/useLang';
 import { OPEN_CREATE_DIALOG } from '../../shared/navState';
 import { useDates } from '../../shared/useDates';
@@ -24,9 +23,7 @@ export default function Dashboard({ deviceNotice, quickAdd }: { deviceNotice: Re
   const { data, error, isLoading } = useReminders();
   // Completed = archived: the server's total, from the completed list's first page.
   const archived = useArchivedPage(0);
-  // "Within 24 hours" moves with the clock.
-  const now = useNow(60_000);
-  const summary = dashboardSummary(data ?? [], now, archived.data ? archivedCount(archived.data) : 0);
+  const summary = dashboardSummary(data ?? [], archived.data ? archivedCount(archived.data) : 0);
   const openCreate = () => navigate(lp('/reminders'), { state: { [OPEN_CREATE_DIALOG]: Date.now() } });
 
   return (

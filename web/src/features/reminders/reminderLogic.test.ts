@@ -60,7 +60,7 @@ describe('changedFields: an edit sends only what changed', () => {
 });
 
 describe('dashboardSummary', () => {
-  it('counts active, archived as completed, and the next 5 active by scheduled_at', () => {
+  it('counts active, archived as completed, and the next 5 active by scheduled_at, which are "due soon"', () => {
     const list = [
       rem('g', '2030-01-07T00:00:00Z'),
       rem('a', '2030-01-01T00:00:00Z'),
@@ -71,31 +71,33 @@ describe('dashboardSummary', () => {
       rem('e', '2030-01-05T00:00:00Z'),
       rem('d', '2030-01-04T00:00:00Z'),
     ];
-    const s = dashboardSummary(list, Date.UTC(2029, 11, 31));
+    const s = dashboardSummary(list);
     expect(s.active).toBe(7);
     expect(s.completed).toBe(1);
     expect(s.upcoming.map((r) => r.id)).toEqual(['a', 'b', 'c', 'd', 'e']);
+    expect(s.dueSoon).toBe(5);
   });
   it('is empty for no reminders', () => {
-    expect(dashboardSummary([], 0)).toEqual({ active: 0, completed: 0, overdue: 0, dueSoon: 0, upcoming: [] });
+    expect(dashboardSummary([])).toEqual({ active: 0, completed: 0, overdue: 0, dueSoon: 0, upcoming: [] });
   });
   it('counts overdue reminders (fired, no action yet)', () => {
     const list = [{ ...rem('a', '2030-01-01T00:00:00Z'), overdue: true }, rem('b', '2030-01-02T00:00:00Z'), { ...rem('c', '2030-01-03T00:00:00Z'), overdue: false }];
-    expect(dashboardSummary(list, 0).overdue).toBe(1);
+    expect(dashboardSummary(list).overdue).toBe(1);
   });
-  it('counts as due soon only the active ones ringing within the next 24 hours', () => {
-    const now = Date.parse('2030-01-01T00:00:00Z');
+  it('"due soon" is the next 5 active ones however far away, not a time window; archived ones never count', () => {
     const list = [
       rem('in1h', '2030-01-01T01:00:00Z'),
-      rem('in24h', '2030-01-02T00:00:00Z'),
-      rem('in25h', '2030-01-02T01:00:00Z'),
-      rem('days', '2030-01-09T00:00:00Z'),
+      rem('nextYear', '2031-06-01T00:00:00Z'),
       { ...rem('late', '2029-12-31T23:00:00Z'), overdue: true },
       rem('done', '2030-01-01T02:00:00Z', { is_archived: true, is_active: false, status: 'completed' }),
+      rem('off', '2030-01-01T03:00:00Z', { is_active: false }),
     ];
-    const s = dashboardSummary(list, now);
-    expect(s.dueSoon).toBe(2);
-    expect(s.overdue).toBe(1);
+    const s = dashboardSummary(list);
+    expect(s.dueSoon).toBe(3);
+    expect(s.upcoming.map((r) => r.id)).toEqual(['late', 'in1h', 'nextYear']);
+  });
+  it('takes the server total of completed ones when given', () => {
+    expect(dashboardSummary([rem('a', '2030-01-01T00:00:00Z')], 42).completed).toBe(42);
   });
 });
 

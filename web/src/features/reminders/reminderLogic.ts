@@ -2,9 +2,8 @@ import type { Alert, HolidayRule, Recurrence, RecurrenceKind, Reminder, Reminder
 import { LOG_STATES, WEEKDAYS } from '../../lib/types';
 import { utcToZoned, zonedToRfc3339, zonedToUtc } from '../../lib/zonedTime';
 
+/** The dashboard's "due soon": the next 5 active reminders (product spec section 2, 9). */
 export const DASHBOARD_UPCOMING = 5;
-/** "Due within 24 hours" on the dashboard counts the active reminders ringing this soon. */
-export const DUE_SOON_MS = 24 * 60 * 60 * 1000;
 export const MAX_ACTIVE_REMINDERS = 100;
 export const HOURLY_MIN = 1;
 export const HOURLY_MAX = 24;
@@ -20,8 +19,9 @@ export interface DashboardSummary {
   completed: number;
   /** one-time reminders that fired and got no action */
   overdue: number;
-  /** active reminders whose next ring is within the next 24 hours */
+  /** how many are due soon: the next 5 active ones (`upcoming`), however far away */
   dueSoon: number;
+  /** the next 5 active reminders by scheduled_at (an overdue one, whose time is past, first) */
   upcoming: Reminder[];
 }
 
@@ -32,24 +32,19 @@ export function byNextRing(a: Pick<Reminder, 'scheduled_at'>, b: Pick<Reminder, 
 }
 
 /**
- * Dashboard counts: active; completed = archived (`archived`, the server's total, when given,
- * else those in `reminders`); due soon = active ones ringing within the next 24 hours (an
- * overdue one is counted as overdue instead); upcoming = the next 5 by scheduled_at.
+ * Dashboard counts (product spec section 2): active; completed = archived (`archived`, the
+ * server's total, when given, else those in `reminders`); due soon = the next 5 active reminders
+ * ordered by scheduled time, which are also the list below the counts (`upcoming`); overdue
+ * (decisions.md) = one-time ones that fired and got no action.
  */
-export function dashboardSummary(reminders: readonly Reminder[], now: number, archived?: number, limit = DASHBOARD_UPCOMING): DashboardSummary {
+export function dashboardSummary(reminders: readonly Reminder[], archived?: number, limit = DASHBOARD_UPCOMING): DashboardSummary {
   const active = reminders.filter(isActive);
-  const dueSoon = active.filter((r) => {
-    const at = r.scheduled_at ? Date.parse(r.scheduled_at) : NaN;
-    return r.overdue !== true && at >= now && at - now <= DUE_SOON_MS;
-  }).length;
-  const upcoming = [...active]
-    .sort(byNextRing)
-    .slice(0, limit);
+  const upcoming = [...active].sort(byNextRing).slice(0, limit);
   return {
     active: active.length,
     completed: archived ?? reminders.filter((r) => r.is_archived).length,
     overdue: active.filter((r) => r.overdue === true).length,
-    dueSoon,
+    dueSoon: upcoming.length,
     upcoming,
   };
 }

@@ -21,8 +21,22 @@ export class PushError extends Error {
   }
 }
 
+/**
+ * The service worker container, or null where the browser gives none: outside https, and in some
+ * browsers' private windows, where `navigator.serviceWorker` is there but undefined.
+ */
+export function serviceWorkerContainer(): ServiceWorkerContainer | null {
+  return typeof navigator === 'undefined' ? null : ((navigator as { serviceWorker?: ServiceWorkerContainer }).serviceWorker ?? null);
+}
+
+/** The browser has the push APIs (Notification, PushManager), whether or not it gives a service worker here. */
+function pushApis(): boolean {
+  return typeof window !== 'undefined' && 'Notification' in window && 'PushManager' in window;
+}
+
+/** This browser can receive push here: the push APIs and a service worker. */
 export function pushSupported(): boolean {
-  return typeof window !== 'undefined' && 'Notification' in window && 'serviceWorker' in navigator && 'PushManager' in window;
+  return pushApis() && serviceWorkerContainer() !== null;
 }
 
 export function notificationPermission(): NotificationPermission | 'unsupported' {
@@ -52,15 +66,17 @@ export function sameKey(a: ArrayBuffer | null | undefined, b: Uint8Array): boole
 }
 
 async function registration(timeoutMs = 10_000): Promise<ServiceWorkerRegistration> {
-  if (!('serviceWorker' in navigator)) throw new PushError('serviceWorker');
-  const ready = navigator.serviceWorker.ready;
+  const sw = serviceWorkerContainer();
+  if (!sw) throw new PushError('serviceWorker');
+  const ready = sw.ready;
   const timeout = new Promise<never>((_, reject) => setTimeout(() => reject(new PushError('serviceWorker')), timeoutMs));
   return Promise.race([ready, timeout]);
 }
 
 export async function currentSubscription(): Promise<PushSubscription | null> {
-  if (!pushSupported()) return null;
-  const reg = await navigator.serviceWorker.getRegistration();
+  const sw = pushApis() ? serviceWorkerContainer() : null;
+  if (!sw) return null;
+  const reg = await sw.getRegistration();
   return (await reg?.pushManager.getSubscription()) ?? null;
 }
 
@@ -102,7 +118,9 @@ function mapError(e: unknown): PushError {
 /** Ask permission (if needed), subscribe with the server's VAPID key, register it. */
 export async function enableNotifications(): Promise<PushSubscription> {
   try {
-    if (!pushSupported()) throw new PushError('unsupported');
+    if (!pushApis()) throw new PushError('unsupported');
+    // Without a service worker there is nothing to subscribe with: say so before asking anything.
+    if (!serviceWorkerContainer()) throw new PushError('serviceWorker');
     if (Notification.permission === 'denied') throw new PushError('blocked');
     const permission = Notification.permission === 'granted' ? 'granted' : await Notification.requestPermission();
     if (permission !== 'granted') throw new PushError('blocked');

@@ -7,7 +7,7 @@ import { act, renderHook } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { json, mockFetch } from '../../test/renderApp';
 import { HEALTH_PROBE_INTERVAL_MS, HEALTH_PROBE_TIMEOUT_MS } from './healthLogic';
-import { useHealth } from './useHealth';
+import { readServiceWorkerState, useHealth } from './useHealth';
 
 type Answer = 'ok' | 'hang' | 'down';
 
@@ -115,5 +115,17 @@ describe('useHealth: the server probe', () => {
     await settle();
     expect(server.probes()).toBe(1);
     expect(['warning', 'error']).toContain(result.current.checks.connection);
+  });
+});
+
+describe('the service worker check without a service worker', () => {
+  afterEach(() => {
+    delete (navigator as { serviceWorker?: unknown }).serviceWorker;
+  });
+  it('navigator.serviceWorker there but undefined (a private window), or missing: unsupported, no crash', async () => {
+    Object.defineProperty(navigator, 'serviceWorker', { configurable: true, value: undefined });
+    await expect(readServiceWorkerState()).resolves.toBe('unsupported');
+    delete (navigator as { serviceWorker?: unknown }).serviceWorker;
+    await expect(readServiceWorkerState()).resolves.toBe('unsupported');
   });
 });

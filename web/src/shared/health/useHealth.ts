@@ -19,9 +19,11 @@ import {
 } from './healthLogic';
 
 export async function readServiceWorkerState(): Promise<ServiceWorkerState> {
-  if (!('serviceWorker' in navigator)) return 'unsupported';
+  // Not `'serviceWorker' in navigator`: some private windows have the property, undefined.
+  const sw = (navigator as { serviceWorker?: ServiceWorkerContainer }).serviceWorker;
+  if (!sw) return 'unsupported';
   try {
-    const reg = await navigator.serviceWorker.getRegistration();
+    const reg = await sw.getRegistration();
     if (!reg) return 'not-registered';
     return reg.active ? 'active' : 'registered';
   } catch {
