@@ -22,10 +22,10 @@ function ToastItem({ toast }: { toast: Toast }) {
 }
 
 /**
- * The toasts: top right just below the header on wide screens, at the bottom on phones (styles.css
- * `.toaster`), and inside the open dialog (above its buttons) while one is open, so they never
- * cover it. Each goes after its duration (5 s by default). A route change clears the previous
- * page's toasts.
+ * The toasts: at the bottom (on the right on wide screens), and inside the open dialog (above its
+ * buttons) while one is open, so they never cover it. Each goes after its duration (5 s by
+ * default). A route change clears the previous page's toasts. Not top right as the seed had them:
+ * there they cover the page's own actions beside its heading (Create reminder) for 5 s.
  */
 export function Toaster() {
   const toasts = useSyncExternalStore(subscribeToasts, getToasts, getToasts);
