@@ -8,3 +8,4 @@ pub mod payload;
 pub mod push;
 pub mod recorder;
 pub mod runner;
+pub mod texts;

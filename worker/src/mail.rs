@@ -11,6 +11,9 @@ use hibiki_common::jobs::MailJob;
 use hibiki_common::signin;
 use hibiki_common::states::Language;
 use hibiki_common::storage::{Db, FallbackMail};
+
+use crate::payload::app_url;
+use crate::texts::{Mail, MailText};
 use lettre::message::header::ContentType;
 use lettre::message::{Mailbox, Message};
 use lettre::{AsyncSmtpTransport, AsyncTransport, Tokio1Executor};
@@ -66,55 +69,23 @@ pub enum Letter {
     Test,
 }
 
-/// Subject and plain-text body of a letter, in `lang`.
+/// Subject and plain-text body of a letter, in `lang` (the words: `worker/texts`).
 pub fn render(letter: &Letter, lang: Language, public_url: &str) -> (String, String) {
     let base = public_url.trim_end_matches('/');
-    match (letter, lang) {
-        (Letter::SignIn { code: None, link_token }, Language::Ja) => (
-            "Hibiki ログインリンク".to_owned(),
-            format!(
-                "Hibiki へのログインリンクです。\n\n{base}/auth/callback#token={link_token}\n\n\
-                 間違ったコードが何度も入力されたため、このアドレスではしばらくコードでのログインを止めています。\n\
-                 このリンクからログインしてください（有効期限は20分、一度だけ使えます）。ログインすると制限は解除されます。\n\n\
-                 心当たりがない場合は、このメールを無視してください。あなたのアカウントは安全です。\n\n— Hibiki（響き）\n"
-            ),
-        ),
-        (Letter::SignIn { code: None, link_token }, _) => (
-            "Your Hibiki sign-in link".to_owned(),
-            format!(
-                "Here is your Hibiki sign-in link:\n\n{base}/en/auth/callback#token={link_token}\n\n\
-                 Too many wrong codes were entered for this address, so signing in with a code is paused for a while.\n\
-                 Use this link instead (it expires in 20 minutes and works once). Signing in lifts the pause.\n\n\
-                 If you did not ask to sign in, ignore this email: your account is safe.\n\n— Hibiki\n"
-            ),
-        ),
-        (Letter::SignIn { code: Some(code), link_token }, Language::Ja) => (
-            format!("Hibiki ログインコード: {code}"),
-            format!(
-                "Hibiki へのログインコードです。\n\n    {code}\n\nアプリの入力欄にこの6桁のコードを入力してください。コードの有効期限は20分です。\n\n\
-                 このメールを開いた端末でログインする場合は、次のリンクからもログインできます:\n{base}/auth/callback#token={link_token}\n\n\
-                 コードとリンクはどちらか一度だけ使えます。心当たりがない場合は、このメールを無視してください。\n\n— Hibiki（響き）\n"
-            ),
-        ),
-        (Letter::SignIn { code: Some(code), link_token }, _) => (
-            format!("Your Hibiki sign-in code: {code}"),
-            format!(
-                "Here is your Hibiki sign-in code:\n\n    {code}\n\nType these 6 digits into the app. The code expires in 20 minutes.\n\n\
-                 To sign in on the device where you opened this email, you can use this link instead:\n{base}/en/auth/callback#token={link_token}\n\n\
-                 The code and the link work once, and using one spends both. If you did not ask to sign in, ignore this email.\n\n— Hibiki\n"
-            ),
-        ),
-        (Letter::Test, Language::Ja) => (
-            "Hibiki テストメール".to_owned(),
-            format!(
-                "Hibiki からのテストメールです。このメールが届いていれば、メール送信は正常に動作しています。\n\n{base}/\n\n— Hibiki（響き）\n"
-            ),
-        ),
-        (Letter::Test, _) => (
-            "Hibiki test email".to_owned(),
-            format!("This is a test email from Hibiki. If you can read it, email delivery works.\n\n{base}/en\n\n— Hibiki\n"),
-        ),
-    }
+    let Mail { subject, body } = match letter {
+        Letter::SignIn { code, link_token } => {
+            let link = app_url(base, lang, &format!("/auth/callback#token={link_token}"));
+            match code {
+                Some(code) => MailText::SignInCode.fill(lang, &[("code", code), ("link", &link)]),
+                None => MailText::SignInLink.fill(lang, &[("link", &link)]),
+            }
+        }
+        Letter::Test => {
+            let home = if lang == Language::Ja { format!("{base}/") } else { format!("{base}/en") };
+            MailText::Test.fill(lang, &[("link", &home)])
+        }
+    };
+    (subject, body)
 }
 
 /// "11月24日(火) 9:00" / "Tue, Nov 24, 9:00 AM" in the reminder's zone, with the year and the
@@ -145,49 +116,15 @@ fn seconds(z: &jiff::Zoned) -> String {
 /// language; with "hide content" only that a reminder is due.
 pub fn render_fallback(m: &FallbackMail, public_url: &str) -> (String, String) {
     let base = public_url.trim_end_matches('/');
-    let ja = m.language == Language::Ja;
-    let link =
-        if ja { format!("{base}/reminders?reminder={}", m.reminder_id) } else { format!("{base}/en/reminders?reminder={}", m.reminder_id) };
+    let link = app_url(base, m.language, &format!("/reminders?reminder={}", m.reminder_id));
+    let settings = app_url(base, m.language, "/settings");
     let at = when(m.occurrence_at, &m.timezone, m.language);
-    let description = m.description.as_deref().map(str::trim).filter(|d| !d.is_empty());
-    match (ja, m.hide_content) {
-        (true, true) => (
-            "Hibiki: リマインダーの時間です".to_owned(),
-            format!(
-                "{at} のリマインダーが、どの端末にも表示されませんでした。\n内容はアプリで確認できます:\n{link}\n\n{}",
-                FOOTER_JA.replace("{base}", base)
-            ),
-        ),
-        (true, false) => (
-            format!("Hibiki リマインダー: {}", m.title),
-            format!(
-                "{}\n{}{at}\n\nこのリマインダーは、どの端末にも表示されなかったため、メールでお知らせしています。\n完了・スヌーズはアプリから:\n{link}\n\n{}",
-                m.title,
-                description.map(|d| format!("{d}\n")).unwrap_or_default(),
-                FOOTER_JA.replace("{base}", base)
-            ),
-        ),
-        (false, true) => (
-            "Hibiki: a reminder is due".to_owned(),
-            format!(
-                "A reminder set for {at} was not shown on any of your devices.\nOpen Hibiki to see it:\n{link}\n\n{}",
-                FOOTER_EN.replace("{base}", base)
-            ),
-        ),
-        (false, false) => (
-            format!("Hibiki reminder: {}", m.title),
-            format!(
-                "{}\n{}{at}\n\nThis reminder was not shown on any of your devices, so it comes by email.\nComplete or snooze it in the app:\n{link}\n\n{}",
-                m.title,
-                description.map(|d| format!("{d}\n")).unwrap_or_default(),
-                FOOTER_EN.replace("{base}", base)
-            ),
-        ),
-    }
+    let description = m.description.as_deref().map(str::trim).filter(|d| !d.is_empty()).map(|d| format!("{d}\n")).unwrap_or_default();
+    let text = if m.hide_content { MailText::FallbackHidden } else { MailText::Fallback };
+    let Mail { subject, body } =
+        text.fill(m.language, &[("title", &m.title), ("description", &description), ("at", &at), ("link", &link), ("settings", &settings)]);
+    (subject, body)
 }
-
-const FOOTER_JA: &str = "通知が届かない場合は、設定の「端末」とガイドのトラブルシューティングを確認してください。メールでのお知らせは設定で変更・停止できます:\n{base}/settings\n\n— Hibiki（響き）\n";
-const FOOTER_EN: &str = "If notifications do not arrive, check Devices in Settings and the guide's troubleshooting. You can change or turn off these emails in Settings:\n{base}/en/settings\n\n— Hibiki\n";
 
 impl Mailer {
     pub fn from_config(config: &Config) -> anyhow::Result<Mailer> {
@@ -383,7 +320,7 @@ mod tests {
         }
     }
 
-    fn fallback(language: Language, hide_content: bool) -> FallbackMail {
+    pub(super) fn fallback(language: Language, hide_content: bool) -> FallbackMail {
         FallbackMail {
             reminder_id: "r-1".into(),
             title: "歯医者".into(),

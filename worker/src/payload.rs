@@ -90,31 +90,19 @@ pub fn app_url(base: &str, lang: Language, path: &str) -> String {
 
 /// A reminder's push. With `hide_content`, it says only that a reminder is due.
 pub fn reminder(p: &ReminderPush<'_>, base: &str) -> PushMessage {
-    let ja = p.lang == Language::Ja;
+    let texts = crate::texts::push(p.lang);
     let (title, body) = if p.hide_content {
-        if ja {
-            ("リマインダー".to_owned(), "リマインダーの時間です。アプリで内容を確認してください。".to_owned())
-        } else {
-            ("Reminder".to_owned(), "A reminder is due. Open Hibiki to see it.".to_owned())
-        }
+        (texts.hidden_title.clone(), texts.hidden_body.clone())
     } else {
-        let body = match p.description.map(str::trim).filter(|d| !d.is_empty()) {
-            Some(d) => d.to_owned(),
-            None if ja => "リマインダーの時間です。".to_owned(),
-            None => "It's time.".to_owned(),
-        };
-        (p.title.to_owned(), body)
+        let body = p.description.map(str::trim).filter(|d| !d.is_empty()).unwrap_or(&texts.plain_body);
+        (p.title.to_owned(), body.to_owned())
     };
     // The late mark is part of the title, so a declarative push shows it too.
-    let title = match (p.late, ja) {
-        (false, _) => title,
-        (true, true) => format!("{title}（遅延）"),
-        (true, false) => format!("{title} (late)"),
-    };
+    let title = if p.late { crate::texts::fill(&texts.late_title, &[("title", &title)]) } else { title };
     let page = format!("/reminders?reminder={}", p.reminder_id);
-    let action = |action: NotificationAction, ja_title: &str, en_title: &str| Action {
+    let action = |action: NotificationAction, title: &str| Action {
         action,
-        title: if ja { ja_title } else { en_title }.to_owned(),
+        title: title.to_owned(),
         // The entry's action token rides along: a deep link acts only with it (without it, the
         // app asks first), so a link someone was sent cannot complete a reminder by itself.
         navigate: app_url(base, p.lang, &format!("{page}&log={}&do={action}&t={}", p.log_id, p.action_token)),
@@ -137,10 +125,7 @@ pub fn reminder(p: &ReminderPush<'_>, base: &str) -> PushMessage {
                 entry_kind: Some(p.kind),
                 late: p.late.then_some(true),
             },
-            actions: vec![
-                action(NotificationAction::Complete, "完了", "Complete"),
-                action(NotificationAction::Snooze, "スヌーズ", "Snooze"),
-            ],
+            actions: vec![action(NotificationAction::Complete, &texts.complete), action(NotificationAction::Snooze, &texts.snooze)],
         },
         app_badge: p.overdue,
         mutable: true,
@@ -150,11 +135,8 @@ pub fn reminder(p: &ReminderPush<'_>, base: &str) -> PushMessage {
 
 /// The test notification: no actions, opens the app.
 pub fn test(lang: Language, base: &str) -> PushMessage {
-    let (title, body) = if lang == Language::Ja {
-        ("テスト通知", "Hibiki からのテスト通知です。通知は正常に届いています。")
-    } else {
-        ("Test notification", "This is a test notification from Hibiki. Notifications work.")
-    };
+    let texts = crate::texts::push(lang);
+    let (title, body) = (&texts.test_title, &texts.test_body);
     PushMessage {
         web_push: DECLARATIVE,
         notification: Notification {
