@@ -7,6 +7,7 @@ use std::path::PathBuf;
 
 use clap::Args;
 use clap::builder::BoolishValueParser;
+use secrecy::SecretString;
 use url::Url;
 
 #[derive(Debug, Clone, Args)]
@@ -32,29 +33,29 @@ pub struct Config {
     pub redis_url: Option<String>,
 
     /// e.g. `smtp://127.0.0.1:2525` or `smtps://user:pass@host`; unset means log + outbox.
-    #[arg(long, env = "HIBIKI_SMTP_URL", hide_env_values = true)]
-    pub smtp_url: Option<String>,
+    #[arg(long, env = "HIBIKI_SMTP_URL", hide_env_values = true, value_parser = secret)]
+    pub smtp_url: Option<SecretString>,
 
     /// Sender address of every email.
     #[arg(long, env = "HIBIKI_MAIL_FROM", default_value = "Hibiki <no-reply@localhost>")]
     pub mail_from: String,
 
     /// Base64url P-256 private key; unset means generated into the data directory.
-    #[arg(long, env = "HIBIKI_VAPID_PRIVATE_KEY", hide_env_values = true)]
-    pub vapid_private_key: Option<String>,
+    #[arg(long, env = "HIBIKI_VAPID_PRIVATE_KEY", hide_env_values = true, value_parser = secret)]
+    pub vapid_private_key: Option<SecretString>,
 
     /// VAPID contact (`mailto:` or `https:`).
     #[arg(long, env = "HIBIKI_VAPID_SUBJECT")]
     pub vapid_subject: Option<String>,
 
     /// Base64 256-bit key sealing reminder contents; unset means generated into the data dir.
-    #[arg(long, env = "HIBIKI_DATA_KEY", hide_env_values = true)]
-    pub data_key: Option<String>,
+    #[arg(long, env = "HIBIKI_DATA_KEY", hide_env_values = true, value_parser = secret)]
+    pub data_key: Option<SecretString>,
 
     /// For `hibiki rekey`: the base64 256-bit key to re-seal under (unset, with a generated
     /// data key: a new one is generated). Environment only in practice: flags show in `ps`.
-    #[arg(long, env = "HIBIKI_NEW_DATA_KEY", hide_env_values = true)]
-    pub new_data_key: Option<String>,
+    #[arg(long, env = "HIBIKI_NEW_DATA_KEY", hide_env_values = true, value_parser = secret)]
+    pub new_data_key: Option<SecretString>,
 
     /// Comma-separated admin addresses.
     #[arg(long, env = "HIBIKI_ADMIN_EMAILS", value_delimiter = ',', default_value = "")]
@@ -267,9 +268,29 @@ fn parse_network(text: &str) -> Result<ipnet::IpNet, String> {
         .map_err(|_| format!("{text:?} is neither an IP address nor a CIDR range"))
 }
 
+/// A secret from the command line or environment: kept out of `Debug` output, read only
+/// where it is used (`expose_secret`).
+fn secret(value: &str) -> Result<SecretString, std::convert::Infallible> {
+    Ok(SecretString::from(value))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn secrets_stay_out_of_debug_output() {
+        let mut c = Config::with_data_dir("./data");
+        c.data_key = Some("data-key-ZXhhbXBsZQ".into());
+        c.new_data_key = Some("new-key-ZXhhbXBsZQ".into());
+        c.vapid_private_key = Some("vapid-ZXhhbXBsZQ".into());
+        c.smtp_url = Some("smtps://user:hunter2@mail.example".into());
+        let printed = format!("{c:?}");
+        for secret in ["data-key-ZXhhbXBsZQ", "new-key-ZXhhbXBsZQ", "vapid-ZXhhbXBsZQ", "hunter2"] {
+            assert!(!printed.contains(secret), "{secret} in {printed}");
+        }
+        assert!(printed.contains("listen"), "the rest is printed");
+    }
 
     #[test]
     fn defaults_match_decisions() {

@@ -1,6 +1,7 @@
 //! Long-lived secrets: the data key and the VAPID key pair. Configured through the
 //! environment, or generated once into the data directory (file mode 0600) and reused.
 
+use secrecy::ExposeSecret;
 use std::fs;
 use std::io::Write;
 use std::path::Path;
@@ -66,7 +67,7 @@ pub fn data_key_file(config: &Config) -> std::path::PathBuf {
 /// Loads (or creates) the data key: `HIBIKI_DATA_KEY`, else `<data dir>/data.key`.
 pub fn data_key(config: &Config) -> anyhow::Result<[u8; 32]> {
     let encoded = match &config.data_key {
-        Some(key) => key.clone(),
+        Some(key) => key.expose_secret().to_owned(),
         None => load_or_create(&data_key_file(config), new_key_text)?,
     };
     decode_data_key(&encoded, "HIBIKI_DATA_KEY")
@@ -89,7 +90,7 @@ fn decode_data_key(encoded: &str, name: &str) -> anyhow::Result<[u8; 32]> {
 /// goes on with it). `Ok(None)`: the key is configured, so the new one must be too.
 pub fn new_data_key(config: &Config) -> anyhow::Result<Option<[u8; 32]>> {
     if let Some(key) = &config.new_data_key {
-        return decode_data_key(key, "HIBIKI_NEW_DATA_KEY").map(Some);
+        return decode_data_key(key.expose_secret(), "HIBIKI_NEW_DATA_KEY").map(Some);
     }
     if config.data_key.is_some() {
         return Ok(None);
@@ -108,7 +109,7 @@ pub fn install_new_data_key(config: &Config) -> anyhow::Result<()> {
 /// Loads (or creates) the VAPID keys: `HIBIKI_VAPID_PRIVATE_KEY`, else `<data dir>/vapid.key`.
 pub fn vapid_keys(config: &Config) -> anyhow::Result<VapidKeys> {
     let private = match &config.vapid_private_key {
-        Some(key) => key.clone(),
+        Some(key) => key.expose_secret().to_owned(),
         None => load_or_create(&config.data_dir.join("vapid.key"), || VapidKeys::generate().private_key)?,
     };
     VapidKeys::from_private_key(&private)
@@ -166,14 +167,14 @@ mod tests {
     #[test]
     fn configured_keys_are_validated() {
         let mut config = Config::with_data_dir("/nonexistent");
-        config.data_key = Some(STANDARD.encode([1u8; 16]));
+        config.data_key = Some(STANDARD.encode([1u8; 16]).into());
         assert!(data_key(&config).is_err());
-        config.data_key = Some(STANDARD.encode([1u8; 32]));
+        config.data_key = Some(STANDARD.encode([1u8; 32]).into());
         assert_eq!(data_key(&config).unwrap(), [1u8; 32]);
         config.vapid_private_key = Some("not base64!".into());
         assert!(vapid_keys(&config).is_err());
         let pair = VapidKeys::generate();
-        config.vapid_private_key = Some(pair.private_key.clone());
+        config.vapid_private_key = Some(pair.private_key.clone().into());
         assert_eq!(vapid_keys(&config).unwrap().public_key, pair.public_key);
     }
 }

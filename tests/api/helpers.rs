@@ -212,7 +212,7 @@ impl TestApp {
         let smtp = if options.smtp {
             match SmtpServer::start(&data_dir).await {
                 Some(server) => {
-                    config.smtp_url = Some(format!("smtp://127.0.0.1:{}", server.port));
+                    config.smtp_url = Some(format!("smtp://127.0.0.1:{}", server.port).into());
                     Some(server)
                 }
                 None => {

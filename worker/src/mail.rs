@@ -3,6 +3,8 @@
 //! the log (the embedded default needs no mail server).
 
 use std::path::PathBuf;
+
+use secrecy::ExposeSecret;
 use std::time::Duration;
 
 use hibiki_common::config::Config;
@@ -129,9 +131,9 @@ pub fn render_fallback(m: &FallbackMail, public_url: &str) -> (String, String) {
 impl Mailer {
     pub fn from_config(config: &Config) -> anyhow::Result<Mailer> {
         let transport = match &config.smtp_url {
-            Some(url) => {
-                Transport::Smtp(AsyncSmtpTransport::<Tokio1Executor>::from_url(url)?.timeout(Some(Duration::from_secs(20))).build())
-            }
+            Some(url) => Transport::Smtp(
+                AsyncSmtpTransport::<Tokio1Executor>::from_url(url.expose_secret())?.timeout(Some(Duration::from_secs(20))).build(),
+            ),
             None => Transport::Outbox(hibiki_common::outbox::dir(&config.data_dir)),
         };
         Ok(Mailer {
