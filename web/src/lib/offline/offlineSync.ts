@@ -107,6 +107,9 @@ export function stopOfflineSync(): void {
 
 /** Queue an action for later (offline create/update) and nudge the scheduler. */
 export async function enqueue(action: Omit<PendingAction, 'timestamp' | 'retryCount'>): Promise<void> {
+  // The store opens after the first paint: an action from the link the app was opened with
+  // (a notification's Complete or Snooze) can come before it.
+  await whenReady(3_000);
   if (!current) throw new Error('Offline sync not started');
   await current.store.queue().add({ ...action, timestamp: Date.now(), retryCount: 0 });
   current.refreshCount();
