@@ -1,6 +1,7 @@
 // Where toasts go and how list rows look, ja and en, 390 and 1280 px, light and dark: a toast
 // shows at the bottom, never over the header's controls, and inside an open dialog, clear of its
-// close button and buttons; a login page's toast does not follow onto the dashboard; long titles
+// close button and buttons; on an iPhone, one toast at a time above the add-to-home-screen card
+// and the offline banner, the card above the banner; a login page's toast does not follow onto the dashboard; long titles
 // end in an ellipsis; the row's Delete is quiet and the confirming one red; the EN/JA pill and
 // the red button keep 4.5:1 in dark mode. Screenshots go to e2e/screenshots.
 import assert from 'node:assert/strict';
@@ -14,6 +15,9 @@ before(async () => {
 after(async () => {
   await stack?.close();
 });
+
+const IPHONE_SAFARI =
+  'Mozilla/5.0 (iPhone; CPU iPhone OS 18_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.4 Mobile/15E148 Safari/604.1';
 
 const overlap = (a, b) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
 
@@ -116,6 +120,72 @@ describe('toasts, dialogs and list rows', () => {
         await ctx.close();
       });
     }
+  }
+
+  // decisions.md: a toast is never over the offline banner or the install card; one at a time.
+  for (const lang of ['ja', 'en']) {
+    it(`${lang} ${PHONE.width}px iPhone Safari: the toast stays above the add-to-home-screen card and the offline banner`, async () => {
+      const t = (id, p) => tr(lang, id, p);
+      const ctx = await newContext(stack.browser, stack.url, { lang, viewport: PHONE, userAgent: IPHONE_SAFARI });
+      await apiSignIn(ctx, stack.server, stack.smtp, uniqueEmail(`ovl-bottom-${lang}`), lang);
+      const page = await ctx.newPage();
+      const problems = watchPage(page);
+      await page.goto(`${prefixOf(lang)}/reminders`);
+      await page.getByText(t('reminders:emptyActive')).waitFor();
+      // the offline store is open (an offline save is queued there)
+      await page.waitForFunction(async () => (await indexedDB.databases()).some((d) => d.name === 'hibiki-offline'));
+      const card = page.locator('.ios-guide');
+      await card.waitFor(); // 3 s after load
+      const boxOf = async (locator) => {
+        const box = await locator.boundingBox();
+        assert.ok(box, 'shown');
+        return box;
+      };
+      const clear = (a, b, what) => assert.ok(!overlap(a, b), `${what}: ${JSON.stringify({ a, b })}`);
+
+      async function save(title) {
+        await page.locator('.header-create').click();
+        const dialog = page.getByRole('dialog', { name: t('reminders:dialog.createTitle') });
+        await dialog.getByLabel(t('reminders:fields.title')).fill(title);
+        await dialog.getByRole('button', { name: t('reminders:dialog.save') }).click();
+        await dialog.waitFor({ state: 'detached' });
+      }
+
+      // online: the toast sits above the card
+      await save(lang === 'ja' ? '散歩' : 'Walk');
+      const created = page.locator('.toaster .toast').filter({ hasText: t('reminders:toast.created') });
+      await created.waitFor();
+      clear(await boxOf(created), await boxOf(card), 'the toast covers the install card');
+      await page.screenshot({ path: screenshotPath(`toast-over-card-${lang}`), animations: 'disabled' });
+
+      // offline: the banner at the very bottom, the card above it, the toast above both, one toast only
+      await ctx.setOffline(true);
+      const banner = page.locator('.offline-banner');
+      await banner.getByText(t('offline:banner')).waitFor();
+      await save(lang === 'ja' ? 'オフラインの散歩' : 'Offline walk');
+      const queued = page.locator('.toaster .toast').filter({ hasText: t('reminders:toast.queued') });
+      await queued.waitFor();
+      assert.equal(await page.locator('.toast').count(), 1, 'one toast at a time');
+      await banner.getByText(t('offline:pending', { count: 1 })).waitFor();
+      const [toastBox, cardBox, bannerBox] = [await boxOf(queued), await boxOf(card), await boxOf(banner)];
+      clear(toastBox, bannerBox, 'the toast covers the offline banner');
+      clear(toastBox, cardBox, 'the toast covers the install card');
+      clear(cardBox, bannerBox, 'the banner covers the install card');
+      assert.ok(bannerBox.y + bannerBox.height >= PHONE.height - 1, `the banner is at the bottom: ${JSON.stringify(bannerBox)}`);
+      await page.screenshot({ path: screenshotPath(`toast-card-banner-${lang}`), animations: 'disabled' });
+
+      // the card goes: the toast moves down to just above the banner
+      await card.getByRole('button', { name: t('install:ios.dismiss') }).click();
+      await card.waitFor({ state: 'detached' });
+      await save(lang === 'ja' ? 'もう一つ' : 'One more');
+      await queued.waitFor();
+      clear(await boxOf(queued), await boxOf(banner), 'the toast covers the offline banner');
+
+      await ctx.setOffline(false);
+      await banner.waitFor({ state: 'detached', timeout: 20_000 });
+      assert.deepEqual(problems, []);
+      await ctx.close();
+    });
   }
 
   it('a login page toast does not follow onto the dashboard; deleting the account ends signed out without an error toast', async () => {

@@ -2,8 +2,8 @@
  * Sign-in state from another tab (lib/authStore installAuth): the tabs share `auth-storage` in
  * localStorage and the session cookie, and a browser tells the other tabs of a change with a
  * `storage` event. Another tab signing in makes this one check the session and show the signed-in
- * app; another tab signing out signs this one out (and runs the sign-out hooks: the offline wipe);
- * other keys change nothing.
+ * app; another tab signing out, or clearing all of localStorage, signs this one out (and runs the
+ * sign-out hooks: the offline wipe); other keys change nothing.
  */
 import { act, screen, waitFor } from '@testing-library/react';
 import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -95,6 +95,33 @@ describe('sign-in state from another tab', () => {
     await waitFor(() => expect(sessionChecks).toBe(1));
     await waitFor(() => expect(getAuthState()).toMatchObject({ user: null, status: 'signedOut' }));
     expect(localStorage.getItem(AUTH_STORAGE_KEY)).toBeNull();
+  });
+
+  for (const lang of ['ja', 'en'] as const) {
+    it(`${lang}: another tab clears all of localStorage (key null): this tab is signed out as by a sign-out there`, async () => {
+      localStorage.setItem(AUTH_STORAGE_KEY, JSON.stringify({ user: TARO }));
+      resetAuthForTests({ user: TARO, status: 'signedIn' });
+      const wiped = vi.fn();
+      const off = onSignOut(wiped);
+      renderApp(lang === 'ja' ? '/' : '/en');
+      await screen.findByRole('heading', { level: 1, name: tr(lang, 'reminders:dashboard.title') });
+      localStorage.clear();
+      act(() => void window.dispatchEvent(new StorageEvent('storage', { key: null, oldValue: null, newValue: null, storageArea: localStorage })));
+      await waitFor(() => expect(getAuthState()).toMatchObject({ user: null, status: 'signedOut' }));
+      expect(wiped).toHaveBeenCalledOnce();
+      expect(await screen.findByRole('link', { name: tr(lang, 'nav.signIn') })).toBeInTheDocument();
+      expect(sessionChecks).toBe(0);
+      off();
+    });
+  }
+
+  it('sessionStorage cleared in this tab (key null, not localStorage) changes nothing', async () => {
+    localStorage.setItem(AUTH_STORAGE_KEY, JSON.stringify({ user: TARO }));
+    resetAuthForTests({ user: TARO, status: 'signedIn' });
+    act(() => void window.dispatchEvent(new StorageEvent('storage', { key: null, storageArea: sessionStorage })));
+    await new Promise((r) => setTimeout(r, 50));
+    expect(sessionChecks).toBe(0);
+    expect(getAuthState()).toMatchObject({ user: TARO, status: 'signedIn' });
   });
 
   it('other keys change nothing', async () => {

@@ -127,21 +127,43 @@ describe('how long a toast shows', () => {
     expect(toaster()).toBeEmptyDOMElement();
   });
 
-  it('each toast counts from when it appeared; a longer duration is kept', () => {
+  it('one at a time: a newer toast replaces the one shown and counts its own time from when it appeared', () => {
     startAlone();
     act(() => void toast.error('First'));
+    expect(document.querySelectorAll('.toast')).toHaveLength(1);
     act(() => vi.advanceTimersByTime(3_000));
     act(() => void toast.info('Second'));
-    act(() => void toast.warning('Long', 8_000));
-    act(() => vi.advanceTimersByTime(2_000));
+    expect(document.querySelectorAll('.toast')).toHaveLength(1);
     expect(toaster()).not.toHaveTextContent('First');
+    expect(toaster()).toHaveTextContent('Second');
+    // the first one's 5 s would end here: the second one stays its own full 5 s
+    act(() => vi.advanceTimersByTime(2_000));
     expect(toaster()).toHaveTextContent('Second');
     act(() => vi.advanceTimersByTime(2_999));
     expect(toaster()).toHaveTextContent('Second');
     act(() => vi.advanceTimersByTime(1));
-    expect(toaster()).not.toHaveTextContent('Second');
-    expect(toaster()).toHaveTextContent('Long');
-    act(() => vi.advanceTimersByTime(3_000));
     expect(toaster()).toBeEmptyDOMElement();
+  });
+
+  it('a longer duration is kept; the same message again leaves the shown one as it is', () => {
+    startAlone();
+    act(() => void toast.warning('Long', 8_000));
+    act(() => vi.advanceTimersByTime(6_000));
+    expect(toaster()).toHaveTextContent('Long');
+    act(() => void toast.warning('Long', 8_000));
+    expect(document.querySelectorAll('.toast')).toHaveLength(1);
+    act(() => vi.advanceTimersByTime(2_000));
+    expect(toaster()).toBeEmptyDOMElement();
+  });
+
+  it('three toasts in a row: only the last one shows', () => {
+    startAlone();
+    act(() => {
+      toast.success('Saved');
+      toast.warning('Offline: queued');
+      toast.error('Failed');
+    });
+    expect([...document.querySelectorAll('.toast')].map((el) => el.textContent)).toEqual(['Failed×']);
+    expect(screen.getByRole('alert')).toHaveTextContent('Failed');
   });
 });

@@ -22,7 +22,7 @@ function ToastItem({ toast }: { toast: Toast }) {
 }
 
 /**
- * The toasts: at the bottom (on the right on wide screens), and inside the open dialog (above its
+ * The toast (one at a time: a newer one replaces it, `toast.ts`): at the bottom (on the right on wide screens), and inside the open dialog (above its
  * buttons) while one is open, so they never cover it. Each goes after its duration (5 s by
  * default). A route change clears the previous page's toasts. Not top right as the seed had them:
  * there they cover the page's own actions beside its heading (Create reminder) for 5 s.

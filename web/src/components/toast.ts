@@ -1,5 +1,6 @@
 /**
- * A tiny toast store (5 s by default). A toast belongs to the page (pathname) it was shown on and
+ * A tiny toast store (5 s by default), one toast at a time (decisions.md "Toasts": at most one
+ * at a time, a newer one replaces it). A toast belongs to the page (pathname) it was shown on and
  * goes when the route changes, except one that announces the navigation it comes with ("signed
  * in", "account deleted"): that one survives exactly one route change.
  */
@@ -37,10 +38,11 @@ let routePath = typeof location === 'undefined' ? '' : location.pathname;
 export function showToast(message: string, kind: ToastKind = 'info', options: ToastOptions | number = {}): number {
   const { duration = TOAST_DEFAULT_MS, survivesNavigation = false } = typeof options === 'number' ? { duration: options } : options;
   // The same message twice in a row (e.g. two guards firing) shows once.
-  const dup = toasts.find((t) => t.message === message && t.kind === kind);
-  if (dup) return dup.id;
+  const shown = toasts[0];
+  if (shown && shown.message === message && shown.kind === kind) return shown.id;
   const id = nextId++;
-  toasts = [...toasts, { id, kind, message, duration, path: routePath, survivesNavigation }];
+  // One at a time: a newer toast replaces the one shown (and counts its own duration).
+  toasts = [{ id, kind, message, duration, path: routePath, survivesNavigation }];
   emit();
   return id;
 }
@@ -85,6 +87,7 @@ export function subscribeToasts(fn: () => void): () => void {
   return () => listeners.delete(fn);
 }
 
+/** The toast shown now, as a list of at most one. */
 export function getToasts(): Toast[] {
   return toasts;
 }

@@ -3,8 +3,11 @@
  * Translation completeness:
  * - ja and en have the same namespaces and exactly the same keys in each (a missing key fails);
  * - no value is empty, and {{placeholders}} match between languages;
- * - every literal key used by a component (t('…') with its file's useTranslation namespaces)
- *   exists, and so do the keys built from the app's enums.
+ * - every literal key used by a component exists where i18next looks for it, in ja and en:
+ *   `ns:key` in ns, a plain key in the first namespace of its t (useTranslation('ns'),
+ *   useTranslation(['a', 'b']) with or without options, `.t`, getFixedT), never in the later
+ *   ones; a useTranslation call the check cannot read fails it rather than being skipped;
+ * - and so do the keys built from the app's enums.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -104,30 +107,155 @@ function sourceFiles(dir: string): string[] {
   });
 }
 
-describe('keys used in code', () => {
-  const ja = Object.fromEntries(namespaces('ja').map((ns) => [ns, load('ja', ns)]));
-  const exists = (ns: string, key: string) => {
-    const [n, k] = key.includes(':') ? (key.split(':') as [string, string]) : [ns, key];
-    // A plural key (t('x', { count })) exists as x_one / x_other.
-    return has(ja[n], k) || has(ja[n], `${k}_other`);
-  };
+/** A `useTranslation(…)` / `getFixedT(lng, …)` namespace argument: none (the default, common), 'ns' or ['a', 'b']. */
+const NS_ARG = String.raw`(?:'([\w-]+)'|\[([^\]]*)\])?`;
+const OPTIONS = String.raw`(?:\s*,\s*\{[^}]*\})?`;
 
-  it('every literal t() key exists in one of its file’s namespaces', () => {
+function namespaceList(single: string | undefined, list: string | undefined): string[] {
+  if (single) return [single];
+  if (list !== undefined) return [...list.matchAll(/'([\w-]+)'/g)].map((m) => m[1]!);
+  return ['common']; // defaultNS
+}
+
+/** Comments out of the way (a doc comment may quote a call). */
+const stripComments = (text: string) =>
+  text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '').replace(/\s\/\/\s.*$/gm, '');
+
+interface Binding {
+  /** the name the t function goes by in the file */
+  alias: string;
+  namespaces: string[];
+  at: number;
+}
+
+/**
+ * The t functions a file binds, each with its namespaces, and the `useTranslation(` calls it
+ * could not read (a form this test does not know would leave keys unchecked: it fails instead).
+ */
+function bindingsOf(source: string): { bindings: Binding[]; unread: string[] } {
+  const text = stripComments(source);
+  const bindings: Binding[] = [];
+  const read = new Set<number>();
+  // const { t } / { t, i18n } / { t: th, ready } = useTranslation(ns?, options?)
+  for (const m of text.matchAll(new RegExp(String.raw`const\s*\{([^}]*)\}\s*=\s*useTranslation\(\s*${NS_ARG}${OPTIONS}\s*\)`, 'g'))) {
+    read.add(m.index + m[0].indexOf('useTranslation('));
+    const t = m[1]!.match(/(?:^|,)\s*t\s*(?::\s*(\w+))?\s*(?:,|$)/);
+    if (t) bindings.push({ alias: t[1] ?? 't', namespaces: namespaceList(m[2], m[3]), at: m.index });
+  }
+  // const th = useTranslation(ns).t
+  for (const m of text.matchAll(new RegExp(String.raw`const\s+(\w+)\s*=\s*useTranslation\(\s*${NS_ARG}${OPTIONS}\s*\)\.t\b`, 'g'))) {
+    read.add(m.index + m[0].indexOf('useTranslation('));
+    bindings.push({ alias: m[1]!, namespaces: namespaceList(m[2], m[3]), at: m.index });
+  }
+  // useTranslation(ns); as a statement: it only loads the namespace
+  for (const m of text.matchAll(new RegExp(String.raw`(?:^|[;{}])\s*(useTranslation\(\s*${NS_ARG}${OPTIONS}\s*\);)`, 'gm'))) {
+    read.add(m.index + m[0].indexOf('useTranslation('));
+  }
+  // const tl = i18n.getFixedT(lng, ns)
+  for (const m of text.matchAll(new RegExp(String.raw`const\s+(\w+)\s*=\s*[\w.]+\.getFixedT\(\s*[^,()]+,\s*${NS_ARG}\s*\)`, 'g'))) {
+    bindings.push({ alias: m[1]!, namespaces: namespaceList(m[2], m[3]), at: m.index });
+  }
+  const unread = [...text.matchAll(/useTranslation\(/g)].filter((m) => !read.has(m.index)).map((m) => text.slice(m.index, m.index + 60));
+  return { bindings, unread };
+}
+
+/**
+ * The literal keys a file's t functions are called with, each with the namespaces of its t: the
+ * nearest binding of that name above the call (the component it is in), else the first below
+ * (a helper above the component, called with its t).
+ */
+function keysOf(source: string): { key: string; namespaces: string[] }[] {
+  const text = stripComments(source);
+  const { bindings } = bindingsOf(source);
+  const out: { key: string; namespaces: string[] }[] = [];
+  for (const alias of new Set(bindings.map((b) => b.alias))) {
+    const own = bindings.filter((b) => b.alias === alias).sort((a, b) => a.at - b.at);
+    for (const m of text.matchAll(new RegExp(String.raw`(?<![\w$.])${alias}\(\s*(['"])([^'"\n]+)\1`, 'g'))) {
+      const binding = [...own].reverse().find((b) => b.at < m.index) ?? own[0]!;
+      out.push({ key: m[2]!, namespaces: binding.namespaces });
+    }
+  }
+  return out;
+}
+
+describe('keys used in code', () => {
+  const dicts = Object.fromEntries((['ja', 'en'] as const).map((lang) => [lang, Object.fromEntries(namespaces(lang).map((ns) => [ns, load(lang, ns)]))]));
+  /** In ns (or `other:` given in the key), in `lang`; a plural key (t('x', { count })) exists as x_one / x_other. */
+  const existsIn = (lang: 'ja' | 'en', ns: string, key: string) => {
+    const [n, k] = key.includes(':') ? (key.split(':') as [string, string]) : [ns, key];
+    const tree = dicts[lang]![n];
+    return tree !== undefined && (has(tree, k) || has(tree, `${k}_other`));
+  };
+  const exists = (ns: string, key: string) => existsIn('ja', ns, key);
+  /**
+   * Where i18next looks (react-i18next's default nsMode): `ns:key` in ns; a plain key in the
+   * first of the t function's namespaces only, never in the later ones.
+   */
+  const missingFrom = (namespacesOfT: string[], key: string) =>
+    (['ja', 'en'] as const).filter((lang) => !existsIn(lang, namespacesOfT[0]!, key));
+
+  it('every literal t() key exists where i18next looks for it, in ja and in en', () => {
     const missing: string[] = [];
+    const unread: string[] = [];
     let checked = 0;
+    let severalNamespaces = 0;
     for (const file of sourceFiles(SRC)) {
-      const text = readFileSync(file, 'utf8');
-      const nss = new Set<string>();
-      for (const m of text.matchAll(/useTranslation\(\s*(?:'([\w-]+)')?\s*\)/g)) nss.add(m[1] ?? 'common');
-      if (nss.size === 0) continue;
-      for (const m of text.matchAll(/\b(?:t|th)\(\s*'([^']+)'/g)) {
-        const key = m[1]!;
+      const source = readFileSync(file, 'utf8');
+      const found = bindingsOf(source);
+      unread.push(...found.unread.map((u) => `${relative(SRC, file)}: ${u}`));
+      for (const { key, namespaces: nss } of keysOf(source)) {
         checked++;
-        if (![...nss].some((ns) => exists(ns, key))) missing.push(`${relative(SRC, file)}: ${key} (namespaces ${[...nss].join(', ')})`);
+        if (nss.length > 1) severalNamespaces++;
+        const langs = missingFrom(nss, key);
+        if (langs.length > 0) missing.push(`${relative(SRC, file)}: ${key} (namespaces ${nss.join(', ')}; missing in ${langs.join(', ')})`);
       }
     }
-    expect(checked).toBeGreaterThan(100);
+    expect(unread).toEqual([]);
+    expect(checked).toBeGreaterThan(400);
+    // the files that call useTranslation(['reminders', 'errors']) and the like are checked too
+    expect(severalNamespaces).toBeGreaterThan(50);
     expect(missing).toEqual([]);
+  });
+
+  it('reads every form of binding, and resolves keys as i18next does', () => {
+    const source = `
+      /** useTranslation(['x', 'y']) in a comment is not a call */
+      function A() {
+        const { t } = useTranslation(['reminders', 'errors']);
+        return t('title') + t('errors:code.NOT_FOUND') + t("dialog.save");
+      }
+      function B() {
+        const { t: th, ready } = useTranslation('health', { useSuspense: false });
+        const tc = useTranslation().t;
+        useTranslation('errors'); // loads it
+        return th('status.healthy') + t('nav.signIn') + tc('nav.signIn');
+      }
+      const tl = i18n.getFixedT(lang, 'common');
+      tl('auth.required');
+    `;
+    expect(bindingsOf(source).unread).toEqual([]);
+    const keys = keysOf(source);
+    expect(keys).toEqual(
+      expect.arrayContaining([
+        { key: 'title', namespaces: ['reminders', 'errors'] },
+        { key: 'errors:code.NOT_FOUND', namespaces: ['reminders', 'errors'] },
+        { key: 'dialog.save', namespaces: ['reminders', 'errors'] },
+        { key: 'status.healthy', namespaces: ['health'] },
+        // t in B is A's: the nearest binding above
+        { key: 'nav.signIn', namespaces: ['reminders', 'errors'] },
+        { key: 'nav.signIn', namespaces: ['common'] },
+        { key: 'auth.required', namespaces: ['common'] },
+      ]),
+    );
+    expect(keys).toHaveLength(7);
+    expect(missingFrom(['reminders', 'errors'], 'title')).toEqual([]);
+    expect(missingFrom(['reminders', 'errors'], 'errors:code.NOT_FOUND')).toEqual([]);
+    // a key of the second namespace without its prefix: i18next does not find it
+    expect(missingFrom(['reminders', 'errors'], 'code.NOT_FOUND')).toEqual(['ja', 'en']);
+    expect(missingFrom(['reminders', 'errors'], 'noSuchKey.anywhere')).toEqual(['ja', 'en']);
+    expect(missingFrom(['reminders'], 'nosuchns:title')).toEqual(['ja', 'en']);
+    // a call form it cannot read fails the check rather than skipping the file
+    expect(bindingsOf('const x = useTranslation(someNamespaces);').unread).toHaveLength(1);
   });
 
   it('error keys returned by logic modules exist', () => {

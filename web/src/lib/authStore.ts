@@ -146,13 +146,19 @@ export function checkSession(): Promise<void> {
   return checking;
 }
 
-/** Wires 401 AUTHENTICATION_REQUIRED to logout, and re-checks when another tab signs in/out. */
+/**
+ * Wires 401 AUTHENTICATION_REQUIRED to logout, and re-checks when another tab signs in/out (or
+ * clears localStorage).
+ */
 // Any 401 with error_type AUTHENTICATION_REQUIRED logs the user out.
 api.setAuthRequiredHandler(() => void clearLocal());
 
 export function installAuth(): void {
   window.addEventListener('storage', (e) => {
-    if (e.key !== AUTH_STORAGE_KEY) return;
+    // key null: another tab cleared all of localStorage (auth-storage with it), which signs out
+    // as removing auth-storage does. sessionStorage is not shared with other tabs.
+    if (e.storageArea && e.storageArea !== localStorage) return;
+    if (e.key !== AUTH_STORAGE_KEY && e.key !== null) return;
     const user = readStoredUser();
     if (user) void checkSession();
     else if (state.user) void clearLocal();

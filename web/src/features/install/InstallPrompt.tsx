@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useBottomOverlay } from '../../components/bottomOverlays';
 import { isStandalone } from '../../lib/platform';
 import { dismissInstallPrompt, installPromptDelay, recordVisit, shouldShowInstallPrompt, type InstallDismissal } from './installRules';
 import { loadInstallState, saveInstallState } from './installStorage';
@@ -16,6 +17,8 @@ export function InstallPrompt() {
   const { t } = useTranslation('install');
   const [deferred, setDeferred] = useState<BeforeInstallPromptEvent | null>(null);
   const [visible, setVisible] = useState(false);
+  // Its height keeps the toasts above it (components/bottomOverlays).
+  const ref = useBottomOverlay('card');
 
   useEffect(() => {
     if (!visitRecorded) {
@@ -66,7 +69,7 @@ export function InstallPrompt() {
 
   if (!visible || !deferred) return null;
   return (
-    <aside className="overlay-card install-prompt" role="dialog" aria-labelledby="install-title">
+    <aside ref={ref} className="overlay-card install-prompt" role="dialog" aria-labelledby="install-title">
       <button type="button" className="icon-button close" aria-label={t('close')} onClick={() => dismiss('close')}>
         ×
       </button>

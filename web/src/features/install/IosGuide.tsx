@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useBottomOverlay } from '../../components/bottomOverlays';
 import { isStandalone } from '../../lib/platform';
 import { IOS_GUIDE_DELAY_MS, dismissIosGuide, shouldShowIosGuide } from './installRules';
 import { loadIosGuideState, saveIosGuideState } from './installStorage';
@@ -10,6 +11,8 @@ let shownThisLoad = false;
 export function IosGuide() {
   const { t } = useTranslation('install');
   const [visible, setVisible] = useState(false);
+  // Its height keeps the toasts above it (components/bottomOverlays).
+  const ref = useBottomOverlay('card');
 
   useEffect(() => {
     const h = setTimeout(() => {
@@ -29,7 +32,7 @@ export function IosGuide() {
 
   if (!visible) return null;
   return (
-    <aside className="overlay-card ios-guide" role="dialog" aria-labelledby="ios-guide-title">
+    <aside ref={ref} className="overlay-card ios-guide" role="dialog" aria-labelledby="ios-guide-title">
       <button type="button" className="icon-button close" aria-label={t('close')} onClick={dismiss}>
         ×
       </button>

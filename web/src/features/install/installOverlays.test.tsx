@@ -169,6 +169,21 @@ describe('the install prompt', () => {
     expect(stored(INSTALL_STATE_KEY)?.snoozedUntil).toBeNull();
   });
 
+  it('shown, it keeps the toasts above it: its height (and the gap) is --bottom-cards-space until it goes', async () => {
+    vi.spyOn(HTMLElement.prototype, 'getBoundingClientRect').mockReturnValue(new DOMRect(0, 0, 396, 180));
+    const space = () => document.documentElement.style.getPropertyValue('--bottom-cards-space');
+    history(5, 10 * DAY);
+    await loadPrompt();
+    expect(space()).toBe('');
+    offerInstall();
+    await advance(0);
+    expect(prompt()).not.toBeNull();
+    expect(space()).toBe('188px');
+    fireEvent.click(screen.getByRole('button', { name: tr('en', 'install:later') }));
+    expect(prompt()).toBeNull();
+    expect(space()).toBe('');
+  });
+
   it('installed while shown (appinstalled): it goes', async () => {
     history(5, 10 * DAY);
     await loadPrompt();
@@ -214,6 +229,19 @@ describe('the iOS add-to-home-screen guide', () => {
       for (const k of ['why', 'step1', 'step2', 'step3']) expect(shown).toHaveTextContent(tr(lang, `install:ios.${k}`));
     });
   }
+
+  it('shown, it keeps the toasts above it (--bottom-cards-space) until dismissed', async () => {
+    vi.spyOn(HTMLElement.prototype, 'getBoundingClientRect').mockReturnValue(new DOMRect(0, 0, 366, 240));
+    const space = () => document.documentElement.style.getPropertyValue('--bottom-cards-space');
+    device(UA.iphoneSafari);
+    await loadGuide();
+    await advance(3_000);
+    expect(guide()).not.toBeNull();
+    expect(space()).toBe('248px');
+    fireEvent.click(screen.getByRole('button', { name: tr('en', 'install:ios.dismiss') }));
+    expect(guide()).toBeNull();
+    expect(space()).toBe('');
+  });
 
   it('iPad Safari (a Mac with a touch screen) too', async () => {
     device(UA.ipadSafari, { touch: 5 });

@@ -45,6 +45,19 @@ describe('SyncBanner', () => {
     expect(screen.getByText('同期待ち：3件')).toBeInTheDocument();
   });
 
+  it('shown, its height is --bottom-banner-height (the install cards and the toasts stay above it); gone, so is that', async () => {
+    vi.spyOn(HTMLElement.prototype, 'getBoundingClientRect').mockReturnValue(new DOMRect(0, 0, 390, 43.5));
+    const height = () => document.documentElement.style.getPropertyValue('--bottom-banner-height');
+    const { rerender } = await inLang('en', <SyncBanner online={false} pending={0} />);
+    expect(banner()).not.toBeNull();
+    expect(height()).toBe('44px');
+    rerender(<SyncBanner online pending={1} />);
+    expect(height()).toBe('44px');
+    rerender(<SyncBanner online pending={0} />);
+    expect(banner()).toBeNull();
+    expect(height()).toBe('');
+  });
+
   it('back online with actions still queued: "Syncing" and the count', async () => {
     await inLang('en', <SyncBanner online pending={2} />);
     const status = screen.getByRole('status');

@@ -1,4 +1,5 @@
 import { useTranslation } from 'react-i18next';
+import { useBottomOverlay } from '../../components/bottomOverlays';
 import { usePendingCount } from '../../lib/offline/pendingStatus';
 import { useOnline } from '../../lib/useOnline';
 
@@ -14,9 +15,11 @@ export function OfflineBanner() {
 
 export function SyncBanner({ online, pending }: { online: boolean; pending: number }) {
   const { t } = useTranslation('offline');
+  // Its height keeps the install cards and the toasts above it (components/bottomOverlays).
+  const ref = useBottomOverlay('banner');
   if (online && pending === 0) return null;
   return (
-    <div className={online ? 'offline-banner syncing' : 'offline-banner'} role="status">
+    <div ref={ref} className={online ? 'offline-banner syncing' : 'offline-banner'} role="status">
       {online ? <strong>{t('syncing')}</strong> : <strong>{t('banner')}</strong>}
       {!online && <span> {t('bannerDetail')}</span>}
       {pending > 0 && (

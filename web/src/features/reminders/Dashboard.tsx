@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { LangLink } from '../../components/LangLink';
 import { Spinner } from '../../components/Spinner';
+import { isWaitingToSync, usePendingReminderIds } from '../../lib/offline/pendingStatus';
 import { useLocalizedPath } from '../../lib/useLang';
 import { OPEN_CREATE_DIALOG } from '../../shared/navState';
 import { useDates } from '../../shared/useDates';
@@ -21,6 +22,7 @@ export default function Dashboard({ deviceNotice, quickAdd }: { deviceNotice: Re
   const lp = useLocalizedPath();
   const navigate = useNavigate();
   const { data, error, isLoading } = useReminders();
+  const pendingIds = usePendingReminderIds();
   // Completed = archived: the server's total, from the completed list's first page.
   const archived = useArchivedPage(0);
   const summary = dashboardSummary(data ?? [], archived.data ? archivedCount(archived.data) : 0);
@@ -72,6 +74,7 @@ export default function Dashboard({ deviceNotice, quickAdd }: { deviceNotice: Re
                     {r.title}
                   </h3>
                   {r.description && <p className="muted">{r.description}</p>}
+                  {isWaitingToSync(r.id, pendingIds) && <span className="badge warn">{t('pendingSync')}</span>}
                   {r.overdue && <span className="badge warn">{t('overdue')}</span>}
                   {r.snoozed_until && <p className="small snoozed">{t('snoozedUntil', { when: dates.when(r.snoozed_until, r.timezone) })}</p>}
                 </div>

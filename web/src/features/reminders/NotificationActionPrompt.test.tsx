@@ -2,12 +2,14 @@
  * Deep links act only with their token (decisions.md): `/reminders?reminder=&log=&do=&t=` from a
  * declarative notification's button performs the action with `t` as `action_token`; without
  * `t` the page asks first (Confirm performs it with the session, Cancel does nothing). Either
- * way `do`, `log` and `t` leave the address.
+ * way `do`, `log` and `t` leave the address. Offline, the action is queued (as the details'
+ * Complete and Snooze are) and sent once back online.
  */
-import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { clearToasts } from '../../components/toast';
-import { resetAuthForTests } from '../../lib/authStore';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { clearToasts, getToasts } from '../../components/toast';
+import { getAuthState, resetAuthForTests } from '../../lib/authStore';
+import { pendingActions, startOfflineSync, stopOfflineSync } from '../../lib/offline/offlineSync';
 import type { Reminder, User } from '../../lib/types';
 import { mockFetch, ok, preloadApp, renderApp } from '../../test/renderApp';
 import { tr } from '../../test/texts';
@@ -82,5 +84,69 @@ describe('a notification button opened as a link', () => {
     await new Promise((r) => setTimeout(r, 50));
     expect(handled).toEqual([]);
     expect(loc()).toBe('/en/reminders?reminder=r1');
+  });
+});
+
+describe('a notification button opened as a link while offline', () => {
+  let online = true;
+  const setOnline = (value: boolean) => {
+    online = value;
+    act(() => void window.dispatchEvent(new Event(value ? 'online' : 'offline')));
+  };
+  beforeEach(async () => {
+    online = false;
+    vi.spyOn(navigator, 'onLine', 'get').mockImplementation(() => online);
+    // each test its own account, so its queue starts empty
+    const user = { ...USER, id: `u-link-${Math.random()}` };
+    resetAuthForTests({ user, status: 'signedIn' });
+    await startOfflineSync(user.id);
+  });
+  afterEach(() => stopOfflineSync());
+  const toasts = () => getToasts().map((t) => t.message);
+
+  for (const lang of ['ja', 'en'] as const) {
+    it(`${lang}: with its token: queued with the token (nothing sent), said so, and sent with action_token once online`, async () => {
+      const handled = server();
+      renderApp(`${lang === 'en' ? '/en' : ''}/reminders?reminder=r1&log=l1&do=complete&t=tok-123`);
+      await waitFor(() => expect(toasts()).toEqual([tr(lang, 'reminders:toast.queued')]));
+      expect(await pendingActions()).toEqual([
+        expect.objectContaining({ type: 'complete', reminderId: 'r1', logId: 'l1', data: { action_token: 'tok-123' }, retryCount: 0 }),
+      ]);
+      await waitFor(() => expect(loc()).toBe(`${lang === 'en' ? '/en' : ''}/reminders?reminder=r1`));
+      expect(handled).toEqual([]);
+
+      setOnline(true);
+      await waitFor(() => expect(handled).toEqual([{ reminder_id: 'r1', log_id: 'l1', action: 'complete', action_token: 'tok-123' }]));
+      await waitFor(async () => expect(await pendingActions()).toEqual([]));
+    });
+  }
+
+  it('en: opened before the offline store is open (it opens after the first paint): queued once it is', async () => {
+    const userId = getAuthState().user!.id;
+    stopOfflineSync();
+    const handled = server();
+    renderApp('/en/reminders?reminder=r1&log=l1&do=complete&t=tok-9');
+    await waitFor(() => expect(loc()).toBe('/en/reminders?reminder=r1'));
+    await new Promise((r) => setTimeout(r, 100));
+    expect(toasts()).toEqual([]);
+    await startOfflineSync(userId);
+    await waitFor(() => expect(toasts()).toEqual([tr('en', 'reminders:toast.queued')]));
+    expect(await pendingActions()).toEqual([expect.objectContaining({ type: 'complete', reminderId: 'r1', logId: 'l1', data: { action_token: 'tok-9' } })]);
+    expect(handled).toEqual([]);
+  });
+
+  it('en: without a token, Confirm queues it (to go with the session) and nothing is sent offline', async () => {
+    const handled = server();
+    renderApp('/en/reminders?reminder=r1&log=l1&do=snooze');
+    const dialog = await screen.findByRole('dialog', { name: 'Snooze this reminder?' });
+    fireEvent.click(within(dialog).getByRole('button', { name: tr('en', 'reminders:details.fromNotification.ask.confirm') }));
+    await waitFor(() => expect(toasts()).toEqual([tr('en', 'reminders:toast.queued')]));
+    const [queued, ...rest] = await pendingActions();
+    expect(rest).toEqual([]);
+    expect(queued).toMatchObject({ type: 'snooze', reminderId: 'r1', logId: 'l1' });
+    expect(queued!.data).toBeUndefined();
+    expect(handled).toEqual([]);
+    setOnline(true);
+    await waitFor(() => expect(handled).toEqual([{ reminder_id: 'r1', log_id: 'l1', action: 'snooze' }]));
   });
 });

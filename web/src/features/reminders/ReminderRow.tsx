@@ -1,4 +1,5 @@
 import { useTranslation } from 'react-i18next';
+import { isWaitingToSync, usePendingReminderIds } from '../../lib/offline/pendingStatus';
 import { isTempId } from '../../lib/offline/syncQueue';
 import type { Recurrence, Reminder } from '../../lib/types';
 import { useLang } from '../../lib/useLang';
@@ -42,6 +43,7 @@ export function ReminderRow({
 }: ReminderRowProps) {
   const { t } = useTranslation('reminders');
   const lang = useLang();
+  const waiting = isWaitingToSync(r.id, usePendingReminderIds());
   return (
     <li id={`reminder-${r.id}`} className={`card reminder-item${highlighted ? ' highlight' : ''}`}>
       <div className="reminder-main">
@@ -52,7 +54,8 @@ export function ReminderRow({
         <p className="tags">
           <span className="badge">{recurrenceLabel(r.recurrence)}</span>
           {[alertsText(r.alerts, t, lang), nagText(r.repeat_until_done, t)].map((text) => text && <span key={text} className="badge muted">{text}</span>)}
-          {isTempId(r.id) && <span className="badge warn">{t('pendingSync')}</span>}
+          {/* created, edited, completed or snoozed offline: the change is still queued */}
+          {waiting && <span className="badge warn">{t('pendingSync')}</span>}
           {r.is_archived && <span className="badge">{t('status.completed')}</span>}
           {r.overdue && <span className="badge warn">{t('overdue')}</span>}
         </p>

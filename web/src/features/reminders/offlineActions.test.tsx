@@ -13,7 +13,7 @@ import { clearToasts, getToasts } from '../../components/toast';
 import { initI18n } from '../../i18n';
 import { resetAuthForTests } from '../../lib/authStore';
 import type { Lang } from '../../lib/lang';
-import { pendingActions, startOfflineSync, stopOfflineSync } from '../../lib/offline/offlineSync';
+import { enqueue, pendingActions, startOfflineSync, stopOfflineSync } from '../../lib/offline/offlineSync';
 import type { DeliveryLog, Reminder, User } from '../../lib/types';
 import { mockFetch, ok, preloadApp, renderApp } from '../../test/renderApp';
 import { tr } from '../../test/texts';
@@ -91,12 +91,50 @@ describe('the reminders page offline', () => {
         expect.objectContaining({ type: 'update', reminderId: 'a', data: { title: 'Water the garden' }, retryCount: 0 }),
       ]);
       expect(writes(fetch)).toEqual([]);
+      // the edited reminder says its change waits, as a new one does; the other one does not
+      const edited = screen.getByRole('heading', { level: 2, name: 'Water the garden' }).closest('li')!;
+      await waitFor(() => expect(within(edited).getByText(tr(lang, 'reminders:pendingSync'))).toBeInTheDocument());
+      const other = screen.getByRole('heading', { level: 2, name: 'Call the bank' }).closest('li')!;
+      expect(within(other).queryByText(tr(lang, 'reminders:pendingSync'))).toBeNull();
 
       setOnline(true);
       await waitFor(() => expect(sent).toEqual([{ title: 'Water the garden' }]));
       await waitFor(async () => expect(await pendingActions()).toEqual([]));
+      await waitFor(() => expect(screen.queryByText(tr(lang, 'reminders:pendingSync'))).toBeNull());
     });
   }
+
+  it('ja: the dashboard names the reminder whose change waits in the queue', async () => {
+    mockFetch({ 'GET /api/reminders': () => ok([reminder('a', 'Water the plants', user.id), reminder('b', 'Call the bank', user.id)]) });
+    setOnline(false);
+    await enqueue({ type: 'update', reminderId: 'b', data: { title: 'Call the bank' } });
+    renderApp('/');
+    const item = (await screen.findByRole('heading', { level: 3, name: 'Call the bank' })).closest('li')!;
+    await waitFor(() => expect(within(item).getByText(tr('ja', 'reminders:pendingSync'))).toBeInTheDocument());
+    expect(screen.getAllByText(tr('ja', 'reminders:pendingSync'))).toHaveLength(1);
+  });
+
+  it("en: Complete from a row's details offline: that row says Waiting to sync until it has synced", async () => {
+    const LOG = { id: 'l1', occurrence_at: '2029-12-31T00:00:00Z', kind: 'occurrence', status: 'shown', devices: [] };
+    const fetch = await openPage('en', {
+      'GET /api/reminders/a/logs': () => ok([LOG]),
+      'GET /api/reminders/a/occurrences': () => ok({ occurrences: [AT] }),
+      'POST /api/reminders': () => ok(reminder('a', 'Water the plants', user.id)),
+    });
+    const row = screen.getByRole('heading', { level: 2, name: 'Water the plants' }).closest('li')!;
+    fireEvent.click(within(row).getByRole('button', { name: 'Details' }));
+    const complete = await within(row).findByRole('button', { name: 'Complete' });
+    setOnline(false);
+    fireEvent.click(complete);
+    await waitFor(() => expect(toasts()).toContain('Saved offline. It will sync when you are back online.'));
+    await waitFor(() => expect(within(row).getByText('Waiting to sync')).toBeInTheDocument());
+    expect(screen.getAllByText('Waiting to sync')).toHaveLength(1);
+    expect(writes(fetch)).toEqual([]);
+
+    setOnline(true);
+    await waitFor(async () => expect(await pendingActions()).toEqual([]));
+    await waitFor(() => expect(within(row).queryByText('Waiting to sync')).toBeNull());
+  });
 
   it('en: a new reminder saved offline is queued as a create under a temp- id and listed as waiting', async () => {
     const fetch = await openPage('en');

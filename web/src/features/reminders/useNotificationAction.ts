@@ -4,6 +4,7 @@ import { useLocation, useNavigate } from 'react-router';
 import { useSWRConfig } from 'swr';
 import { toast } from '../../components/toast';
 import { api } from '../../lib/api';
+import { enqueue } from '../../lib/offline/offlineSync';
 import { isReminderKey } from '../../lib/swrKeys';
 
 export interface NotificationAction {
@@ -30,7 +31,8 @@ export function notificationAction(search: string): NotificationAction | null {
  * only with their token (decisions.md): with `t`, the page performs the action once, authorized
  * by it (`action_token`; the server's handle is idempotent too); without it, nothing happens
  * until the person confirms (`asking`), and then with the session. Either way `do`, `log` and
- * `t` leave the address at once (`reminder` stays: it opens the reminder's details).
+ * `t` leave the address at once (`reminder` stays: it opens the reminder's details). Offline,
+ * the action goes to the pending-action queue, as from the details.
  */
 export function useNotificationAction(): { asking: NotificationAction | null; confirm: () => void; cancel: () => void } {
   const { t } = useTranslation('reminders');
@@ -43,6 +45,18 @@ export function useNotificationAction(): { asking: NotificationAction | null; co
 
   const perform = useCallback(
     (a: NotificationAction) => {
+      // Offline, queued as the details' Complete and Snooze are (with the token, which the queue
+      // keeps sealed), and sent once back online.
+      if (!navigator.onLine) {
+        enqueue({ type: a.action, reminderId: a.reminderId, logId: a.logId, ...(a.token ? { data: { action_token: a.token } } : {}) }).then(
+          () => {
+            toast.success(t('toast.queued'));
+            void mutate(isReminderKey);
+          },
+          () => toast.error(t('details.fromNotification.failed')),
+        );
+        return;
+      }
       api.reminders
         .handle({ reminder_id: a.reminderId, log_id: a.logId, action: a.action, ...(a.token ? { action_token: a.token } : {}) })
         .then(

@@ -180,6 +180,15 @@ export class OfflineStore {
     return this.db.countFromIndex('pendingActions', 'userId', this.userId);
   }
 
+  /**
+   * The reminders this user's queued actions are for (their "Waiting to sync" badge): ids are
+   * stored beside the sealed data, so nothing is decrypted.
+   */
+  async pendingReminderIds(): Promise<string[]> {
+    const rows = await this.db.getAllFromIndex('pendingActions', 'userId', this.userId);
+    return [...new Set(rows.flatMap((r) => (r.reminderId ? [r.reminderId] : [])))];
+  }
+
   /** The pending-action queue of this user, with action data sealed like reminders. */
   queue(): QueueStorage {
     const toStored = async (a: PendingAction): Promise<StoredAction> => {

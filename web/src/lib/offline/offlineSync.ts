@@ -8,7 +8,7 @@ import { api } from '../api';
 import { isReminderKey } from '../swrKeys';
 import type { Reminder, ReminderInput } from '../types';
 import { OfflineStore } from './offlineDb';
-import { setPendingCount, SYNC_STATUS_POLL_MS } from './pendingStatus';
+import { setPendingCount, setPendingReminderIds, SYNC_STATUS_POLL_MS } from './pendingStatus';
 import { syncErrorNotification } from './syncErrorText';
 import { processQueue, SyncScheduler, type PendingAction, type QueueStorage, type SyncNotifier } from './syncQueue';
 
@@ -45,9 +45,12 @@ export async function startOfflineSync(userId: string): Promise<void> {
   stopOfflineSync();
   if (typeof indexedDB === 'undefined') return;
   const store = await OfflineStore.open(userId);
-  // The banner's pending count: refreshed after every change the queue makes, and polled.
+  // The banner's pending count and the reminders' "Waiting to sync": refreshed after every
+  // change the queue makes, and polled.
   const refreshCount = () => {
-    if (current?.store === store) void store.pendingCount().then((n) => current?.store === store && setPendingCount(n), () => {});
+    if (current?.store !== store) return;
+    void store.pendingCount().then((n) => current?.store === store && setPendingCount(n), () => {});
+    void store.pendingReminderIds().then((ids) => current?.store === store && setPendingReminderIds(ids), () => {});
   };
   const queue = store.queue();
   const counted: QueueStorage = {
@@ -89,6 +92,7 @@ export async function startOfflineSync(userId: string): Promise<void> {
       scheduler.stop();
       store.db.close();
       setPendingCount(0);
+      setPendingReminderIds([]);
     },
   };
   refreshCount();
@@ -103,6 +107,9 @@ export function stopOfflineSync(): void {
 
 /** Queue an action for later (offline create/update) and nudge the scheduler. */
 export async function enqueue(action: Omit<PendingAction, 'timestamp' | 'retryCount'>): Promise<void> {
+  // The store opens after the first paint: an action from the link the app was opened with
+  // (a notification's Complete or Snooze) can come before it.
+  await whenReady(3_000);
   if (!current) throw new Error('Offline sync not started');
   await current.store.queue().add({ ...action, timestamp: Date.now(), retryCount: 0 });
   current.refreshCount();

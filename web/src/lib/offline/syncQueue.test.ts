@@ -73,6 +73,16 @@ describe('executeAction', () => {
   });
 });
 
+describe('a notification link\'s action queued offline', () => {
+  it('passes its action token, for complete and snooze', async () => {
+    const { api } = fakeApi();
+    await executeAction(act({ type: 'complete', reminderId: 'r', logId: 'l', data: { action_token: 'tok' } }, 1), api);
+    expect(api.handle).toHaveBeenCalledWith({ reminder_id: 'r', log_id: 'l', action: 'complete', action_token: 'tok' });
+    await executeAction(act({ type: 'snooze', reminderId: 'r', logId: 'l', data: { action_token: 'tok' } }, 2), api);
+    expect(api.handle).toHaveBeenLastCalledWith({ reminder_id: 'r', log_id: 'l', action: 'snooze', action_token: 'tok' });
+  });
+});
+
 describe('processQueue', () => {
   it('processes in order and removes successes', async () => {
     const storage = memoryQueueStorage([

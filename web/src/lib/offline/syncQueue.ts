@@ -41,6 +41,7 @@ export interface SyncApi {
     action: 'complete' | 'snooze';
     snooze_minutes?: number;
     snooze_until?: string;
+    action_token?: string;
   }): Promise<unknown>;
 }
 
@@ -93,11 +94,13 @@ export async function executeAction(
       if (!action.reminderId || !action.logId) {
         throw new SyncActionError(`Missing reminderId or logId for ${action.type} action`);
       }
-      const data = action.data as { snooze_minutes?: unknown; snooze_until?: unknown } | undefined;
+      const data = action.data as { snooze_minutes?: unknown; snooze_until?: unknown; action_token?: unknown } | undefined;
       await api.handle({
         reminder_id: action.reminderId,
         log_id: action.logId,
         action: action.type,
+        // queued from a notification's link: its token authorizes it, as it would have online
+        ...(typeof data?.action_token === 'string' ? { action_token: data.action_token } : {}),
         ...(action.type === 'snooze' && typeof data?.snooze_minutes === 'number' ? { snooze_minutes: data.snooze_minutes } : {}),
         ...(action.type === 'snooze' && typeof data?.snooze_until === 'string' ? { snooze_until: data.snooze_until } : {}),
       });
