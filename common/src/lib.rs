@@ -17,6 +17,7 @@ pub mod jobs;
 pub mod keys;
 pub mod outbox;
 pub mod push_endpoint;
+pub mod push_message;
 pub mod queue;
 pub mod recurrence;
 pub mod reminder;
