@@ -67,6 +67,8 @@ pub struct Routes {
     pub health: OpenApiRouter<AppState>,
 }
 
+/// The handlers of one `routes!` share a path: utoipa-axum mounts each of them on every path
+/// the call names (tests/api/document.rs holds each path to the methods the document names).
 pub fn routes() -> Routes {
     let sign_in = OpenApiRouter::default()
         .routes(routes!(auth_routes::request_otp))

@@ -15,9 +15,14 @@ use utoipa_axum::router::OpenApiRouter;
 #[derive(OpenApi)]
 #[openapi(
     info(title = "Hibiki API", description = "Reminders you hear. Every answer is an envelope: {success: true, data} or {success: false, error: {code, message, fields?, retry_after?}}."),
-    // What no route names but the contract publishes: the closed set of field codes, and the
-    // push payload the workers send.
-    components(schemas(crate::error::FieldDetail, hibiki_common::error::FieldCode, hibiki_common::push_message::PushMessage)),
+    // What no body or answer names but the contract publishes: the closed set of field codes,
+    // the push payload the workers send, and the list's filter (a query parameter's type).
+    components(schemas(
+        crate::error::FieldDetail,
+        hibiki_common::error::FieldCode,
+        hibiki_common::push_message::PushMessage,
+        hibiki_common::reminder::StatusFilter
+    )),
     tags((name = "auth"), (name = "reminders"), (name = "account"), (name = "admin"), (name = "notifications"), (name = "health"), (name = "calendar"))
 )]
 pub struct ApiDoc;

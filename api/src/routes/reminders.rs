@@ -23,7 +23,7 @@ use crate::state::AppState;
 pub struct ListQuery {
     /// active (default), archived or all
     #[serde(default)]
-    #[param(value_type = Option<String>)]
+    #[param(value_type = Option<StatusFilter>)]
     pub status: StatusFilter,
     /// 1 to 500, default 500
     pub limit: Option<i64>,

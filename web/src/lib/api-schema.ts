@@ -1144,6 +1144,11 @@ export interface components {
             /** @description Who runs this Hibiki (each field null when the operator has not configured it). */
             operator: components["schemas"]["Operator"];
         };
+        /**
+         * @description Which reminders a list asks for.
+         * @enum {string}
+         */
+        StatusFilter: "active" | "archived" | "all";
         StatusSummary: {
             deliveries_1h: components["schemas"]["DeliveryCounts"];
             deliveries_5m: components["schemas"]["DeliveryCounts"];
@@ -2854,7 +2859,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description active (default), archived or all */
-                status?: string;
+                status?: components["schemas"]["StatusFilter"];
                 /** @description 1 to 500, default 500 */
                 limit?: number;
                 /** @description default 0 */

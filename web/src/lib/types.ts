@@ -60,7 +60,8 @@ export type ReminderInput = Schemas['ReminderInput'];
  */
 export type Reminder = Schemas['Reminder'];
 
-export type ReminderStatusFilter = 'active' | 'archived' | 'all';
+/** GET /api/reminders?status= (default active). */
+export type ReminderStatusFilter = Schemas['StatusFilter'];
 
 /** POST /api/reminders/preview, GET /api/reminders/{id}/occurrences */
 export type Occurrences = Schemas['Occurrences'];
