@@ -86,6 +86,13 @@ pub fn session_cookie(token: &str, secure: bool) -> String {
         .to_string()
 }
 
+/// 204 with the session cookie cleared: the answer to signing out and to deleting the account.
+pub type SignedOut = (axum::http::StatusCode, axum::response::AppendHeaders<[(axum::http::HeaderName, String); 1]>);
+
+pub fn signed_out(secure: bool) -> SignedOut {
+    (axum::http::StatusCode::NO_CONTENT, axum::response::AppendHeaders([(axum::http::header::SET_COOKIE, clear_session_cookie(secure))]))
+}
+
 pub fn clear_session_cookie(secure: bool) -> String {
     cookie::Cookie::build((cookie_name(secure), ""))
         .path("/")

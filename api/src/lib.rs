@@ -22,13 +22,14 @@ use axum::extract::{DefaultBodyLimit, MatchedPath, Request};
 use axum::http::{HeaderName, HeaderValue, header};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
-use axum::routing::{get, post};
+use axum::routing::get;
 use tower::ServiceBuilder;
 use tower_http::catch_panic::CatchPanicLayer;
 use tower_http::request_id::{MakeRequestUuid, PropagateRequestIdLayer, SetRequestIdLayer};
 use tower_http::set_header::SetResponseHeaderLayer;
 use tower_http::trace::TraceLayer;
-use utoipa::OpenApi;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
 use crate::error::ApiError;
 use crate::routes::{account, admin, auth as auth_routes, calendar, health, notifications, reminders, site};
@@ -55,47 +56,64 @@ base-uri 'self'; form-action 'self'; frame-ancestors 'none'"
     HeaderValue::from_str(&csp).expect("the CSP is a valid header value (the DSN origin is ASCII)")
 }
 
+/// Every route of the API, once, in its rate-limit group: [`router`] serves them, each group
+/// behind its limit, and [`openapi::document`] describes them.
+pub struct Routes {
+    /// Signing in: the stricter per-client limit.
+    pub sign_in: OpenApiRouter<AppState>,
+    /// Everything else under `/api`: the API limit.
+    pub api: OpenApiRouter<AppState>,
+    /// Outside the rate limits: probes must always get through.
+    pub health: OpenApiRouter<AppState>,
+}
+
+/// The handlers of one `routes!` share a path: utoipa-axum mounts each of them on every path
+/// the call names (tests/api/document.rs holds each path to the methods the document names).
+pub fn routes() -> Routes {
+    let sign_in = OpenApiRouter::default()
+        .routes(routes!(auth_routes::request_otp))
+        .routes(routes!(auth_routes::verify))
+        .routes(routes!(auth_routes::verify_link))
+        .routes(routes!(auth_routes::dev_login));
+    let api = OpenApiRouter::default()
+        .routes(routes!(auth_routes::session))
+        .routes(routes!(auth_routes::logout))
+        .routes(routes!(auth_routes::sessions))
+        .routes(routes!(auth_routes::end_session))
+        .routes(routes!(reminders::list, reminders::create_or_act))
+        .routes(routes!(reminders::preview))
+        .routes(routes!(reminders::get, reminders::update, reminders::delete))
+        .routes(routes!(reminders::occurrences))
+        .routes(routes!(reminders::logs))
+        .routes(routes!(reminders::skip))
+        .routes(routes!(reminders::send))
+        .routes(routes!(calendar::create_token, calendar::delete_token))
+        .routes(routes!(calendar::feed))
+        .routes(routes!(account::get_settings, account::put_settings))
+        .routes(routes!(account::delete_account))
+        .routes(routes!(account::test_email))
+        .routes(routes!(admin::stats))
+        .routes(routes!(admin::users))
+        .routes(routes!(notifications::vapid_public_key))
+        .routes(routes!(notifications::subscriptions))
+        .routes(routes!(notifications::delete_subscription))
+        .routes(routes!(notifications::action))
+        .routes(routes!(notifications::push_test))
+        .routes(routes!(health::status))
+        .routes(routes!(site::site))
+        // The document itself: served, not described in it.
+        .route("/api/openapi.json", get(openapi_json));
+    let health = OpenApiRouter::default().routes(routes!(health::detail, health::head));
+    Routes { sign_in, api, health }
+}
+
 pub fn router(state: AppState) -> Router {
     let csp = content_security_policy(state.config.error_reporting_origin().as_deref());
     let hsts = (state.config.public_url.scheme() == "https").then(|| HeaderValue::from_static("max-age=31536000"));
-    let sign_in = Router::new()
-        .route("/api/auth/otp", post(auth_routes::request_otp))
-        .route("/api/auth/verify", post(auth_routes::verify))
-        .route("/api/auth/verify-link", post(auth_routes::verify_link))
-        .route("/api/auth/dev-login", post(auth_routes::dev_login))
-        .route_layer(middleware::from_fn_with_state(state.clone(), ratelimit::limit_auth));
-
-    let api = Router::new()
-        .route("/api/auth/session", get(auth_routes::session))
-        .route("/api/auth/logout", post(auth_routes::logout))
-        .route("/api/auth/sessions", get(auth_routes::sessions))
-        .route("/api/auth/sessions/{id}", axum::routing::delete(auth_routes::end_session))
-        .route("/api/reminders", get(reminders::list).post(reminders::create_or_act))
-        .route("/api/reminders/preview", post(reminders::preview))
-        .route("/api/reminders/{id}", get(reminders::get).put(reminders::update).delete(reminders::delete))
-        .route("/api/reminders/{id}/occurrences", get(reminders::occurrences))
-        .route("/api/reminders/{id}/logs", get(reminders::logs))
-        .route("/api/reminders/{id}/skip", post(reminders::skip))
-        .route("/api/calendar/token", post(calendar::create_token).delete(calendar::delete_token))
-        .route("/api/calendar/{file}", get(calendar::feed))
-        .route("/api/settings", get(account::get_settings).put(account::put_settings))
-        .route("/api/account", axum::routing::delete(account::delete_account))
-        .route("/api/test-email", post(account::test_email))
-        .route("/api/admin/stats", get(admin::stats))
-        .route("/api/admin/users", get(admin::users))
-        .route("/api/notifications/vapid-public-key", get(notifications::vapid_public_key))
-        .route("/api/notifications/subscriptions", get(notifications::subscriptions))
-        .route("/api/notifications/subscriptions/{id}", axum::routing::delete(notifications::delete_subscription))
-        .route("/api/notifications", post(notifications::action))
-        .route("/api/push/test", post(notifications::push_test))
-        .route("/api/reminders/{id}/send", post(reminders::send))
-        .route("/api/status", get(health::status))
-        .route("/api/site", get(site::site))
-        .route("/api/openapi.json", get(openapi_json))
-        .route_layer(middleware::from_fn_with_state(state.clone(), ratelimit::limit_api));
-
-    // Health stays outside the rate limits: probes must always get through.
-    let health = Router::new().route("/api/health", get(health::detail).head(health::head));
+    let Routes { sign_in, api, health } = routes();
+    let sign_in: Router<AppState> = sign_in.route_layer(middleware::from_fn_with_state(state.clone(), ratelimit::limit_auth)).into();
+    let api: Router<AppState> = api.route_layer(middleware::from_fn_with_state(state.clone(), ratelimit::limit_api)).into();
+    let health: Router<AppState> = health.into();
 
     Router::new()
         .merge(sign_in)
@@ -136,8 +154,9 @@ pub fn router(state: AppState) -> Router {
         .with_state(state)
 }
 
-async fn openapi_json() -> impl IntoResponse {
-    axum::Json(openapi::ApiDoc::openapi())
+async fn openapi_json() -> axum::Json<&'static utoipa::openapi::OpenApi> {
+    static DOCUMENT: std::sync::LazyLock<utoipa::openapi::OpenApi> = std::sync::LazyLock::new(openapi::document);
+    axum::Json(&*DOCUMENT)
 }
 
 async fn api_not_found() -> ApiError {

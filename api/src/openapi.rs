@@ -1,49 +1,39 @@
-//! The published OpenAPI document (`GET /api/openapi.json`). Handlers describe their own
-//! answers; [`Contract`] then adds what every route shares, once: the `{success, data}`
-//! envelope around each JSON answer, the error envelope of the failures any route can give
-//! (400, 401, 403, 413, 415, 429, 500), and the bearer and cookie security schemes.
+//! The published OpenAPI document (`GET /api/openapi.json`), made from the route list the
+//! server serves ([`crate::routes`]): each handler's `#[utoipa::path]` describes its body,
+//! answer and access, and [`Contract`] then adds what every route shares, once: the
+//! `{success, data}` envelope around each JSON answer, the error envelope of the failures any
+//! route can give (400, 401, 403, 413, 415, 429, 500), and the bearer and cookie security
+//! schemes (a signed-in route's requirement unless the handler names its own).
 
 use utoipa::openapi::path::Operation;
+use utoipa::openapi::schema::SchemaType;
 use utoipa::openapi::security::{ApiKey, ApiKeyValue, HttpAuthScheme, HttpBuilder, SecurityRequirement, SecurityScheme};
 use utoipa::openapi::{ContentBuilder, ObjectBuilder, RefOr, ResponseBuilder, Schema, Type};
 use utoipa::{Modify, OpenApi};
-
-use crate::routes::{account, admin, auth, calendar, health, notifications, reminders, site};
+use utoipa_axum::router::OpenApiRouter;
 
 #[derive(OpenApi)]
 #[openapi(
     info(title = "Hibiki API", description = "Reminders you hear. Every answer is an envelope: {success: true, data} or {success: false, error: {code, message, fields?, retry_after?}}."),
-    paths(
-        auth::request_otp, auth::verify, auth::verify_link, auth::dev_login, auth::session, auth::logout, auth::sessions, auth::end_session,
-        reminders::list, reminders::create_or_act, reminders::get, reminders::update, reminders::delete,
-        reminders::preview, reminders::occurrences, reminders::logs, reminders::skip,
-        calendar::create_token, calendar::delete_token, calendar::feed,
-        account::get_settings, account::put_settings, account::delete_account, account::test_email,
-        admin::stats, admin::users,
-        notifications::vapid_public_key, notifications::subscriptions, notifications::delete_subscription, notifications::action, notifications::push_test, reminders::send,
-        health::head, health::detail, health::status, site::site,
-    ),
-    components(schemas(auth::LinkPeek, crate::error::FieldDetail, hibiki_common::error::FieldCode)),
-    modifiers(&Contract),
+    // What no body or answer names but the contract publishes: the closed set of field codes,
+    // the push payload the workers send, and the list's filter (a query parameter's type).
+    components(schemas(
+        crate::error::FieldDetail,
+        hibiki_common::error::FieldCode,
+        hibiki_common::push_message::PushMessage,
+        hibiki_common::reminder::StatusFilter
+    )),
     tags((name = "auth"), (name = "reminders"), (name = "account"), (name = "admin"), (name = "notifications"), (name = "health"), (name = "calendar"))
 )]
 pub struct ApiDoc;
 
-/// Routes anyone may call.
-const PUBLIC: [&str; 10] = [
-    "/api/site",
-    "/api/auth/otp",
-    "/api/auth/verify",
-    "/api/auth/verify-link",
-    "/api/auth/dev-login",
-    "/api/notifications/vapid-public-key",
-    "/api/health",
-    "/api/status",
-    "/api/openapi.json",
-    "/api/notifications/ack",
-];
-/// Routes where a session is optional (the push's action token stands in for it).
-const SESSION_OPTIONAL: [&str; 2] = ["/api/reminders", "/api/notifications"];
+/// The document of the routes [`crate::router`] serves.
+pub fn document() -> utoipa::openapi::OpenApi {
+    let crate::Routes { sign_in, api, health } = crate::routes();
+    let mut document = OpenApiRouter::with_openapi(ApiDoc::openapi()).merge(sign_in).merge(api).merge(health).into_openapi();
+    Contract.modify(&mut document);
+    document
+}
 
 pub struct Contract;
 
@@ -53,7 +43,7 @@ impl Modify for Contract {
         components.add_security_scheme("bearer", SecurityScheme::Http(HttpBuilder::new().scheme(HttpAuthScheme::Bearer).build()));
         components.add_security_scheme("session_cookie", SecurityScheme::ApiKey(ApiKey::Cookie(ApiKeyValue::new("hibiki_session"))));
         components.schemas.insert("ErrorEnvelope".into(), error_envelope());
-        for (path, item) in openapi.paths.paths.iter_mut() {
+        for item in openapi.paths.paths.values_mut() {
             let operations = [
                 ("get", item.get.as_mut()),
                 ("head", item.head.as_mut()),
@@ -63,40 +53,54 @@ impl Modify for Contract {
             ];
             for (method, op) in operations {
                 let Some(op) = op else { continue };
-                let public = PUBLIC.contains(&path.as_str());
-                let optional = SESSION_OPTIONAL.contains(&path.as_str()) && method == "post";
-                envelope_successes(op);
+                // A handler names its access only when it differs from signed in: `security(())`
+                // for anyone, or with `()` added where a session is optional.
+                let security = op.security.get_or_insert_with(|| {
+                    vec![
+                        SecurityRequirement::new("bearer", Vec::<String>::new()),
+                        SecurityRequirement::new("session_cookie", Vec::<String>::new()),
+                    ]
+                });
+                let public = security.iter().all(|r| *r == SecurityRequirement::default());
+                envelope_answers(op);
+                optional_body(op);
                 add_errors(op, method, public);
-                let mut requirements = Vec::new();
-                if !public {
-                    requirements.push(SecurityRequirement::new("bearer", Vec::<String>::new()));
-                    requirements.push(SecurityRequirement::new("session_cookie", Vec::<String>::new()));
-                }
-                if optional || public {
-                    requirements.push(SecurityRequirement::default());
-                }
-                op.security = Some(requirements);
             }
         }
     }
 }
 
-/// `{success: true, data: <the handler's schema>}` for every JSON success answer.
-fn envelope_successes(op: &mut Operation) {
-    for (status, response) in op.responses.responses.iter_mut() {
-        if !status.starts_with('2') {
-            continue;
-        }
+/// `{success: true, data: <the handler's schema>}` for every JSON answer a handler describes
+/// (a success, or the health check's 503; the errors' envelope is added by [`add_errors`]).
+fn envelope_answers(op: &mut Operation) {
+    for response in op.responses.responses.values_mut() {
         let RefOr::T(response) = response else { continue };
-        for content in response.content.values_mut() {
-            let Some(data) = content.schema.take() else { continue };
-            let envelope = ObjectBuilder::new()
-                .property("success", ObjectBuilder::new().schema_type(Type::Boolean).enum_values(Some([true])))
-                .required("success")
-                .property("data", data)
-                .required("data")
-                .build();
-            content.schema = Some(RefOr::T(Schema::Object(envelope)));
+        // Not the calendar feed's text/calendar.
+        let Some(content) = response.content.get_mut("application/json") else { continue };
+        let Some(data) = content.schema.take() else { continue };
+        let envelope = ObjectBuilder::new()
+            .property("success", ObjectBuilder::new().schema_type(Type::Boolean).enum_values(Some([true])))
+            .required("success")
+            .property("data", data)
+            .required("data")
+            .build();
+        content.schema = Some(RefOr::T(Schema::Object(envelope)));
+    }
+}
+
+/// A body a handler marks optional (`Option<T>`: `POST /api/notifications?action=test` has
+/// none) is `oneOf [null, T]` to utoipa; no body of the contract is `null` (each is an object,
+/// or absent), so it is `T`, not required.
+fn optional_body(op: &mut Operation) {
+    let Some(body) = op.request_body.as_mut() else { return };
+    let is_null = |s: &RefOr<Schema>| matches!(s, RefOr::T(Schema::Object(o)) if o.schema_type == SchemaType::Type(Type::Null));
+    for content in body.content.values_mut() {
+        let Some(RefOr::T(Schema::OneOf(one_of))) = &content.schema else { continue };
+        if let [a, b] = one_of.items.as_slice()
+            && is_null(a) != is_null(b)
+        {
+            let body = if is_null(a) { b } else { a };
+            content.schema = Some(body.clone());
         }
     }
 }
@@ -171,7 +175,7 @@ mod tests {
     #[test]
     fn the_web_apps_copy_of_the_document_is_current() {
         let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../web/src/lib/openapi.json");
-        let current = format!("{}\n", serde_json::to_string_pretty(&ApiDoc::openapi()).unwrap());
+        let current = format!("{}\n", serde_json::to_string_pretty(&document()).unwrap());
         if std::env::var("HIBIKI_UPDATE_OPENAPI").is_ok_and(|v| v == "1") {
             std::fs::write(path, &current).unwrap();
         }

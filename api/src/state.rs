@@ -10,11 +10,11 @@ use hibiki_common::storage::Db;
 use crate::feeds::FeedCache;
 use crate::ratelimit::Limiters;
 use crate::recent::Recent;
-use crate::routes::health::StatusSummary;
+use crate::routes::health::{Health, StatusSummary};
 
 /// Answers kept for a moment because every caller may ask for them, signed in or not.
 pub struct Answers {
-    pub health: Recent<(axum::http::StatusCode, serde_json::Value)>,
+    pub health: Recent<(axum::http::StatusCode, Health)>,
     pub status: Recent<StatusSummary>,
 }
 

@@ -18,6 +18,7 @@ pub mod keys;
 pub mod lifecycle;
 pub mod outbox;
 pub mod push_endpoint;
+pub mod push_message;
 pub mod queue;
 pub mod recurrence;
 pub mod reminder;

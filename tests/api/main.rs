@@ -8,6 +8,7 @@ mod auth;
 mod calendar;
 mod delivery;
 mod details;
+mod document;
 mod guessing;
 mod hardening;
 mod health;

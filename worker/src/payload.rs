@@ -4,68 +4,13 @@
 //! short enough to stay under push services' size limit.
 
 use hibiki_common::ids::{LogId, ReminderId};
+pub use hibiki_common::push_message::{PushAction, PushData, PushMessage, PushNotification, PushType};
 use hibiki_common::states::{EntryKind, Language, NotificationAction};
-use serde::Serialize;
 
 /// The payload's JSON must stay under this (the encrypted message under 4096 bytes).
 pub const MAX_PAYLOAD_BYTES: usize = 3000;
 /// RFC 8030's number marks a declarative push message.
 const DECLARATIVE: u16 = 8030;
-
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct PushMessage {
-    pub web_push: u16,
-    pub notification: Notification,
-    /// The user's overdue reminders, for the app icon's badge.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub app_badge: Option<u32>,
-    /// The service worker may change the notification before it is shown.
-    pub mutable: bool,
-}
-
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Notification {
-    pub title: String,
-    pub body: String,
-    /// The absolute URL of the reminder (or the app) in the user's language.
-    pub navigate: String,
-    /// The reminder id: a re-send or a snooze replaces the notification instead of stacking.
-    pub tag: String,
-    pub lang: Language,
-    pub silent: bool,
-    pub require_interaction: bool,
-    pub data: NotificationData,
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub actions: Vec<Action>,
-}
-
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct NotificationData {
-    /// `reminder` or `test`.
-    #[serde(rename = "type")]
-    pub kind: &'static str,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub reminder_id: Option<ReminderId>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub log_id: Option<LogId>,
-    /// Authorizes complete, snooze and the acknowledgement without the app's session.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub action_token: Option<String>,
-    /// The delivery log entry's kind: occurrence, snooze, send_now...
-    #[serde(rename = "kind", skip_serializing_if = "Option::is_none")]
-    pub entry_kind: Option<EntryKind>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub late: Option<bool>,
-}
-
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Action {
-    pub action: NotificationAction,
-    pub title: String,
-    /// Where a declarative push (no service worker) takes the person: the app performs the
-    /// action there.
-    pub navigate: String,
-}
 
 /// One delivery log entry's push, before it is put into words.
 #[derive(Debug, Clone)]
@@ -100,7 +45,7 @@ pub fn reminder(p: &ReminderPush<'_>, base: &str) -> PushMessage {
     // The late mark is part of the title, so a declarative push shows it too.
     let title = if p.late { crate::texts::fill(&texts.late_title, &[("title", &title)]) } else { title };
     let page = format!("/reminders?reminder={}", p.reminder_id);
-    let action = |action: NotificationAction, title: &str| Action {
+    let action = |action: NotificationAction, title: &str| PushAction {
         action,
         title: title.to_owned(),
         // The entry's action token rides along: a deep link acts only with it (without it, the
@@ -109,7 +54,7 @@ pub fn reminder(p: &ReminderPush<'_>, base: &str) -> PushMessage {
     };
     let message = PushMessage {
         web_push: DECLARATIVE,
-        notification: Notification {
+        notification: PushNotification {
             title,
             body,
             navigate: app_url(base, p.lang, &page),
@@ -117,8 +62,8 @@ pub fn reminder(p: &ReminderPush<'_>, base: &str) -> PushMessage {
             lang: p.lang,
             silent: false,
             require_interaction: true,
-            data: NotificationData {
-                kind: "reminder",
+            data: PushData {
+                kind: PushType::Reminder,
                 reminder_id: Some(p.reminder_id.clone()),
                 log_id: Some(p.log_id.clone()),
                 action_token: Some(p.action_token.to_owned()),
@@ -139,7 +84,7 @@ pub fn test(lang: Language, base: &str) -> PushMessage {
     let (title, body) = (&texts.test_title, &texts.test_body);
     PushMessage {
         web_push: DECLARATIVE,
-        notification: Notification {
+        notification: PushNotification {
             title: title.to_owned(),
             body: body.to_owned(),
             navigate: app_url(base, lang, "/"),
@@ -147,7 +92,7 @@ pub fn test(lang: Language, base: &str) -> PushMessage {
             lang,
             silent: false,
             require_interaction: true,
-            data: NotificationData { kind: "test", reminder_id: None, log_id: None, action_token: None, entry_kind: None, late: None },
+            data: PushData { kind: PushType::Test, reminder_id: None, log_id: None, action_token: None, entry_kind: None, late: None },
             actions: Vec::new(),
         },
         app_badge: None,
@@ -294,7 +239,7 @@ mod tests {
         let ja = test(Language::Ja, BASE);
         assert_eq!(ja.notification.title, "テスト通知");
         assert!(ja.notification.actions.is_empty());
-        assert_eq!(ja.notification.data.kind, "test");
+        assert_eq!(ja.notification.data.kind, PushType::Test);
         assert_eq!(test(Language::En, "https://h.example").notification.navigate, "https://h.example/en/");
     }
 }

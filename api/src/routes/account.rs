@@ -1,8 +1,5 @@
-use axum::Json;
 use axum::extract::State;
 use axum::http::StatusCode;
-use axum::http::header::SET_COOKIE;
-use axum::response::{AppendHeaders, IntoResponse, Response};
 use hibiki_common::error::FieldCode;
 use hibiki_common::jobs::MailJob;
 use hibiki_common::settings::{Settings, SettingsPatch};
@@ -11,10 +8,10 @@ use jiff::{SignedDuration, Timestamp};
 use serde::Deserialize;
 use utoipa::ToSchema;
 
-use crate::auth::{AuthUser, clear_session_cookie};
+use crate::auth::{AuthUser, SignedOut, signed_out};
 use crate::error::{ApiError, ApiResult};
 use crate::extract::ApiJson;
-use crate::routes::ok;
+use crate::routes::{Answer, Queued};
 use crate::state::AppState;
 
 #[derive(Deserialize, ToSchema)]
@@ -25,8 +22,8 @@ pub struct DeleteAccount {
 
 /// The user's settings.
 #[utoipa::path(get, path = "/api/settings", tag = "account", responses((status = 200, body = Settings)))]
-pub async fn get_settings(State(state): State<AppState>, auth: AuthUser) -> ApiResult<Json<serde_json::Value>> {
-    Ok(ok(state.db.settings(&auth.user.id).await?))
+pub async fn get_settings(State(state): State<AppState>, auth: AuthUser) -> ApiResult<Answer<Settings>> {
+    Ok(Answer(state.db.settings(&auth.user.id).await?))
 }
 
 /// Change any settings.
@@ -35,17 +32,17 @@ pub async fn put_settings(
     State(state): State<AppState>,
     auth: AuthUser,
     ApiJson(mut patch): ApiJson<SettingsPatch>,
-) -> ApiResult<Json<serde_json::Value>> {
+) -> ApiResult<Answer<Settings>> {
     patch.check()?;
     let mut settings = state.db.settings(&auth.user.id).await?;
     patch.apply(&mut settings);
     state.db.save_settings(&auth.user.id, &settings, Timestamp::now()).await?;
-    Ok(ok(settings))
+    Ok(Answer(settings))
 }
 
 /// Delete the account and everything in it.
 #[utoipa::path(delete, path = "/api/account", request_body = DeleteAccount, tag = "account", responses((status = 204), (status = 400)))]
-pub async fn delete_account(State(state): State<AppState>, auth: AuthUser, ApiJson(req): ApiJson<DeleteAccount>) -> ApiResult<Response> {
+pub async fn delete_account(State(state): State<AppState>, auth: AuthUser, ApiJson(req): ApiJson<DeleteAccount>) -> ApiResult<SignedOut> {
     if !req.confirm.trim().eq_ignore_ascii_case(&auth.user.email) {
         return Err(ApiError::field("confirm", FieldCode::InvalidChoice.because("Type your email address to confirm")));
     }
@@ -61,13 +58,12 @@ pub async fn delete_account(State(state): State<AppState>, auth: AuthUser, ApiJs
         0
     };
     tracing::info!(user_id = %auth.user.id, jobs, mails, "account deleted");
-    let cookie = clear_session_cookie(state.config.secure_cookies());
-    Ok((StatusCode::NO_CONTENT, AppendHeaders([(SET_COOKIE, cookie)])).into_response())
+    Ok(signed_out(state.config.secure_cookies()))
 }
 
 /// Send a test email to the user (3 per hour).
-#[utoipa::path(post, path = "/api/test-email", tag = "account", responses((status = 202), (status = 429, description = "RATE_LIMITED")))]
-pub async fn test_email(State(state): State<AppState>, auth: AuthUser) -> ApiResult<Response> {
+#[utoipa::path(post, path = "/api/test-email", tag = "account", responses((status = 202, body = Queued), (status = 429, description = "RATE_LIMITED")))]
+pub async fn test_email(State(state): State<AppState>, auth: AuthUser) -> ApiResult<(StatusCode, Answer<Queued>)> {
     let now = Timestamp::now();
     let email = &auth.user.email;
     let (sent, oldest) = state.db.mail_sent_since(email, MAIL_KIND_TEST, now - SignedDuration::from_hours(1)).await?;
@@ -79,5 +75,5 @@ pub async fn test_email(State(state): State<AppState>, auth: AuthUser) -> ApiRes
     let lang = state.db.settings(&auth.user.id).await?.language;
     state.db.log_mail(email, MAIL_KIND_TEST, now).await?;
     state.queues.mail(MailJob::Test { user_id: auth.user.id.clone(), lang }).await.map_err(|_| ApiError::Unavailable("mail queue"))?;
-    Ok((StatusCode::ACCEPTED, ok(serde_json::json!({ "queued": true }))).into_response())
+    Ok((StatusCode::ACCEPTED, Answer(Queued { queued: true })))
 }

@@ -1,4 +1,3 @@
-use axum::Json;
 use axum::extract::State;
 use hibiki_common::error::FieldCode;
 use hibiki_common::storage::{AdminStats, AdminUser as AdminUserRow};
@@ -8,7 +7,7 @@ use utoipa::{IntoParams, ToSchema};
 use crate::auth::AdminUser;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::ApiQuery;
-use crate::routes::ok;
+use crate::routes::Answer;
 use crate::state::AppState;
 
 #[derive(Deserialize, IntoParams)]
@@ -30,18 +29,14 @@ pub struct UserPage {
 
 /// Counts for the admin dashboard.
 #[utoipa::path(get, path = "/api/admin/stats", tag = "admin", responses((status = 200, body = AdminStats), (status = 403)))]
-pub async fn stats(State(state): State<AppState>, _admin: AdminUser) -> ApiResult<Json<serde_json::Value>> {
+pub async fn stats(State(state): State<AppState>, _admin: AdminUser) -> ApiResult<Answer<AdminStats>> {
     let depth = state.queues.depth().await.unwrap_or(-1);
-    Ok(ok(state.db.admin_stats(jiff::Timestamp::now(), depth).await?))
+    Ok(Answer(state.db.admin_stats(jiff::Timestamp::now(), depth).await?))
 }
 
 /// Users with reminder counts and last activity (never reminder contents).
 #[utoipa::path(get, path = "/api/admin/users", params(PageQuery), tag = "admin", responses((status = 200, body = UserPage), (status = 403)))]
-pub async fn users(
-    State(state): State<AppState>,
-    _admin: AdminUser,
-    ApiQuery(q): ApiQuery<PageQuery>,
-) -> ApiResult<Json<serde_json::Value>> {
+pub async fn users(State(state): State<AppState>, _admin: AdminUser, ApiQuery(q): ApiQuery<PageQuery>) -> ApiResult<Answer<UserPage>> {
     let page = q.page.unwrap_or(1);
     let per_page = q.per_page.unwrap_or(50);
     if !(1..=1_000_000).contains(&page) {
@@ -57,5 +52,5 @@ pub async fn users(
         ));
     }
     let (users, total) = state.db.admin_users(page, per_page).await?;
-    Ok(ok(UserPage { users, page, per_page, total }))
+    Ok(Answer(UserPage { users, page, per_page, total }))
 }

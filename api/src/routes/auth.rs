@@ -1,8 +1,6 @@
-use axum::Json;
 use axum::extract::{Path, State};
 use axum::http::header::SET_COOKIE;
 use axum::http::{HeaderMap, StatusCode};
-use axum::response::{AppendHeaders, IntoResponse, Response};
 use hibiki_common::error::FieldCode;
 use hibiki_common::ids::SessionId;
 use hibiki_common::signin::{self, CODE_TTL_SECS, RESEND_AFTER_SECS, SESSION_TTL, SignedIn};
@@ -10,10 +8,10 @@ use hibiki_common::storage::User;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-use crate::auth::{AuthUser, clear_session_cookie, session_cookie};
+use crate::auth::{AuthUser, SignedOut, session_cookie, signed_out};
 use crate::error::{ApiError, ApiResult};
 use crate::extract::{ApiJson, ApiQuery, Peer};
-use crate::routes::ok;
+use crate::routes::Answer;
 use crate::state::AppState;
 
 #[derive(Deserialize, ToSchema)]
@@ -81,6 +79,15 @@ pub struct DevLoginRequest {
     pub email: String,
 }
 
+/// `POST /api/auth/verify-link`'s answer: whose account the link opens with `peek`, else the
+/// new session.
+#[derive(Serialize, ToSchema)]
+#[serde(untagged)]
+pub enum VerifyLinkAnswer {
+    Peek(LinkPeek),
+    SignedIn(SessionIssued),
+}
+
 #[derive(Serialize, ToSchema)]
 pub struct SessionIssued {
     pub access_token: String,
@@ -100,21 +107,21 @@ pub struct SessionInfo {
 pub const DEV_ADDRESSES: [&str; 4] = ["dev@example.com", "test@example.com", "demo@example.com", "admin@example.com"];
 
 /// Ask for a sign-in code (and link) by email.
-#[utoipa::path(post, path = "/api/auth/otp", request_body = OtpRequest, tag = "auth",
+#[utoipa::path(post, path = "/api/auth/otp", request_body = OtpRequest, tag = "auth", security(()),
     responses((status = 202, body = OtpSent), (status = 400, description = "EMAIL_INVALID"), (status = 429, description = "RATE_LIMITED")))]
-pub async fn request_otp(State(state): State<AppState>, ApiJson(req): ApiJson<OtpRequest>) -> ApiResult<Response> {
+pub async fn request_otp(State(state): State<AppState>, ApiJson(req): ApiJson<OtpRequest>) -> ApiResult<(StatusCode, Answer<OtpSent>)> {
     let lang = hibiki_common::states::Language::from_hint(req.lang.as_deref());
     let requested = signin::request_code(&state.db, &state.keys, &req.email, lang, jiff::Timestamp::now()).await?;
     state.queues.mail(requested.mail).await.map_err(|_| ApiError::Unavailable("mail queue"))?;
     metrics::counter!("hibiki_otp_requested_total").increment(1);
     let answer = OtpSent { expires_in: CODE_TTL_SECS, resend_after: RESEND_AFTER_SECS, code_sign_in: requested.code_sign_in };
-    Ok((StatusCode::ACCEPTED, ok(answer)).into_response())
+    Ok((StatusCode::ACCEPTED, Answer(answer)))
 }
 
 /// Sign in with the emailed 6-digit code.
-#[utoipa::path(post, path = "/api/auth/verify", request_body = VerifyRequest, tag = "auth",
+#[utoipa::path(post, path = "/api/auth/verify", request_body = VerifyRequest, tag = "auth", security(()),
     responses((status = 200, body = SessionIssued), (status = 400, description = "OTP_INVALID, OTP_EXPIRED"), (status = 429, description = "OTP_ATTEMPTS_EXCEEDED")))]
-pub async fn verify(State(state): State<AppState>, headers: HeaderMap, ApiJson(req): ApiJson<VerifyRequest>) -> ApiResult<Response> {
+pub async fn verify(State(state): State<AppState>, headers: HeaderMap, ApiJson(req): ApiJson<VerifyRequest>) -> ApiResult<Issued> {
     let result = signin::verify_code(&state.db, &state.keys, &req.email, &req.code, &device(&headers), jiff::Timestamp::now()).await;
     record_outcome(&result);
     Ok(issue(&state, result?))
@@ -122,20 +129,21 @@ pub async fn verify(State(state): State<AppState>, headers: HeaderMap, ApiJson(r
 
 /// Sign in with the emailed link's token; with `peek: true`, only say whose account it opens
 /// (masked), spending nothing.
-#[utoipa::path(post, path = "/api/auth/verify-link", request_body = VerifyLinkRequest, tag = "auth",
-    responses((status = 200, body = SessionIssued, description = "signed in; with peek, a LinkPeek"), (status = 400, description = "LINK_INVALID")))]
+#[utoipa::path(post, path = "/api/auth/verify-link", request_body = VerifyLinkRequest, tag = "auth", security(()),
+    responses((status = 200, body = VerifyLinkAnswer, description = "signed in; with peek, a LinkPeek"), (status = 400, description = "LINK_INVALID")))]
 pub async fn verify_link(
     State(state): State<AppState>,
     headers: HeaderMap,
     ApiJson(req): ApiJson<VerifyLinkRequest>,
-) -> ApiResult<Response> {
+) -> ApiResult<(HeaderMap, Answer<VerifyLinkAnswer>)> {
     if req.peek {
         let email = signin::peek_link(&state.db, &state.keys, &req.token, jiff::Timestamp::now()).await?;
-        return Ok(ok(LinkPeek { email }).into_response());
+        return Ok((HeaderMap::new(), Answer(VerifyLinkAnswer::Peek(LinkPeek { email }))));
     }
     let result = signin::verify_link(&state.db, &state.keys, &req.token, &device(&headers), jiff::Timestamp::now()).await;
     record_outcome(&result);
-    Ok(issue(&state, result?))
+    let (headers, Answer(issued)) = issue(&state, result?);
+    Ok((headers, Answer(VerifyLinkAnswer::SignedIn(issued))))
 }
 
 /// Whether a request may use the developer shortcut: straight from this machine, through no
@@ -147,14 +155,14 @@ pub fn dev_login_allowed(peer: Option<std::net::IpAddr>, headers: &HeaderMap) ->
 
 /// The developer shortcut: only with `HIBIKI_DEV_LOGIN=1`, from a loopback peer, with no
 /// `X-Forwarded-For` or `Forwarded` header; otherwise 404.
-#[utoipa::path(post, path = "/api/auth/dev-login", request_body = DevLoginRequest, tag = "auth",
+#[utoipa::path(post, path = "/api/auth/dev-login", request_body = DevLoginRequest, tag = "auth", security(()),
     responses((status = 200, body = SessionIssued), (status = 404, description = "dev login disabled")))]
 pub async fn dev_login(
     State(state): State<AppState>,
     Peer(peer): Peer,
     headers: HeaderMap,
     ApiJson(req): ApiJson<DevLoginRequest>,
-) -> ApiResult<Response> {
+) -> ApiResult<Issued> {
     if !state.config.dev_login || !dev_login_allowed(peer, &headers) {
         return Err(ApiError::NotFound);
     }
@@ -179,28 +187,27 @@ pub async fn dev_login(
 
 /// The signed-in user.
 #[utoipa::path(get, path = "/api/auth/session", tag = "auth", responses((status = 200, body = SessionInfo), (status = 401)))]
-pub async fn session(State(state): State<AppState>, AuthUser { user, .. }: AuthUser) -> Json<serde_json::Value> {
+pub async fn session(State(state): State<AppState>, AuthUser { user, .. }: AuthUser) -> Answer<SessionInfo> {
     let is_admin = state.config.is_admin(&user.email);
-    ok(SessionInfo { user, is_admin })
+    Answer(SessionInfo { user, is_admin })
 }
 
 /// Ends the session (with `?all=true`, every session of the user); its token stops working
 /// at once.
 #[utoipa::path(post, path = "/api/auth/logout", tag = "auth", params(LogoutQuery), responses((status = 204), (status = 401)))]
-pub async fn logout(State(state): State<AppState>, ApiQuery(q): ApiQuery<LogoutQuery>, auth: AuthUser) -> ApiResult<Response> {
+pub async fn logout(State(state): State<AppState>, ApiQuery(q): ApiQuery<LogoutQuery>, auth: AuthUser) -> ApiResult<SignedOut> {
     if q.all {
         let ended = state.db.end_all_sessions(&auth.user.id).await?;
         tracing::info!(user_id = %auth.user.id, ended, "signed out everywhere");
     } else {
         signin::sign_out(&state.db, &auth.token).await?;
     }
-    let cookie = clear_session_cookie(state.config.secure_cookies());
-    Ok((StatusCode::NO_CONTENT, AppendHeaders([(SET_COOKIE, cookie)])).into_response())
+    Ok(signed_out(state.config.secure_cookies()))
 }
 
 /// The user's live sessions, most recently used first.
 #[utoipa::path(get, path = "/api/auth/sessions", tag = "auth", responses((status = 200, body = Vec<SessionListed>), (status = 401)))]
-pub async fn sessions(State(state): State<AppState>, auth: AuthUser) -> ApiResult<Json<serde_json::Value>> {
+pub async fn sessions(State(state): State<AppState>, auth: AuthUser) -> ApiResult<Answer<Vec<SessionListed>>> {
     let rows = state.db.sessions_of(&auth.user.id, jiff::Timestamp::now(), signin::SESSION_LIFETIME).await?;
     let listed: Vec<SessionListed> = rows
         .into_iter()
@@ -212,17 +219,17 @@ pub async fn sessions(State(state): State<AppState>, auth: AuthUser) -> ApiResul
             last_used_at: hibiki_common::time::from_millis(r.last_used_at),
         })
         .collect();
-    Ok(ok(listed))
+    Ok(Answer(listed))
 }
 
 /// Ends one of the user's sessions (another device signs out at its next request).
 #[utoipa::path(delete, path = "/api/auth/sessions/{id}", tag = "auth", params(("id" = String, Path)),
     responses((status = 204), (status = 404, description = "NOT_FOUND")))]
-pub async fn end_session(State(state): State<AppState>, Path(id): Path<String>, auth: AuthUser) -> ApiResult<Response> {
+pub async fn end_session(State(state): State<AppState>, Path(id): Path<String>, auth: AuthUser) -> ApiResult<StatusCode> {
     if !state.db.end_session(&auth.user.id, &SessionId::from(id)).await? {
         return Err(ApiError::NotFound);
     }
-    Ok(StatusCode::NO_CONTENT.into_response())
+    Ok(StatusCode::NO_CONTENT)
 }
 
 /// The session's device label, from the request's `User-Agent`.
@@ -243,17 +250,20 @@ fn record_outcome<T>(result: &Result<T, signin::SignInError>) {
     metrics::counter!("hibiki_sign_in_total", "outcome" => outcome).increment(1);
 }
 
-fn issue(state: &AppState, signed_in: SignedIn) -> Response {
+/// A new session: its cookie, and its token in the answer.
+type Issued = (HeaderMap, Answer<SessionIssued>);
+
+fn issue(state: &AppState, signed_in: SignedIn) -> Issued {
     let mut headers = HeaderMap::new();
     if let Ok(v) = session_cookie(&signed_in.token, state.config.secure_cookies()).parse() {
         headers.insert(SET_COOKIE, v);
     }
-    let body = ok(SessionIssued {
+    let body = Answer(SessionIssued {
         access_token: signed_in.token,
         token_type: "Bearer",
         expires_in: SESSION_TTL.as_secs(),
         user: signed_in.user,
         is_new_user: signed_in.is_new_user,
     });
-    (StatusCode::OK, headers, body).into_response()
+    (headers, body)
 }

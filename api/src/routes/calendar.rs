@@ -13,7 +13,7 @@ use utoipa::ToSchema;
 use crate::auth::AuthUser;
 use crate::error::{ApiError, ApiResult};
 use crate::feeds::{self, MAX_FEED_BYTES, Rendered};
-use crate::routes::ok;
+use crate::routes::Answer;
 use crate::state::AppState;
 
 #[derive(Serialize, ToSchema)]
@@ -24,12 +24,12 @@ pub struct CalendarUrl {
 
 /// A new secret feed URL; any earlier one stops working.
 #[utoipa::path(post, path = "/api/calendar/token", tag = "calendar", responses((status = 201, body = CalendarUrl)))]
-pub async fn create_token(State(state): State<AppState>, auth: AuthUser) -> ApiResult<Response> {
+pub async fn create_token(State(state): State<AppState>, auth: AuthUser) -> ApiResult<(StatusCode, Answer<CalendarUrl>)> {
     let token = state.keys.token();
     state.db.set_calendar_token(&auth.user.id, Some(&session_hash(&token))).await?;
     state.feeds.forget(&auth.user.id);
     let base = state.config.public_url.as_str().trim_end_matches('/');
-    Ok((StatusCode::CREATED, ok(CalendarUrl { url: format!("{base}/api/calendar/{token}.ics") })).into_response())
+    Ok((StatusCode::CREATED, Answer(CalendarUrl { url: format!("{base}/api/calendar/{token}.ics") })))
 }
 
 /// The feed URL stops working.
@@ -42,7 +42,7 @@ pub async fn delete_token(State(state): State<AppState>, auth: AuthUser) -> ApiR
 
 /// The user's active reminders as iCalendar (RFC 5545); the secret in the path is the only
 /// authorization. "Hide notification content" applies.
-#[utoipa::path(get, path = "/api/calendar/{file}", params(("file" = String, Path, description = "`{secret}.ics`")), tag = "calendar",
+#[utoipa::path(get, path = "/api/calendar/{file}", params(("file" = String, Path, description = "`{secret}.ics`")), tag = "calendar", security(()),
     responses((status = 200, content_type = "text/calendar", body = String, description = "with an ETag; gzip when accepted; at most 1 MiB"),
         (status = 304, description = "If-None-Match names the current ETag"), (status = 404), (status = 429, description = "past 6 per minute")))]
 pub async fn feed(State(state): State<AppState>, Path(file): Path<String>, headers: HeaderMap) -> ApiResult<Response> {

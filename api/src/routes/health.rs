@@ -1,33 +1,56 @@
-use axum::Json;
 use axum::extract::State;
 use axum::http::StatusCode;
-use axum::response::{IntoResponse, Response};
 use hibiki_common::status::{SCHEDULER_LEASE, SCHEDULER_LEASE_TTL_MS, percentile};
 use hibiki_common::storage::{DeliveryCounts, TimelineBucket};
 use jiff::{SignedDuration, Timestamp};
 use serde::Serialize;
-use serde_json::json;
 use utoipa::ToSchema;
 
 use crate::error::ApiResult;
-use crate::routes::ok;
+use crate::routes::Answer;
 use crate::state::AppState;
 
+/// `GET /api/health`'s answer, with the 200 and with the 503.
+#[derive(Serialize, ToSchema, Clone)]
+pub struct Health {
+    /// `ok` or `degraded`.
+    pub status: &'static str,
+    pub checks: HealthChecks,
+    /// The last date the shipped Japanese holiday table covers.
+    #[schema(value_type = String, format = Date)]
+    pub holidays_until: jiff::civil::Date,
+}
+
+#[derive(Serialize, ToSchema, Clone)]
+pub struct HealthChecks {
+    /// `ok` or `down`.
+    pub database: &'static str,
+    /// `ok`, `backlogged` (10,000 jobs or more) or `down`.
+    pub queue: &'static str,
+    /// `ok`, `stalled` (no sign of life for 5 s) or `none` (no scheduler seen yet).
+    pub scheduler: &'static str,
+    /// `smtp`, or `outbox` (mail is only kept in the server's outbox).
+    pub mail: &'static str,
+    /// The holiday table: `ok`, `expiring` (within 90 days) or `expired`.
+    pub holidays: &'static str,
+}
+
 /// Answers as soon as the process serves; no checks.
-#[utoipa::path(head, path = "/api/health", tag = "health", responses((status = 200)))]
+#[utoipa::path(head, path = "/api/health", tag = "health", security(()), responses((status = 200)))]
 pub async fn head() -> StatusCode {
     StatusCode::OK
 }
 
 /// The health of each part; 503 when the database is unreachable. At most 2 s old.
-#[utoipa::path(get, path = "/api/health", tag = "health", responses((status = 200), (status = 503)))]
-pub async fn detail(State(state): State<AppState>) -> Response {
+#[utoipa::path(get, path = "/api/health", tag = "health", security(()),
+    responses((status = 200, body = Health), (status = 503, body = Health, description = "the database is unreachable")))]
+pub async fn detail(State(state): State<AppState>) -> (StatusCode, Answer<Health>) {
     let answers = state.answers.clone();
     let Ok((code, body)) = answers.health.get_or_make(|| async { Ok::<_, std::convert::Infallible>(check_health(&state).await) }).await;
-    (code, ok(body)).into_response()
+    (code, Answer(body))
 }
 
-async fn check_health(state: &AppState) -> (StatusCode, serde_json::Value) {
+async fn check_health(state: &AppState) -> (StatusCode, Health) {
     let database = match tokio::time::timeout(std::time::Duration::from_secs(3), state.db.ping()).await {
         Ok(Ok(())) => "ok",
         _ => "down",
@@ -50,11 +73,7 @@ async fn check_health(state: &AppState) -> (StatusCode, serde_json::Value) {
     // delivery; schedules just stop seeing holidays after it).
     let table = hibiki_common::holidays::table();
     let holidays = table.coverage_now();
-    let body = json!({
-        "status": status,
-        "checks": { "database": database, "queue": queue, "scheduler": scheduler, "mail": mail, "holidays": holidays },
-        "holidays_until": table.last.to_string(),
-    });
+    let body = Health { status, checks: HealthChecks { database, queue, scheduler, mail, holidays }, holidays_until: table.last };
     (code, body)
 }
 
@@ -94,10 +113,10 @@ async fn scheduler_last_seen_ms(state: &AppState) -> Option<i64> {
 }
 
 /// A public summary for the status page, at most 2 s old.
-#[utoipa::path(get, path = "/api/status", tag = "health", responses((status = 200, body = StatusSummary)))]
-pub async fn status(State(state): State<AppState>) -> ApiResult<Json<serde_json::Value>> {
+#[utoipa::path(get, path = "/api/status", tag = "health", security(()), responses((status = 200, body = StatusSummary)))]
+pub async fn status(State(state): State<AppState>) -> ApiResult<Answer<StatusSummary>> {
     let answers = state.answers.clone();
-    Ok(ok(answers.status.get_or_make(|| summarize(&state)).await?))
+    Ok(Answer(answers.status.get_or_make(|| summarize(&state)).await?))
 }
 
 async fn summarize(state: &AppState) -> ApiResult<StatusSummary> {

@@ -8,10 +8,30 @@ pub mod reminders;
 pub mod site;
 
 use axum::Json;
+use axum::response::{IntoResponse, Response};
 use serde::Serialize;
-use serde_json::json;
+use utoipa::ToSchema;
 
-/// The success envelope: `{"success": true, "data": …}`.
-pub fn ok<T: Serialize>(data: T) -> Json<serde_json::Value> {
-    Json(json!({ "success": true, "data": data }))
+/// A success answer: `{"success": true, "data": …}` around the handler's typed data, so the
+/// type a handler returns is the one its `#[utoipa::path]` names (the envelope itself is
+/// added to the document once, by `openapi::Contract`).
+pub struct Answer<T>(pub T);
+
+#[derive(Serialize)]
+struct Envelope<T> {
+    success: bool,
+    data: T,
+}
+
+impl<T: Serialize> IntoResponse for Answer<T> {
+    fn into_response(self) -> Response {
+        Json(Envelope { success: true, data: self.0 }).into_response()
+    }
+}
+
+/// `{"queued": true}`: the job was queued (a test email, a test push).
+#[derive(Debug, Clone, Copy, Serialize, ToSchema)]
+pub struct Queued {
+    /// Always true.
+    pub queued: bool,
 }

@@ -1,4 +1,3 @@
-use axum::Json;
 use axum::extract::{Request, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
@@ -16,7 +15,7 @@ use utoipa::{IntoParams, ToSchema};
 use crate::auth::AuthUser;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::{ActionRequest, ApiQuery};
-use crate::routes::ok;
+use crate::routes::{Answer, Queued};
 use crate::state::AppState;
 
 pub const TEST_PUSH_EVERY: SignedDuration = SignedDuration::from_secs(60);
@@ -50,8 +49,18 @@ pub struct PushSubscription {
 pub struct SubscribeRequest {
     pub subscription: PushSubscription,
     #[serde(default)]
-    #[schema(value_type = Object)]
+    #[schema(value_type = DeviceInfo)]
     pub device_info: serde_json::Value,
+}
+
+/// What the app says about the device: any JSON object of at most 2 KiB, kept as sent; the
+/// device's label and platform are read from these fields.
+#[derive(ToSchema)]
+pub struct DeviceInfo {
+    pub user_agent: Option<String>,
+    pub platform: Option<String>,
+    pub language: Option<String>,
+    pub timezone: Option<String>,
 }
 
 #[derive(Deserialize, ToSchema)]
@@ -64,19 +73,56 @@ pub struct AckRequest {
     #[schema(value_type = String)]
     pub log_id: LogId,
     pub action_token: String,
+    /// This device's push endpoint: which device showed it.
     pub endpoint: Option<String>,
 }
 
+/// `POST /api/notifications`'s body, by `?action=`: `subscribe`, `unsubscribe` or `ack`
+/// (`test` has none). Only describes the body: the handler reads the type its action names.
+#[derive(ToSchema)]
+#[serde(untagged)]
+pub enum NotificationsPostBody {
+    Subscribe(SubscribeRequest),
+    Unsubscribe(UnsubscribeRequest),
+    Ack(AckRequest),
+}
+
+/// `?action=subscribe`'s answer: the device's id.
+#[derive(Serialize, ToSchema)]
+pub struct Subscribed {
+    pub id: String,
+}
+
+/// `POST /api/notifications`'s answers, by action.
+pub enum NotificationsAnswer {
+    /// 201: subscribed.
+    Subscribed(Subscribed),
+    /// 204: unsubscribed, or the notification's showing recorded.
+    Done,
+    /// 202: the test push is queued.
+    Queued(Queued),
+}
+
+impl IntoResponse for NotificationsAnswer {
+    fn into_response(self) -> Response {
+        match self {
+            NotificationsAnswer::Subscribed(device) => (StatusCode::CREATED, Answer(device)).into_response(),
+            NotificationsAnswer::Done => StatusCode::NO_CONTENT.into_response(),
+            NotificationsAnswer::Queued(queued) => (StatusCode::ACCEPTED, Answer(queued)).into_response(),
+        }
+    }
+}
+
 /// The server's VAPID public key, for `PushManager.subscribe`.
-#[utoipa::path(get, path = "/api/notifications/vapid-public-key", tag = "notifications", responses((status = 200, body = VapidPublicKey)))]
-pub async fn vapid_public_key(State(state): State<AppState>) -> Json<serde_json::Value> {
-    ok(VapidPublicKey { public_key: state.vapid.public_key.clone() })
+#[utoipa::path(get, path = "/api/notifications/vapid-public-key", tag = "notifications", security(()), responses((status = 200, body = VapidPublicKey)))]
+pub async fn vapid_public_key(State(state): State<AppState>) -> Answer<VapidPublicKey> {
+    Answer(VapidPublicKey { public_key: state.vapid.public_key.clone() })
 }
 
 /// This user's devices.
 #[utoipa::path(get, path = "/api/notifications/subscriptions", tag = "notifications", responses((status = 200, body = [Subscription])))]
-pub async fn subscriptions(State(state): State<AppState>, auth: AuthUser) -> ApiResult<Json<serde_json::Value>> {
-    Ok(ok(state.db.subscriptions(&auth.user.id).await?))
+pub async fn subscriptions(State(state): State<AppState>, auth: AuthUser) -> ApiResult<Answer<Vec<Subscription>>> {
+    Ok(Answer(state.db.subscriptions(&auth.user.id).await?))
 }
 
 /// Remove one of this user's devices: it gets no more pushes.
@@ -93,36 +139,43 @@ pub async fn delete_subscription(
 /// `?action=subscribe|unsubscribe|ack|test`. `ack` needs no session: the push's token
 /// authorizes it.
 #[utoipa::path(post, path = "/api/notifications", params(ActionQuery), tag = "notifications",
-    responses((status = 201, description = "subscribed"), (status = 202, description = "test queued"), (status = 204),
+    request_body(content = Option<NotificationsPostBody>, description = "by `?action=`; none for `test`"),
+    // `ack` needs no session: the push's action token authorizes it.
+    security(("bearer" = []), ("session_cookie" = []), ()),
+    responses((status = 201, description = "subscribed", body = Subscribed), (status = 202, description = "test queued", body = Queued),
+        (status = 204, description = "unsubscribed, or acknowledged"),
         (status = 400, description = "ENDPOINT_REJECTED (an unsafe endpoint, or a port other than 443)"), (status = 404, description = "SUBSCRIPTION_NOT_FOUND"),
         (status = 409, description = "ENDPOINT_IN_USE, DEVICE_LIMIT (past 20 devices)"), (status = 429, description = "RATE_LIMITED")))]
-pub async fn action(State(state): State<AppState>, ApiQuery(q): ApiQuery<ActionQuery>, req: Request) -> ApiResult<Response> {
+pub async fn action(State(state): State<AppState>, ApiQuery(q): ApiQuery<ActionQuery>, req: Request) -> ApiResult<NotificationsAnswer> {
     let mut req = ActionRequest::new(req);
     match q.action.as_deref() {
         // No session: the push's action token authorizes it.
-        Some("ack") => acknowledge(&state, req.json(&state).await?).await,
+        Some("ack") => {
+            acknowledge(&state, req.json(&state).await?).await?;
+            Ok(NotificationsAnswer::Done)
+        }
         Some("subscribe") => {
             let auth = req.user(&state).await?;
-            subscribe(&state, &auth, req.json(&state).await?).await
+            Ok(NotificationsAnswer::Subscribed(subscribe(&state, &auth, req.json(&state).await?).await?))
         }
         Some("unsubscribe") => {
             let auth = req.user(&state).await?;
             let un: UnsubscribeRequest = req.json(&state).await?;
             state.db.delete_subscription_of_user(&auth.user.id, &un.endpoint).await?;
-            Ok(StatusCode::NO_CONTENT.into_response())
+            Ok(NotificationsAnswer::Done)
         }
         Some("test") => {
             let auth = req.user(&state).await?;
-            test(&state, &auth).await
+            Ok(NotificationsAnswer::Queued(test(&state, &auth).await?))
         }
         _ => Err(ApiError::field("action", FieldCode::InvalidChoice.because("action must be subscribe, unsubscribe, ack or test"))),
     }
 }
 
 /// `POST /api/push/test`: the same as `?action=test`.
-#[utoipa::path(post, path = "/api/push/test", tag = "notifications", responses((status = 202), (status = 404), (status = 429)))]
-pub async fn push_test(State(state): State<AppState>, auth: AuthUser) -> ApiResult<Response> {
-    test(&state, &auth).await
+#[utoipa::path(post, path = "/api/push/test", tag = "notifications", responses((status = 202, body = Queued), (status = 404), (status = 429)))]
+pub async fn push_test(State(state): State<AppState>, auth: AuthUser) -> ApiResult<(StatusCode, Answer<Queued>)> {
+    Ok((StatusCode::ACCEPTED, Answer(test(&state, &auth).await?)))
 }
 
 fn decoded_len(b64: &str) -> Option<(usize, u8)> {
@@ -130,7 +183,7 @@ fn decoded_len(b64: &str) -> Option<(usize, u8)> {
     Some((bytes.len(), bytes.first().copied().unwrap_or(0)))
 }
 
-async fn subscribe(state: &AppState, auth: &AuthUser, req: SubscribeRequest) -> ApiResult<Response> {
+async fn subscribe(state: &AppState, auth: &AuthUser, req: SubscribeRequest) -> ApiResult<Subscribed> {
     let allow_private = state.config.allow_private_push;
     let url = push_endpoint::parse(&req.subscription.endpoint, allow_private).map_err(|e| ApiError::EndpointRejected(e.to_string()))?;
     push_endpoint::check_dns(&url, allow_private).await.map_err(|e| ApiError::EndpointRejected(e.to_string()))?;
@@ -159,20 +212,20 @@ async fn subscribe(state: &AppState, auth: &AuthUser, req: SubscribeRequest) -> 
             Timestamp::now(),
         )
         .await?;
-    Ok((StatusCode::CREATED, ok(serde_json::json!({ "id": id }))).into_response())
+    Ok(Subscribed { id })
 }
 
-async fn acknowledge(state: &AppState, ack: AckRequest) -> ApiResult<Response> {
+async fn acknowledge(state: &AppState, ack: AckRequest) -> ApiResult<()> {
     if !state.keys.verify_action_token(&ack.log_id, &ack.action_token) {
         return Err(ApiError::NotFound);
     }
     let entry = state.db.delivery(&ack.log_id).await?.ok_or(ApiError::NotFound)?;
     state.db.mark_shown(&entry.log_id, ack.endpoint.as_deref(), Timestamp::now()).await?;
     metrics::counter!("hibiki_notifications_shown_total").increment(1);
-    Ok(StatusCode::NO_CONTENT.into_response())
+    Ok(())
 }
 
-async fn test(state: &AppState, auth: &AuthUser) -> ApiResult<Response> {
+async fn test(state: &AppState, auth: &AuthUser) -> ApiResult<Queued> {
     if state.db.subscriptions(&auth.user.id).await?.is_empty() {
         return Err(ApiError::SubscriptionNotFound);
     }
@@ -180,5 +233,5 @@ async fn test(state: &AppState, auth: &AuthUser) -> ApiResult<Response> {
         return Err(ApiError::RateLimited { retry_after });
     }
     state.queues.push(PushJob::Test { user_id: auth.user.id.clone() }).await.map_err(|_| ApiError::Unavailable("push queue"))?;
-    Ok((StatusCode::ACCEPTED, ok(serde_json::json!({ "queued": true }))).into_response())
+    Ok(Queued { queued: true })
 }

@@ -1,7 +1,5 @@
-use axum::Json;
 use axum::extract::{Path, State};
-use axum::http::StatusCode;
-use axum::response::{IntoResponse, Response};
+use axum::http::{HeaderName, StatusCode};
 use hibiki_common::alarms::{self, Alarms};
 use hibiki_common::error::FieldCode;
 use hibiki_common::error::FieldErrors;
@@ -18,7 +16,7 @@ use utoipa::{IntoParams, ToSchema};
 use crate::auth::AuthUser;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::{ActionRequest, ApiJson, ApiQuery};
-use crate::routes::ok;
+use crate::routes::Answer;
 use crate::state::AppState;
 
 #[derive(Deserialize, IntoParams)]
@@ -26,7 +24,7 @@ use crate::state::AppState;
 pub struct ListQuery {
     /// active (default), archived or all
     #[serde(default)]
-    #[param(value_type = Option<String>)]
+    #[param(value_type = Option<StatusFilter>)]
     pub status: StatusFilter,
     /// 1 to 500, default 500
     pub limit: Option<i64>,
@@ -58,7 +56,11 @@ pub struct Occurrences {
 /// a time; `X-Total-Count` says how many there are in all.
 #[utoipa::path(get, path = "/api/reminders", params(ListQuery), tag = "reminders",
     responses((status = 200, body = [Reminder], headers(("X-Total-Count" = i64, description = "reminders in all, over every page")))))]
-pub async fn list(State(state): State<AppState>, auth: AuthUser, ApiQuery(q): ApiQuery<ListQuery>) -> ApiResult<Response> {
+pub async fn list(
+    State(state): State<AppState>,
+    auth: AuthUser,
+    ApiQuery(q): ApiQuery<ListQuery>,
+) -> ApiResult<([(HeaderName, String); 1], Answer<Vec<Reminder>>)> {
     let mut errors = hibiki_common::error::FieldErrors::default();
     let limit = q.limit.unwrap_or(500);
     let offset = q.offset.unwrap_or(0);
@@ -70,7 +72,7 @@ pub async fn list(State(state): State<AppState>, auth: AuthUser, ApiQuery(q): Ap
     }
     errors.into_result()?;
     let (page, total) = state.db.list_reminders_page(&state.keys, &auth.user.id, q.status, limit, offset).await?;
-    Ok(([(axum::http::HeaderName::from_static("x-total-count"), total.to_string())], ok(page)).into_response())
+    Ok(([(HeaderName::from_static("x-total-count"), total.to_string())], Answer(page)))
 }
 
 /// `POST /api/reminders?action=handle` body.
@@ -91,14 +93,26 @@ pub struct HandleRequest {
     pub action_token: Option<String>,
 }
 
+/// `POST /api/reminders`'s body, by `?action=`: a reminder to create (no action), or a
+/// notification's Complete or Snooze (`handle`). Only describes the body: the handler reads
+/// the type its action names.
+#[derive(ToSchema)]
+#[serde(untagged)]
+pub enum RemindersPostBody {
+    Create(ReminderInput),
+    Handle(HandleRequest),
+}
+
 /// Create a reminder; with `?action=handle`, complete or snooze it from a notification.
-#[utoipa::path(post, path = "/api/reminders", params(ActionQuery), request_body = ReminderInput, tag = "reminders",
+#[utoipa::path(post, path = "/api/reminders", params(ActionQuery), request_body = RemindersPostBody, tag = "reminders",
+    // `handle` needs no session: the push's action token can stand in for it.
+    security(("bearer" = []), ("session_cookie" = []), ()),
     responses((status = 201, body = Reminder), (status = 200, description = "handled", body = Reminder), (status = 400, description = "VALIDATION_FAILED"), (status = 409, description = "REMINDER_LIMIT")))]
 pub async fn create_or_act(
     State(state): State<AppState>,
     ApiQuery(q): ApiQuery<ActionQuery>,
     req: axum::extract::Request,
-) -> ApiResult<Response> {
+) -> ApiResult<(StatusCode, Answer<Reminder>)> {
     let mut req = ActionRequest::new(req);
     match q.action.as_deref() {
         None => {
@@ -114,7 +128,7 @@ pub async fn create_or_act(
     }
 }
 
-async fn create(state: &AppState, auth: &AuthUser, input: ReminderInput) -> ApiResult<Response> {
+async fn create(state: &AppState, auth: &AuthUser, input: ReminderInput) -> ApiResult<(StatusCode, Answer<Reminder>)> {
     let now = Timestamp::now();
     let timezone = match input.timezone {
         Some(tz) => tz,
@@ -130,12 +144,12 @@ async fn create(state: &AppState, auth: &AuthUser, input: ReminderInput) -> ApiR
     errors.into_result()?;
     let created = state.db.create_reminder(&state.keys, &auth.user.id, &contents, &timing, &alarms, now).await?;
     metrics::counter!("hibiki_reminders_created_total").increment(1);
-    Ok((StatusCode::CREATED, ok(created)).into_response())
+    Ok((StatusCode::CREATED, Answer(created)))
 }
 
 /// Complete or snooze from a notification. The same (log_id, action) twice changes nothing
 /// the second time.
-async fn handle(state: &AppState, auth: Option<AuthUser>, req: HandleRequest) -> ApiResult<Response> {
+async fn handle(state: &AppState, auth: Option<AuthUser>, req: HandleRequest) -> ApiResult<(StatusCode, Answer<Reminder>)> {
     let now = Timestamp::now();
     let entry = state.db.delivery(&req.log_id).await?.ok_or(ApiError::NotFound)?;
     let token_ok = req.action_token.as_deref().is_some_and(|t| state.keys.verify_action_token(&req.log_id, t));
@@ -157,7 +171,7 @@ async fn handle(state: &AppState, auth: Option<AuthUser>, req: HandleRequest) ->
         metrics::counter!("hibiki_notification_actions_total", "action" => req.action.as_str()).increment(1);
     }
     state.db.touch_user(&user_id, now).await?;
-    Ok((StatusCode::OK, ok(state.db.get_reminder(&state.keys, &user_id, &r.id).await?)).into_response())
+    Ok((StatusCode::OK, Answer(state.db.get_reminder(&state.keys, &user_id, &r.id).await?)))
 }
 
 /// `POST /api/reminders/{id}/send`'s answer.
@@ -175,7 +189,11 @@ pub struct SendNowAnswer {
 /// Deliver the reminder to the user's devices now (a delivery log entry is made); with no
 /// device, by email when the email fallback is on.
 #[utoipa::path(post, path = "/api/reminders/{id}/send", params(("id" = String, Path, description = "the reminder id")), tag = "reminders", responses((status = 202, body = SendNowAnswer), (status = 404), (status = 429, description = "RATE_LIMITED: past 1 per 10 s or 30 per hour")))]
-pub async fn send(State(state): State<AppState>, auth: AuthUser, Path(id): Path<ReminderId>) -> ApiResult<Response> {
+pub async fn send(
+    State(state): State<AppState>,
+    auth: AuthUser,
+    Path(id): Path<ReminderId>,
+) -> ApiResult<(StatusCode, Answer<SendNowAnswer>)> {
     let now = Timestamp::now();
     let r = state.db.get_reminder(&state.keys, &auth.user.id, &id).await?;
     if let Some(retry_after) = state.db.send_now_wait(&auth.user.id, now, state.config.send_now_interval_ms as i64).await? {
@@ -202,13 +220,13 @@ pub async fn send(State(state): State<AppState>, auth: AuthUser, Path(id): Path<
     }
     metrics::counter!("hibiki_send_now_total", "outcome" => if devices > 0 { "push" } else if email { "email" } else { "nothing" })
         .increment(1);
-    Ok((StatusCode::ACCEPTED, ok(SendNowAnswer { log_id, devices, email })).into_response())
+    Ok((StatusCode::ACCEPTED, Answer(SendNowAnswer { log_id, devices, email })))
 }
 
 /// One reminder.
 #[utoipa::path(get, path = "/api/reminders/{id}", params(("id" = String, Path, description = "the reminder id")), tag = "reminders", responses((status = 200, body = Reminder), (status = 404)))]
-pub async fn get(State(state): State<AppState>, auth: AuthUser, Path(id): Path<ReminderId>) -> ApiResult<Json<serde_json::Value>> {
-    Ok(ok(state.db.get_reminder(&state.keys, &auth.user.id, &id).await?))
+pub async fn get(State(state): State<AppState>, auth: AuthUser, Path(id): Path<ReminderId>) -> ApiResult<Answer<Reminder>> {
+    Ok(Answer(state.db.get_reminder(&state.keys, &auth.user.id, &id).await?))
 }
 
 /// Edit any fields of a reminder. A new time must be in the future; giving a completed
@@ -220,22 +238,22 @@ pub async fn update(
     auth: AuthUser,
     Path(id): Path<ReminderId>,
     ApiJson(patch): ApiJson<ReminderPatch>,
-) -> ApiResult<Json<serde_json::Value>> {
+) -> ApiResult<Answer<Reminder>> {
     let now = Timestamp::now();
     let mut r = state.db.get_reminder(&state.keys, &auth.user.id, &id).await?;
     let applied = patch.apply_to(&mut r, now)?;
-    Ok(ok(state.db.save_reminder(&state.keys, &r, applied, now).await?))
+    Ok(Answer(state.db.save_reminder(&state.keys, &r, applied, now).await?))
 }
 
 /// Skip the reminder's next occurrence: its local date joins `recurrence.skip` (skipped
 /// dates already past make room). 400 for a one-time reminder.
 #[utoipa::path(post, path = "/api/reminders/{id}/skip", params(("id" = String, Path, description = "the reminder id")), tag = "reminders",
     responses((status = 200, body = Reminder), (status = 400), (status = 404)))]
-pub async fn skip(State(state): State<AppState>, auth: AuthUser, Path(id): Path<ReminderId>) -> ApiResult<Json<serde_json::Value>> {
+pub async fn skip(State(state): State<AppState>, auth: AuthUser, Path(id): Path<ReminderId>) -> ApiResult<Answer<Reminder>> {
     let now = Timestamp::now();
     let mut r = state.db.get_reminder(&state.keys, &auth.user.id, &id).await?;
     let applied = reminder::skip_next(&mut r, now)?;
-    Ok(ok(state.db.save_reminder(&state.keys, &r, applied, now).await?))
+    Ok(Answer(state.db.save_reminder(&state.keys, &r, applied, now).await?))
 }
 
 /// Delete a reminder and its delivery log.
@@ -253,7 +271,7 @@ pub async fn preview(
     auth: AuthUser,
     ApiQuery(q): ApiQuery<CountQuery>,
     ApiJson(input): ApiJson<PreviewInput>,
-) -> ApiResult<Json<serde_json::Value>> {
+) -> ApiResult<Answer<Occurrences>> {
     let count = reminder::preview_count(q.count)?;
     let mut timezone = match input.timezone {
         Some(tz) => tz,
@@ -268,7 +286,7 @@ pub async fn preview(
     errors.into_result()?;
     let send_at = hibiki_common::time::ceil_to_second(input.send_at);
     let timing = Timing { send_at, timezone, recurrence };
-    Ok(ok(Occurrences { occurrences: timing.schedule().occurrences(send_at, count) }))
+    Ok(Answer(Occurrences { occurrences: timing.schedule().occurrences(send_at, count) }))
 }
 
 /// The reminder's next occurrences from now.
@@ -279,20 +297,20 @@ pub async fn occurrences(
     auth: AuthUser,
     Path(id): Path<ReminderId>,
     ApiQuery(q): ApiQuery<CountQuery>,
-) -> ApiResult<Json<serde_json::Value>> {
+) -> ApiResult<Answer<Occurrences>> {
     let count = reminder::preview_count(q.count)?;
     let r = state.db.get_reminder(&state.keys, &auth.user.id, &id).await?;
     let occurrences = match (r.is_active, r.scheduled_at) {
         (true, Some(next)) => r.timing().schedule().occurrences(next, count),
         _ => Vec::new(),
     };
-    Ok(ok(Occurrences { occurrences }))
+    Ok(Answer(Occurrences { occurrences }))
 }
 
 /// The reminder's delivery log, newest first.
 #[utoipa::path(get, path = "/api/reminders/{id}/logs", params(("id" = String, Path, description = "the reminder id")), tag = "reminders", responses((status = 200, body = [DeliveryLog]), (status = 404)))]
-pub async fn logs(State(state): State<AppState>, auth: AuthUser, Path(id): Path<ReminderId>) -> ApiResult<Json<serde_json::Value>> {
+pub async fn logs(State(state): State<AppState>, auth: AuthUser, Path(id): Path<ReminderId>) -> ApiResult<Answer<Vec<DeliveryLog>>> {
     // Answer 404 for someone else's reminder rather than an empty list.
     state.db.get_reminder(&state.keys, &auth.user.id, &id).await?;
-    Ok(ok(state.db.delivery_logs(&auth.user.id, &id).await?))
+    Ok(Answer(state.db.delivery_logs(&auth.user.id, &id).await?))
 }

@@ -1,12 +1,11 @@
 //! What the web app needs to know about this deployment before anyone signs in.
 
-use axum::Json;
 use axum::extract::State;
 use hibiki_common::config::Operator;
 use serde::Serialize;
 use utoipa::ToSchema;
 
-use crate::routes::ok;
+use crate::routes::Answer;
 use crate::state::AppState;
 
 #[derive(Serialize, ToSchema)]
@@ -28,13 +27,13 @@ pub struct ErrorReporting {
 }
 
 /// The operator's details and whether error reporting is on.
-#[utoipa::path(get, path = "/api/site", tag = "health", responses((status = 200, body = Site)))]
-pub async fn site(State(state): State<AppState>) -> Json<serde_json::Value> {
+#[utoipa::path(get, path = "/api/site", tag = "health", security(()), responses((status = 200, body = Site)))]
+pub async fn site(State(state): State<AppState>) -> Answer<Site> {
     let error_reporting = state.config.error_reporting_dsn.as_ref().map(|dsn| ErrorReporting {
         dsn: dsn.to_string(),
         traces_sample_rate: 0.1,
         replays_session_sample_rate: 0.01,
         replays_on_error_sample_rate: 0.1,
     });
-    ok(Site { operator: state.config.operator.clone(), error_reporting })
+    Answer(Site { operator: state.config.operator.clone(), error_reporting })
 }

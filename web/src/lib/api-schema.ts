@@ -551,6 +551,12 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        AckRequest: {
+            action_token: string;
+            /** @description This device's push endpoint: which device showed it. */
+            endpoint?: string | null;
+            log_id: string;
+        };
         AdminStats: {
             /** Format: int64 */
             active_reminders: number;
@@ -652,6 +658,16 @@ export interface components {
          */
         DeviceDeliveryStatus: "sending" | "sent" | "failed" | "gone" | "retry";
         /**
+         * @description What the app says about the device: any JSON object of at most 2 KiB, kept as sent; the
+         *     device's label and platform are read from these fields.
+         */
+        DeviceInfo: {
+            language?: string | null;
+            platform?: string | null;
+            timezone?: string | null;
+            user_agent?: string | null;
+        };
+        /**
          * @description `failing` when the last push to the device failed.
          * @enum {string}
          */
@@ -710,6 +726,47 @@ export interface components {
                 [key: string]: number;
             } | null;
         };
+        /** @description `POST /api/reminders?action=handle` body. */
+        HandleRequest: {
+            action: components["schemas"]["NotificationAction"];
+            /** @description The push's token: authorizes the action without a session (the service worker). */
+            action_token?: string | null;
+            log_id: string;
+            reminder_id: string;
+            /**
+             * Format: int64
+             * @description 5, 10, 15, 30 or 60; the user's default when absent
+             */
+            snooze_minutes?: number | null;
+            /**
+             * Format: date-time
+             * @description Snooze until this instant instead (within the next 7 days).
+             */
+            snooze_until?: string | null;
+        };
+        /** @description `GET /api/health`'s answer, with the 200 and with the 503. */
+        Health: {
+            checks: components["schemas"]["HealthChecks"];
+            /**
+             * Format: date
+             * @description The last date the shipped Japanese holiday table covers.
+             */
+            holidays_until: string;
+            /** @description `ok` or `degraded`. */
+            status: string;
+        };
+        HealthChecks: {
+            /** @description `ok` or `down`. */
+            database: string;
+            /** @description The holiday table: `ok`, `expiring` (within 90 days) or `expired`. */
+            holidays: string;
+            /** @description `smtp`, or `outbox` (mail is only kept in the server's outbox). */
+            mail: string;
+            /** @description `ok`, `backlogged` (10,000 jobs or more) or `down`. */
+            queue: string;
+            /** @description `ok`, `stalled` (no sign of life for 5 s) or `none` (no scheduler seen yet). */
+            scheduler: string;
+        };
         /**
          * @description What a Japanese public holiday does to an occurrence on it. The business-day moves also
          *     move Saturdays and Sundays (a business day is Monday to Friday and not a holiday).
@@ -741,6 +798,11 @@ export interface components {
          * @enum {string}
          */
         NotificationAction: "complete" | "snooze";
+        /**
+         * @description `POST /api/notifications`'s body, by `?action=`: `subscribe`, `unsubscribe` or `ack`
+         *     (`test` has none). Only describes the body: the handler reads the type its action names.
+         */
+        NotificationsPostBody: components["schemas"]["SubscribeRequest"] | components["schemas"]["UnsubscribeRequest"] | components["schemas"]["AckRequest"];
         Occurrences: {
             occurrences: string[];
         };
@@ -828,6 +890,72 @@ export interface components {
             send_at: string;
             timezone?: string | null;
         };
+        PushAction: {
+            action: components["schemas"]["NotificationAction"];
+            /**
+             * @description Where a declarative push (no service worker) takes the person: the app performs the
+             *     action there.
+             */
+            navigate: string;
+            title: string;
+        };
+        PushData: {
+            /** @description Authorizes complete, snooze and the acknowledgement without the app's session. */
+            action_token?: string | null;
+            kind?: null | components["schemas"]["EntryKind"];
+            /** @description Present (true) only when the push is late; the title then carries the late mark. */
+            late?: boolean | null;
+            log_id?: string | null;
+            reminder_id?: string | null;
+            type: components["schemas"]["PushType"];
+        };
+        PushKeys: {
+            auth: string;
+            p256dh: string;
+        };
+        PushMessage: {
+            /**
+             * Format: int32
+             * @description The user's overdue reminders, for the app icon's badge.
+             */
+            app_badge?: number | null;
+            /** @description The service worker may change the notification before it is shown. */
+            mutable: boolean;
+            notification: components["schemas"]["PushNotification"];
+            /**
+             * Format: int32
+             * @description 8030 (RFC 8030's number) marks a declarative push message.
+             */
+            web_push: number;
+        };
+        PushNotification: {
+            /** @description Absent when there are none (the test push). */
+            actions?: components["schemas"]["PushAction"][];
+            body: string;
+            data: components["schemas"]["PushData"];
+            lang: components["schemas"]["Language"];
+            /** @description The absolute URL of the reminder (or the app) in the user's language. */
+            navigate: string;
+            require_interaction: boolean;
+            silent: boolean;
+            /** @description The reminder id: a re-send or a snooze replaces the notification instead of stacking. */
+            tag: string;
+            title: string;
+        };
+        PushSubscription: {
+            endpoint: string;
+            keys: components["schemas"]["PushKeys"];
+        };
+        /**
+         * @description What the push is about.
+         * @enum {string}
+         */
+        PushType: "reminder" | "test";
+        /** @description `{"queued": true}`: the job was queued (a test email, a test push). */
+        Queued: {
+            /** @description Always true. */
+            queued: boolean;
+        };
         /**
          * @description How a reminder repeats: the pattern of its dates (the kind and the kind's own fields) and
          *     what shapes any repeating kind (an end, skipped dates, Japanese holidays). On the wire it
@@ -906,6 +1034,12 @@ export interface components {
         };
         /** @enum {string} */
         ReminderStatus: "pending" | "completed";
+        /**
+         * @description `POST /api/reminders`'s body, by `?action=`: a reminder to create (no action), or a
+         *     notification's Complete or Snooze (`handle`). Only describes the body: the handler reads
+         *     the type its action names.
+         */
+        RemindersPostBody: components["schemas"]["ReminderInput"] | components["schemas"]["HandleRequest"];
         /**
          * @description Ring the occurrence again every `every_minutes` until Complete or Snooze, at most
          *     `max_times` more times.
@@ -1010,6 +1144,11 @@ export interface components {
             /** @description Who runs this Hibiki (each field null when the operator has not configured it). */
             operator: components["schemas"]["Operator"];
         };
+        /**
+         * @description Which reminders a list asks for.
+         * @enum {string}
+         */
+        StatusFilter: "active" | "archived" | "all";
         StatusSummary: {
             deliveries_1h: components["schemas"]["DeliveryCounts"];
             deliveries_5m: components["schemas"]["DeliveryCounts"];
@@ -1027,6 +1166,14 @@ export interface components {
             scheduler_last_tick?: string | null;
             /** @description The last hour in 12 buckets of 5 minutes, oldest first. */
             timeline_1h: components["schemas"]["TimelineBucket"][];
+        };
+        SubscribeRequest: {
+            device_info?: components["schemas"]["DeviceInfo"];
+            subscription: components["schemas"]["PushSubscription"];
+        };
+        /** @description `?action=subscribe`'s answer: the device's id. */
+        Subscribed: {
+            id: string;
         };
         /** @description A device as `GET /api/notifications/subscriptions` answers it. */
         Subscription: {
@@ -1063,6 +1210,9 @@ export interface components {
             /** Format: date-time */
             start: string;
         };
+        UnsubscribeRequest: {
+            endpoint: string;
+        };
         User: {
             /** Format: date-time */
             created_at: string;
@@ -1085,6 +1235,11 @@ export interface components {
             /** @description URL-safe base64 of the uncompressed P-256 point. */
             public_key: string;
         };
+        /**
+         * @description `POST /api/auth/verify-link`'s answer: whose account the link opens with `peek`, else the
+         *     new session.
+         */
+        VerifyLinkAnswer: components["schemas"]["LinkPeek"] | components["schemas"]["SessionIssued"];
         VerifyLinkRequest: {
             /** @description True: only say whose account the link opens (masked); nothing is spent. */
             peek?: boolean;
@@ -1880,7 +2035,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["SessionIssued"];
+                        data: components["schemas"]["VerifyLinkAnswer"];
                         /** @enum {boolean} */
                         success: true;
                     };
@@ -2126,11 +2281,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/calendar": {
-                        data: string;
-                        /** @enum {boolean} */
-                        success: true;
-                    };
+                    "text/calendar": string;
                 };
             };
             /** @description If-None-Match names the current ETag */
@@ -2142,15 +2293,6 @@ export interface operations {
             };
             /** @description VALIDATION_FAILED or INVALID_JSON: the input is wrong */
             400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorEnvelope"];
-                };
-            };
-            /** @description AUTHENTICATION_REQUIRED */
-            401: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2199,7 +2341,13 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Health"];
+                        /** @enum {boolean} */
+                        success: true;
+                    };
+                };
             };
             /** @description VALIDATION_FAILED or INVALID_JSON: the input is wrong */
             400: {
@@ -2228,11 +2376,18 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description the database is unreachable */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Health"];
+                        /** @enum {boolean} */
+                        success: true;
+                    };
+                };
             };
         };
     };
@@ -2290,22 +2445,40 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        /** @description by `?action=`; none for `test` */
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["NotificationsPostBody"];
+            };
+        };
         responses: {
             /** @description subscribed */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Subscribed"];
+                        /** @enum {boolean} */
+                        success: true;
+                    };
+                };
             };
             /** @description test queued */
             202: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Queued"];
+                        /** @enum {boolean} */
+                        success: true;
+                    };
+                };
             };
+            /** @description unsubscribed, or acknowledged */
             204: {
                 headers: {
                     [name: string]: unknown;
@@ -2604,7 +2777,13 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Queued"];
+                        /** @enum {boolean} */
+                        success: true;
+                    };
+                };
             };
             /** @description VALIDATION_FAILED or INVALID_JSON: the input is wrong */
             400: {
@@ -2680,7 +2859,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description active (default), archived or all */
-                status?: string;
+                status?: components["schemas"]["StatusFilter"];
                 /** @description 1 to 500, default 500 */
                 limit?: number;
                 /** @description default 0 */
@@ -2756,7 +2935,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["ReminderInput"];
+                "application/json": components["schemas"]["RemindersPostBody"];
             };
         };
         responses: {
@@ -3813,7 +3992,13 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Queued"];
+                        /** @enum {boolean} */
+                        success: true;
+                    };
+                };
             };
             /** @description VALIDATION_FAILED or INVALID_JSON: the input is wrong */
             400: {

@@ -18,6 +18,7 @@ import type {
   AdminUsersPage,
   DeliveryLog,
   Device,
+  HandleInput,
   HealthDetails,
   Occurrences,
   OtpRequestAnswer,
@@ -30,6 +31,7 @@ import type {
   SessionAnswer,
   Settings,
   Site,
+  VapidPublicKey,
   VerifyAnswer,
 } from './types';
 
@@ -41,22 +43,6 @@ export const DEFAULT_TIMEOUT_MS = 10_000;
 export const HANDLE_PATH = '/api/reminders?action=handle';
 /** A notification was shown on this device (`AckInput`). */
 export const ACK_PATH = '/api/notifications?action=ack';
-
-export interface HandleInput {
-  reminder_id: string;
-  log_id: string;
-  action: 'complete' | 'snooze';
-  snooze_minutes?: number;
-  snooze_until?: string;
-  action_token?: string;
-}
-
-export interface AckInput {
-  log_id: string;
-  action_token: string;
-  /** this device's push endpoint, so the server knows which device showed it */
-  endpoint?: string;
-}
 
 /** One failing field of a VALIDATION_FAILED: `{field, code, params?}` (api.md, Conventions). */
 export type FieldDetail = components['schemas']['FieldDetail'];
@@ -265,7 +251,7 @@ export function createApiClient(options: ApiClientOptions = {}) {
       logs: (rid: string) => get<DeliveryLog[]>(`/api/reminders/${id(rid)}/logs`),
     },
     notifications: {
-      vapidPublicKey: () => get<{ public_key: string }>('/api/notifications/vapid-public-key'),
+      vapidPublicKey: () => get<VapidPublicKey>('/api/notifications/vapid-public-key'),
       subscribe: (input: PushSubscriptionInput) =>
         post<void>('/api/notifications', input, { query: { action: 'subscribe' } }),
       unsubscribe: (endpoint: string) => post<void>('/api/notifications', { endpoint }, { query: { action: 'unsubscribe' } }),

@@ -1,34 +1,22 @@
 /**
- * Shapes from docs/spec/api.md. Where the server's OpenAPI document describes a shape fully, the
- * type is generated from it (`api-schema.ts`, by `npm run api-types` from `openapi.json`, which a
- * Rust test keeps equal to the server's document; `npm run api-types:check` fails on drift).
+ * The API's shapes (docs/spec/api.md), each generated from the server's OpenAPI document
+ * (`api-schema.ts`, by `npm run api-types` from `openapi.json`, which a Rust test keeps equal to
+ * the server's document; `npm run api-types:check` fails on drift). Here: names for them, and
+ * the constants the app derives from them.
  */
 import type { components } from './api-schema';
 
 type Schemas = components['schemas'];
-export interface User {
-  id: string;
-  email: string;
-  is_active: boolean;
-  created_at: string;
-  updated_at: string;
-}
+export type User = Schemas['User'];
 
 /** POST /api/auth/otp; `code_sign_in` false while code sign-in is paused (the email has only the link). */
 export type OtpRequestAnswer = Schemas['OtpSent'];
 
-export interface VerifyAnswer {
-  access_token?: string;
-  token_type?: 'Bearer';
-  expires_in?: number;
-  user: User;
-  is_new_user?: boolean;
-}
+/** POST /api/auth/verify, /verify-link (without peek) and /dev-login: the new session. */
+export type VerifyAnswer = Schemas['SessionIssued'];
 
-export interface SessionAnswer {
-  user: User;
-  is_admin: boolean;
-}
+/** GET /api/auth/session */
+export type SessionAnswer = Schemas['SessionInfo'];
 
 export type Weekday = Schemas['Day'];
 export const WEEKDAYS: readonly Weekday[] = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'];
@@ -59,21 +47,12 @@ export const RECURRENCE_KINDS: readonly RecurrenceKind[] = [
   'yearly',
 ];
 
-export interface ReminderInput {
-  title: string;
-  description?: string | null;
-  /** RFC 3339 with offset */
-  send_at: string;
-  timezone?: string;
-  recurrence?: Recurrence;
-  /** rings before the time (`before_minutes` > 0); the default `[{before_minutes: 0}]` is at the time only */
-  alerts?: Alert[];
-  /** rings again every `every_minutes` until Complete or Snooze, at most `max_times` more; null turns it off */
-  repeat_until_done?: RepeatUntilDone | null;
-  send_to?: string[] | null;
-  /** any JSON object (the schema names no fields); the app sends none */
-  metadata?: Reminder['metadata'];
-}
+/**
+ * POST /api/reminders (and, any subset, PUT /api/reminders/{id}). `alerts` ring before the time
+ * (`before_minutes` > 0; absent: at the time only); `repeat_until_done` rings again until
+ * Complete or Snooze (null turns it off); `metadata` is any JSON object (the app sends none).
+ */
+export type ReminderInput = Schemas['ReminderInput'];
 
 /**
  * A reminder as the API answers it. `scheduled_at` is the next instant it rings (the snooze
@@ -81,11 +60,11 @@ export interface ReminderInput {
  */
 export type Reminder = Schemas['Reminder'];
 
-export type ReminderStatusFilter = 'active' | 'archived' | 'all';
+/** GET /api/reminders?status= (default active). */
+export type ReminderStatusFilter = Schemas['StatusFilter'];
 
-export interface Occurrences {
-  occurrences: string[];
-}
+/** POST /api/reminders/preview, GET /api/reminders/{id}/occurrences */
+export type Occurrences = Schemas['Occurrences'];
 
 export type DeliveryKind = Schemas['EntryKind'];
 export type DeliveryStatus = Schemas['EntryStatus'];
@@ -129,82 +108,40 @@ export type Site = Schemas['Site'];
 export type Operator = Schemas['Operator'];
 export type ErrorReporting = Schemas['ErrorReporting'];
 
-export interface PushSubscriptionInput {
-  subscription: { endpoint: string; keys: { p256dh: string; auth: string } };
-  device_info: { user_agent: string; platform: string; language: string; timezone: string };
-}
+/** POST /api/notifications?action=subscribe */
+export type PushSubscriptionInput = Schemas['SubscribeRequest'];
+/** POST /api/reminders?action=handle: Complete/Snooze; a push's action_token authorizes it without the session. */
+export type HandleInput = Schemas['HandleRequest'];
+/** POST /api/notifications?action=ack: a notification was shown on this device (`endpoint`). */
+export type AckInput = Schemas['AckRequest'];
+/** GET /api/notifications/vapid-public-key */
+export type VapidPublicKey = Schemas['VapidPublicKey'];
+/** The push payload the server sends (Declarative Web Push, `web_push: 8030`). */
+export type PushMessage = Schemas['PushMessage'];
 
 /** Delivery counts over a window (`/api/status` deliveries_5m / deliveries_1h). */
-export interface DeliveryCounts {
-  sent: number;
-  failed: number;
-}
+export type DeliveryCounts = Schemas['DeliveryCounts'];
 
-/** One 5-minute bucket of `/api/status` timeline_1h (12 of them, oldest first). */
-export interface StatusBucket {
-  /** RFC 3339 UTC start of the bucket */
-  start: string;
-  sent: number;
-  failed: number;
-  lateness_p99_ms: number | null;
-}
+/** One bucket of `/api/status` timeline_1h (5 minutes) or `/api/admin/stats` timeline_24h (an hour), oldest first. */
+export type TimelineBucket = Schemas['TimelineBucket'];
 
 /**
- * GET /api/status. Fields may be missing or null on other server versions (timeline_1h is newer
- * than the rest); the status page reads it through `readServerStatus`, which tolerates that.
+ * GET /api/status (`queue_depth` -1 when the queue could not be read). Another server version
+ * may leave fields out: the status page reads it through `readServerStatus`, which tolerates that.
  */
-export interface ServerStatus {
-  scheduler_last_tick?: string | null;
-  lateness_1h?: { p50_ms: number | null; p95_ms: number | null; p99_ms: number | null; max_ms: number | null };
-  /** -1 when the queue could not be read */
-  queue_depth?: number;
-  deliveries_5m?: DeliveryCounts;
-  deliveries_1h?: DeliveryCounts;
-  timeline_1h?: StatusBucket[];
-  [key: string]: unknown;
-}
+export type ServerStatus = Schemas['StatusSummary'];
 
-/** One hourly bucket of `/api/admin/stats` timeline_24h (24 of them, oldest first). */
-export interface AdminBucket {
-  start: string;
-  sent: number;
-  failed: number;
-}
+/** GET /api/admin/stats, read through `readAdminStats` (as tolerant as `readServerStatus`). */
+export type AdminStats = Schemas['AdminStats'];
 
-/** GET /api/admin/stats (timeline_24h is newer than the rest; any field may be missing). */
-export interface AdminStats {
-  users?: number;
-  active_reminders?: number;
-  deliveries_24h?: number;
-  failures_24h?: number;
-  queue_depth?: number;
-  timeline_24h?: AdminBucket[];
-  [key: string]: unknown;
-}
-
-/** One user in GET /api/admin/users (never reminder contents). Times are RFC 3339. */
-export interface AdminUserRow {
-  id: string;
-  email: string;
-  is_active: boolean;
-  created_at: string;
-  last_active_at: string;
-  active_reminders: number;
-  archived_reminders: number;
-}
+/** One user in GET /api/admin/users (never reminder contents). */
+export type AdminUserRow = Schemas['AdminUser'];
 
 /** GET /api/admin/users?page=&per_page= (page is 1-based; per_page 1..100, default 50). */
-export interface AdminUsersPage {
-  users: AdminUserRow[];
-  page: number;
-  per_page: number;
-  total: number;
-}
+export type AdminUsersPage = Schemas['UserPage'];
 
-export interface HealthDetails {
-  status: 'ok' | 'degraded';
-  checks: Record<string, unknown>;
-}
+/** GET /api/health (a 503 carries it too). */
+export type HealthDetails = Schemas['Health'];
 
 /** One of the user's sessions in `GET /api/auth/sessions`: `label` is a short device label from the User-Agent ("iPhone · Safari"), maybe empty; `current` is the one this request came with. */
 export type AuthSession = Schemas['SessionListed'];

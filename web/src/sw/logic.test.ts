@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { PushMessage } from '../lib/types';
 import { ackRequest, actionRequest, buildNotification, clickTarget, isApiRequest, parsePushPayload, pickClient } from './logic';
 
 const ORIGIN = 'https://hibiki.example';
@@ -26,7 +27,7 @@ describe('parsePushPayload', () => {
         data: { type: 'reminder', reminder_id: 'r1', log_id: 'l1', action_token: 'tok', kind: 'snooze', late: true },
         actions: [{ action: 'complete', title: '完了', navigate: 'https://hibiki.example/reminders?reminder=r1&log=l1&do=complete' }],
       },
-    };
+    } satisfies PushMessage;
     const p = parsePushPayload(JSON.stringify(declarative));
     expect(p).toEqual({
       type: 'reminder',

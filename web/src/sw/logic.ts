@@ -2,20 +2,26 @@
  * Pure parts of the service worker (push payload -> notification, notification actions,
  * click targets). Kept free of ServiceWorkerGlobalScope so they run under Vitest.
  *
- * The server sends api.md's Declarative Web Push payload: {web_push: 8030, notification:
- * {title, body, navigate, tag, lang, silent, require_interaction, data: {type, reminder_id?,
- * log_id?, action_token?, kind?, late?}, actions?}, app_badge?, mutable: true}. Browsers
- * without declarative support hand it to this worker, which reads it into the flat shape
- * below (the older flat payload {type, title, body, url, ...} is read too).
+ * The server sends api.md's Declarative Web Push payload, the OpenAPI document's `PushMessage`:
+ * {web_push: 8030, notification: {title, body, navigate, tag, lang, silent, require_interaction,
+ * data: {type, reminder_id?, log_id?, action_token?, kind?, late?}, actions?}, app_badge?,
+ * mutable: true}. Browsers without declarative support hand it to this worker, which reads it
+ * into the flat shape below (the older flat payload {type, title, body, url, ...} is read too).
  */
-import { ACK_PATH, HANDLE_PATH, type AckInput, type HandleInput } from '../lib/api';
+import { ACK_PATH, HANDLE_PATH } from '../lib/api';
+import type { AckInput, HandleInput, PushMessage } from '../lib/types';
 import { appName as enAppName } from '../locales/en/common.json';
 import { push as enPush } from '../locales/en/notifications.json';
 import { appName as jaAppName } from '../locales/ja/common.json';
 import { push as jaPush } from '../locales/ja/notifications.json';
 
+type PushNotification = PushMessage['notification'];
+type PushData = PushNotification['data'];
+/** A payload as it arrives: the server's fields by name, each possibly missing or of another type. */
+type Untrusted<T> = { [K in keyof T]?: unknown };
+
 export interface PushPayload {
-  type: 'reminder' | 'test';
+  type: PushData['type'];
   reminder_id?: string;
   log_id?: string;
   action_token?: string;
@@ -23,7 +29,7 @@ export interface PushPayload {
   body: string;
   url: string;
   tag?: string;
-  lang: 'ja' | 'en';
+  lang: PushNotification['lang'];
   late?: boolean;
   /** the title already carries the late mark (the declarative payload's does) */
   late_in_title?: boolean;
@@ -56,11 +62,12 @@ export function parsePushPayload(raw: unknown, fallbackLang: 'ja' | 'en' = 'ja')
   } else if (raw && typeof raw === 'object') obj = raw as Record<string, unknown>;
 
   // Declarative Web Push: flatten notification and its data.
-  const declarative = obj.web_push === 8030 && obj.notification && typeof obj.notification === 'object';
+  const message: Untrusted<PushMessage> = obj;
+  const declarative = message.web_push === 8030 && !!message.notification && typeof message.notification === 'object';
   if (declarative) {
-    const n = obj.notification as Record<string, unknown>;
-    const data = (n.data && typeof n.data === 'object' ? n.data : {}) as Record<string, unknown>;
-    obj = { ...data, title: n.title, body: n.body, url: n.navigate, tag: n.tag, lang: n.lang, app_badge: obj.app_badge };
+    const n = message.notification as Untrusted<PushNotification>;
+    const data = (n.data && typeof n.data === 'object' ? n.data : {}) as Untrusted<PushData>;
+    obj = { ...data, title: n.title, body: n.body, url: n.navigate, tag: n.tag, lang: n.lang, app_badge: message.app_badge };
   }
   const badge = typeof obj.app_badge === 'number' && Number.isInteger(obj.app_badge) && obj.app_badge >= 0 ? obj.app_badge : undefined;
   const kind = str(obj.kind);

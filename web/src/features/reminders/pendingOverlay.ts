@@ -10,13 +10,14 @@ import type { Reminder, ReminderInput } from '../../lib/types';
 /** The optimistic reminder a create shows before the server has it. */
 export function tempReminder(input: ReminderInput, id: string, userId: string, at: number): Reminder {
   const iso = new Date(at).toISOString();
-  return {
+  const server: Reminder = {
+    title: input.title,
+    send_at: input.send_at,
     // The server's default: one alert of 0 minutes, the occurrence itself.
     alerts: [{ before_minutes: 0 }],
-    ...input,
     // Left out, the server makes it one-time in the account's zone; '' shows as no zone until it answers.
-    recurrence: input.recurrence ?? { kind: 'none' },
-    timezone: input.timezone ?? '',
+    recurrence: { kind: 'none' },
+    timezone: '',
     id,
     user_id: userId,
     scheduled_at: input.send_at,
@@ -26,6 +27,25 @@ export function tempReminder(input: ReminderInput, id: string, userId: string, a
     status: 'pending',
     created_at: iso,
     updated_at: iso,
+  };
+  return withInput(server, input);
+}
+
+/**
+ * `r` with an input's fields, as the server will answer once it has them. A null or absent
+ * `alerts`, `recurrence` or `timezone` keeps the reminder's own (the server's default for a new
+ * one); `metadata` is kept as sent.
+ */
+export function withInput(r: Reminder, input: Partial<ReminderInput>): Reminder {
+  const { alerts, recurrence, timezone, metadata, ...rest } = input;
+  return {
+    ...r,
+    ...rest,
+    ...(alerts != null ? { alerts } : {}),
+    ...(recurrence != null ? { recurrence } : {}),
+    ...(timezone != null ? { timezone } : {}),
+    ...(metadata !== undefined ? { metadata: metadata as Reminder['metadata'] } : {}),
+    ...(input.send_at ? { scheduled_at: input.send_at } : {}),
   };
 }
 
@@ -37,9 +57,7 @@ export function overlayPending(list: readonly Reminder[], pending: readonly Pend
     if (a.type === 'create' && isTempId(a.reminderId)) {
       if (!out.some((r) => r.id === a.reminderId)) out.push(tempReminder(data, a.reminderId, userId, a.timestamp));
     } else if (a.type === 'update') {
-      out = out.map((r) =>
-        r.id === a.reminderId ? { ...r, ...data, ...(data.send_at ? { scheduled_at: data.send_at } : {}) } : r,
-      );
+      out = out.map((r) => (r.id === a.reminderId ? withInput(r, data) : r));
     }
   }
   return out;

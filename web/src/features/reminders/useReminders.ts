@@ -7,7 +7,7 @@ import { cacheReminders, cachedReminders, enqueue, pendingActions } from '../../
 import { makeTempId } from '../../lib/offline/syncQueue';
 import { isArchivedPageKey, swrKeys } from '../../lib/swrKeys';
 import type { Reminder, ReminderInput } from '../../lib/types';
-import { overlayPending, tempReminder } from './pendingOverlay';
+import { overlayPending, tempReminder, withInput } from './pendingOverlay';
 import type { ArchivedPage } from './useArchived';
 
 /** The queued (not yet synced) creates and updates stay on screen over any fresh list. */
@@ -91,8 +91,7 @@ export function useReminderMutations() {
 
   /** Sends only the changed fields (`changedFields`): an unchanged past send_at is not sent. */
   async function update(id: string, input: Partial<ReminderInput>): Promise<void> {
-    const patch = (list: Reminder[] = []) =>
-      list.map((r) => (r.id === id ? { ...r, ...input, ...(input.send_at ? { scheduled_at: input.send_at } : {}) } : r));
+    const patch = (list: Reminder[] = []) => list.map((r) => (r.id === id ? withInput(r, input) : r));
     if (offline()) {
       await enqueue({ type: 'update', reminderId: id, data: input });
       await mutate(key, patch, { revalidate: false });

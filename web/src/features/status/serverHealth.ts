@@ -21,7 +21,10 @@ const PARTS: Record<ServerPart, Record<string, Omit<ServerHealthRow, 'id'>>> = {
   mail: { smtp: { status: 'healthy', value: 'smtp' }, outbox: { status: 'warning', value: 'outbox' } },
 };
 
-export function serverHealthRows(details: HealthDetails | undefined): ServerHealthRow[] {
+/** GET /api/health as any server version may answer it: a check may be missing or unknown. */
+type HealthAnswer = Omit<Partial<HealthDetails>, 'checks'> & { checks?: Partial<Record<keyof HealthDetails['checks'], unknown>> };
+
+export function serverHealthRows(details: HealthAnswer | undefined): ServerHealthRow[] {
   return (Object.keys(PARTS) as ServerPart[]).map((id) => {
     const raw = details?.checks?.[id];
     const known = typeof raw === 'string' ? PARTS[id][raw] : undefined;
