@@ -35,7 +35,7 @@ function expectSignedOut() {
 
 describe('verifiedUser', () => {
   it('returns the user of a good answer and throws the spec error, by how the person signed in, for one without', () => {
-    expect(verifiedUser({ user: USER }, 'code')).toBe(USER);
+    expect(verifiedUser({ user: USER, access_token: 't', token_type: 'Bearer', expires_in: 60, is_new_user: false }, 'code')).toBe(USER);
     for (const data of [undefined, null, ...USERLESS]) {
       expect(() => verifiedUser(data as never, 'code')).toThrow('Invalid OTP verification response');
       expect(() => verifiedUser(data as never, 'link')).toThrow('Invalid authentication response');
