@@ -34,6 +34,8 @@ pub struct Application {
     pub db: Db,
     /// The name this process's scheduler holds the leader's lease by, when it runs one.
     pub scheduler_id: Option<String>,
+    /// The API's clock (a test steps it instead of aging rows).
+    pub clock: hibiki_common::time::Clock,
     queues: Queues,
     shutdown: CancellationToken,
     tasks: JoinSet<()>,
@@ -174,6 +176,7 @@ impl Application {
         let keys = Keys::from_data_key(&hibiki_common::keys::data_key(&config)?);
         let vapid = hibiki_common::keys::vapid_keys(&config)?;
         let status = Arc::new(RuntimeStatus::default());
+        let clock = hibiki_common::time::Clock::system();
         register_metrics(parts);
         let shutdown = CancellationToken::new();
         let mut tasks = JoinSet::new();
@@ -227,7 +230,7 @@ impl Application {
         if parts.api {
             let listener = tokio::net::TcpListener::bind(config.listen).await.with_context(|| format!("binding {}", config.listen))?;
             addr = Some(listener.local_addr()?);
-            let state = AppState::new(config, db.clone(), keys, vapid, queues.clone(), status);
+            let state = AppState::new(config, db.clone(), keys, vapid, queues.clone(), status, clock.clone());
             let limiters = state.limiters.clone();
             let limits = hibiki_api::serve::ConnectionLimits::from_config(&state.config);
             let app = hibiki_api::router(state);
@@ -244,7 +247,7 @@ impl Application {
             });
             tracing::info!(address = %addr.expect("bound"), "Hibiki is listening");
         }
-        Ok(Application { addr, db, scheduler_id, queues, shutdown, tasks })
+        Ok(Application { addr, db, scheduler_id, clock, queues, shutdown, tasks })
     }
 
     /// Asks every part to stop and waits for them (in-flight requests finish).

@@ -56,7 +56,7 @@ impl FromRequestParts<AppState> for AuthUser {
 
     async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, Self::Rejection> {
         let token = session_token(parts)?.ok_or(ApiError::Unauthorized)?;
-        let (user, session_id) = signin::authenticate(&state.db, &token, jiff::Timestamp::now()).await?.ok_or(ApiError::Unauthorized)?;
+        let (user, session_id) = signin::authenticate(&state.db, &token, state.clock.now()).await?.ok_or(ApiError::Unauthorized)?;
         Ok(AuthUser { user, token, session_id })
     }
 }

@@ -6,6 +6,7 @@ use hibiki_common::keys::VapidKeys;
 use hibiki_common::queue::Queues;
 use hibiki_common::status::RuntimeStatus;
 use hibiki_common::storage::Db;
+use hibiki_common::time::Clock;
 
 use crate::feeds::FeedCache;
 use crate::ratelimit::Limiters;
@@ -37,10 +38,12 @@ pub struct AppState {
     pub limiters: Arc<Limiters>,
     pub answers: Arc<Answers>,
     pub feeds: Arc<FeedCache>,
+    /// What "now" is for every handler (a test steps it).
+    pub clock: Clock,
 }
 
 impl AppState {
-    pub fn new(config: Config, db: Db, keys: Keys, vapid: VapidKeys, queues: Queues, status: Arc<RuntimeStatus>) -> AppState {
+    pub fn new(config: Config, db: Db, keys: Keys, vapid: VapidKeys, queues: Queues, status: Arc<RuntimeStatus>, clock: Clock) -> AppState {
         let limiters = Arc::new(Limiters::new(config.auth_rate_per_minute, config.api_rate_per_minute));
         AppState {
             config: Arc::new(config),
@@ -52,6 +55,7 @@ impl AppState {
             limiters,
             answers: Arc::new(Answers::default()),
             feeds: Arc::new(FeedCache::default()),
+            clock,
         }
     }
 }

@@ -53,7 +53,7 @@ async fn sign_in_with_the_mailed_code_over_smtp(app: &TestApp) {
 
     // A second sign-in finds the same account.
     app.db.pool(); // (the account exists now)
-    sqlx::query("UPDATE otp_codes SET created_at = created_at - 61000").execute(app.db.pool()).await.unwrap();
+    app.advance_clock(jiff::SignedDuration::from_secs(61));
     let r = app.post("/api/auth/otp", &json!({ "email": email }), None).await;
     assert_eq!(r.status(), 202);
     let (code, _) = app.latest_code(&email, 2).await;
@@ -79,7 +79,7 @@ async fn mail_is_in_the_requested_language(app: &TestApp) {
     // Once the account exists, its saved language wins over the request's hint.
     let (code, _) = app.latest_code(&ja, 1).await;
     app.post("/api/auth/verify", &json!({ "email": ja, "code": code }), None).await;
-    sqlx::query("UPDATE otp_codes SET created_at = created_at - 61000").execute(app.db.pool()).await.unwrap();
+    app.advance_clock(jiff::SignedDuration::from_secs(61));
     app.post("/api/auth/otp", &json!({ "email": ja, "lang": "en" }), None).await;
     let mails = app.mails_for(&ja, 2).await;
     assert!(mails[1].0.contains("ログインコード"), "{:?}", mails[1]);
@@ -88,7 +88,7 @@ async fn mail_is_in_the_requested_language(app: &TestApp) {
 async fn asking_for_a_code_answers_the_same_for_known_and_new_addresses(app: &TestApp) {
     let known = unique_email();
     app.sign_in(&known).await;
-    sqlx::query("UPDATE otp_codes SET created_at = created_at - 61000").execute(app.db.pool()).await.unwrap();
+    app.advance_clock(jiff::SignedDuration::from_secs(61));
     let a = app.post("/api/auth/otp", &json!({ "email": known }), None).await;
     let b = app.post("/api/auth/otp", &json!({ "email": unique_email() }), None).await;
     assert_eq!(a.status(), b.status());
@@ -117,10 +117,10 @@ async fn resend_needs_sixty_seconds_and_three_mails_per_hour_at_most(app: &TestA
     // resend replaced before it was sent is not sent.)
     for n in 1..=2 {
         app.mails_for(&email, n).await;
-        sqlx::query("UPDATE otp_codes SET created_at = created_at - 61000").execute(app.db.pool()).await.unwrap();
+        app.advance_clock(jiff::SignedDuration::from_secs(61));
         assert_eq!(app.post("/api/auth/otp", &json!({ "email": email }), None).await.status(), 202);
     }
-    sqlx::query("UPDATE otp_codes SET created_at = created_at - 61000").execute(app.db.pool()).await.unwrap();
+    app.advance_clock(jiff::SignedDuration::from_secs(61));
     let body = expect_error(app.post("/api/auth/otp", &json!({ "email": email }), None).await, 429, "RATE_LIMITED").await;
     assert!(body["error"]["retry_after"].as_i64().unwrap() > 3000);
     assert_eq!(app.mails_for(&email, 3).await.len(), 3);
@@ -146,8 +146,8 @@ async fn an_expired_code_is_refused(app: &TestApp) {
     let email = unique_email();
     app.post("/api/auth/otp", &json!({ "email": email }), None).await;
     let (code, link) = app.latest_code(&email, 1).await;
-    let updated = sqlx::query("UPDATE otp_codes SET expires_at = created_at - 1").execute(app.db.pool()).await.unwrap().rows_affected();
-    assert_eq!(updated, 1, "the code row exists");
+    // Twenty minutes and a second later.
+    app.advance_clock(jiff::SignedDuration::from_secs(20 * 60 + 1));
     let body = expect_error(app.post("/api/auth/verify", &json!({ "email": email, "code": code }), None).await, 400, "OTP_EXPIRED").await;
     assert_eq!(body["error"]["message"], "Verification code has expired. Please request a new one.");
     expect_error(app.post("/api/auth/verify-link", &json!({ "token": link }), None).await, 400, "LINK_INVALID").await;
@@ -207,7 +207,7 @@ async fn ten_failures_block_code_sign_in_for_an_hour_but_not_the_link(app: &Test
     let email = unique_email();
     for round in 1..=2 {
         if round > 1 {
-            sqlx::query("UPDATE otp_codes SET created_at = created_at - 61000").execute(app.db.pool()).await.unwrap();
+            app.advance_clock(jiff::SignedDuration::from_secs(61));
         }
         app.post("/api/auth/otp", &json!({ "email": email }), None).await;
         let (code, _) = app.latest_code(&email, round).await;
@@ -217,7 +217,7 @@ async fn ten_failures_block_code_sign_in_for_an_hour_but_not_the_link(app: &Test
         }
     }
     // Code sign-in is blocked: a third email carries only the link, and the answer says so.
-    sqlx::query("UPDATE otp_codes SET created_at = created_at - 61000").execute(app.db.pool()).await.unwrap();
+    app.advance_clock(jiff::SignedDuration::from_secs(61));
     let r = app.post("/api/auth/otp", &json!({ "email": email }), None).await;
     assert_eq!(r.status(), 202);
     assert_eq!(json(r).await["data"]["code_sign_in"], false);
@@ -260,7 +260,8 @@ async fn session_answers_401_for_missing_bad_and_expired_tokens(app: &TestApp) {
     let r = app.client.get(app.url("/api/auth/session")).header("authorization", "Basic abc").send().await.unwrap();
     expect_error(r, 401, "AUTHENTICATION_REQUIRED").await;
     let (token, _) = app.sign_in(&unique_email()).await;
-    sqlx::query("UPDATE sessions SET expires_at = 0").execute(app.db.pool()).await.unwrap();
+    // Unused for longer than the 30-day sliding lifetime.
+    app.advance_clock(jiff::SignedDuration::from_hours(24 * 31));
     expect_error(app.get("/api/auth/session", Some(&token)).await, 401, "AUTHENTICATION_REQUIRED").await;
 }
 

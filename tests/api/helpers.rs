@@ -239,6 +239,12 @@ impl TestApp {
         let _: () = redis::cmd("DEL").arg(&keys).query_async(&mut conn).await.unwrap();
     }
 
+    /// Steps the API's clock `by` ahead: what the API answers next, it answers as of then (the
+    /// scheduler and workers keep the system's time).
+    pub fn advance_clock(&self, by: jiff::SignedDuration) {
+        self.app.as_ref().expect("running").clock.advance(by);
+    }
+
     /// The name this app's scheduler holds the leader's lease by.
     pub fn scheduler_id(&self) -> Option<&str> {
         self.app.as_ref().and_then(|a| a.scheduler_id.as_deref())

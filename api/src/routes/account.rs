@@ -4,7 +4,7 @@ use hibiki_common::error::FieldCode;
 use hibiki_common::jobs::MailJob;
 use hibiki_common::settings::{Settings, SettingsPatch};
 use hibiki_common::signin::{MAIL_KIND_TEST, MAILS_PER_HOUR};
-use jiff::{SignedDuration, Timestamp};
+use jiff::SignedDuration;
 use serde::Deserialize;
 use utoipa::ToSchema;
 
@@ -36,7 +36,7 @@ pub async fn put_settings(
     patch.check()?;
     let mut settings = state.db.settings(&auth.user.id).await?;
     patch.apply(&mut settings);
-    state.db.save_settings(&auth.user.id, &settings, Timestamp::now()).await?;
+    state.db.save_settings(&auth.user.id, &settings, state.clock.now()).await?;
     Ok(Answer(settings))
 }
 
@@ -64,7 +64,7 @@ pub async fn delete_account(State(state): State<AppState>, auth: AuthUser, ApiJs
 /// Send a test email to the user (3 per hour).
 #[utoipa::path(post, path = "/api/test-email", tag = "account", responses((status = 202, body = Queued), (status = 429, description = "RATE_LIMITED")))]
 pub async fn test_email(State(state): State<AppState>, auth: AuthUser) -> ApiResult<(StatusCode, Answer<Queued>)> {
-    let now = Timestamp::now();
+    let now = state.clock.now();
     let email = &auth.user.email;
     let (sent, oldest) = state.db.mail_sent_since(email, MAIL_KIND_TEST, now - SignedDuration::from_hours(1)).await?;
     if sent >= MAILS_PER_HOUR {

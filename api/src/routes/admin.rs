@@ -31,7 +31,7 @@ pub struct UserPage {
 #[utoipa::path(get, path = "/api/admin/stats", tag = "admin", responses((status = 200, body = AdminStats), (status = 403)))]
 pub async fn stats(State(state): State<AppState>, _admin: AdminUser) -> ApiResult<Answer<AdminStats>> {
     let depth = state.queues.depth().await.unwrap_or(-1);
-    Ok(Answer(state.db.admin_stats(jiff::Timestamp::now(), depth).await?))
+    Ok(Answer(state.db.admin_stats(state.clock.now(), depth).await?))
 }
 
 /// Users with reminder counts and last activity (never reminder contents).

@@ -111,7 +111,7 @@ pub const DEV_ADDRESSES: [&str; 4] = ["dev@example.com", "test@example.com", "de
     responses((status = 202, body = OtpSent), (status = 400, description = "EMAIL_INVALID"), (status = 429, description = "RATE_LIMITED")))]
 pub async fn request_otp(State(state): State<AppState>, ApiJson(req): ApiJson<OtpRequest>) -> ApiResult<(StatusCode, Answer<OtpSent>)> {
     let lang = hibiki_common::states::Language::from_hint(req.lang.as_deref());
-    let requested = signin::request_code(&state.db, &state.keys, &req.email, lang, jiff::Timestamp::now()).await?;
+    let requested = signin::request_code(&state.db, &state.keys, &req.email, lang, state.clock.now()).await?;
     state.queues.mail(requested.mail).await.map_err(|_| ApiError::Unavailable("mail queue"))?;
     metrics::counter!("hibiki_otp_requested_total").increment(1);
     let answer = OtpSent { expires_in: CODE_TTL_SECS, resend_after: RESEND_AFTER_SECS, code_sign_in: requested.code_sign_in };
@@ -122,7 +122,7 @@ pub async fn request_otp(State(state): State<AppState>, ApiJson(req): ApiJson<Ot
 #[utoipa::path(post, path = "/api/auth/verify", request_body = VerifyRequest, tag = "auth", security(()),
     responses((status = 200, body = SessionIssued), (status = 400, description = "OTP_INVALID, OTP_EXPIRED"), (status = 429, description = "OTP_ATTEMPTS_EXCEEDED")))]
 pub async fn verify(State(state): State<AppState>, headers: HeaderMap, ApiJson(req): ApiJson<VerifyRequest>) -> ApiResult<Issued> {
-    let result = signin::verify_code(&state.db, &state.keys, &req.email, &req.code, &device(&headers), jiff::Timestamp::now()).await;
+    let result = signin::verify_code(&state.db, &state.keys, &req.email, &req.code, &device(&headers), state.clock.now()).await;
     record_outcome(&result);
     Ok(issue(&state, result?))
 }
@@ -137,10 +137,10 @@ pub async fn verify_link(
     ApiJson(req): ApiJson<VerifyLinkRequest>,
 ) -> ApiResult<(HeaderMap, Answer<VerifyLinkAnswer>)> {
     if req.peek {
-        let email = signin::peek_link(&state.db, &state.keys, &req.token, jiff::Timestamp::now()).await?;
+        let email = signin::peek_link(&state.db, &state.keys, &req.token, state.clock.now()).await?;
         return Ok((HeaderMap::new(), Answer(VerifyLinkAnswer::Peek(LinkPeek { email }))));
     }
-    let result = signin::verify_link(&state.db, &state.keys, &req.token, &device(&headers), jiff::Timestamp::now()).await;
+    let result = signin::verify_link(&state.db, &state.keys, &req.token, &device(&headers), state.clock.now()).await;
     record_outcome(&result);
     let (headers, Answer(issued)) = issue(&state, result?);
     Ok((headers, Answer(VerifyLinkAnswer::SignedIn(issued))))
@@ -173,15 +173,9 @@ pub async fn dev_login(
             FieldCode::InvalidChoice.because("only the developer addresses (dev, test, demo, admin @example.com) can use dev login"),
         ));
     }
-    let signed_in = signin::start_session(
-        &state.db,
-        &state.keys,
-        &email,
-        hibiki_common::states::Language::En,
-        &device(&headers),
-        jiff::Timestamp::now(),
-    )
-    .await?;
+    let signed_in =
+        signin::start_session(&state.db, &state.keys, &email, hibiki_common::states::Language::En, &device(&headers), state.clock.now())
+            .await?;
     Ok(issue(&state, signed_in))
 }
 
@@ -208,7 +202,7 @@ pub async fn logout(State(state): State<AppState>, ApiQuery(q): ApiQuery<LogoutQ
 /// The user's live sessions, most recently used first.
 #[utoipa::path(get, path = "/api/auth/sessions", tag = "auth", responses((status = 200, body = Vec<SessionListed>), (status = 401)))]
 pub async fn sessions(State(state): State<AppState>, auth: AuthUser) -> ApiResult<Answer<Vec<SessionListed>>> {
-    let rows = state.db.sessions_of(&auth.user.id, jiff::Timestamp::now(), signin::SESSION_LIFETIME).await?;
+    let rows = state.db.sessions_of(&auth.user.id, state.clock.now(), signin::SESSION_LIFETIME).await?;
     let listed: Vec<SessionListed> = rows
         .into_iter()
         .map(|r| SessionListed {

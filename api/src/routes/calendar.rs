@@ -6,7 +6,6 @@ use axum::response::{IntoResponse, Response};
 use hibiki_common::calendar::{self, FeedOptions};
 use hibiki_common::crypto::session_hash;
 use hibiki_common::reminder::StatusFilter;
-use jiff::Timestamp;
 use serde::Serialize;
 use utoipa::ToSchema;
 
@@ -50,7 +49,7 @@ pub async fn feed(State(state): State<AppState>, Path(file): Path<String>, heade
     let token_hash = session_hash(token);
     let user = state.db.calendar_user(&token_hash).await?.ok_or(ApiError::NotFound)?;
     state.limiters.check_feed(&token_hash)?;
-    let now = Timestamp::now();
+    let now = state.clock.now();
     let settings = state.db.settings(&user.id).await?;
     // The spelled-out dates move with the day, so the day is part of what the feed is made of.
     let fingerprint = format!(

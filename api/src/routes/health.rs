@@ -56,7 +56,7 @@ async fn check_health(state: &AppState) -> (StatusCode, Health) {
         _ => "down",
     };
     let scheduler = match scheduler_last_seen_ms(state).await {
-        Some(t) if Timestamp::now().as_millisecond() - t < 5_000 => "ok",
+        Some(t) if state.clock.now().as_millisecond() - t < 5_000 => "ok",
         Some(_) => "stalled",
         None => "none",
     };
@@ -109,7 +109,7 @@ async fn scheduler_last_seen_ms(state: &AppState) -> Option<i64> {
         return Some(tick);
     }
     let expiry = state.db.lease_expiry(SCHEDULER_LEASE).await.ok()??;
-    Some((expiry - SCHEDULER_LEASE_TTL_MS).min(Timestamp::now().as_millisecond()))
+    Some((expiry - SCHEDULER_LEASE_TTL_MS).min(state.clock.now().as_millisecond()))
 }
 
 /// A public summary for the status page, at most 2 s old.
@@ -120,7 +120,7 @@ pub async fn status(State(state): State<AppState>) -> ApiResult<Answer<StatusSum
 }
 
 async fn summarize(state: &AppState) -> ApiResult<StatusSummary> {
-    let now = Timestamp::now();
+    let now = state.clock.now();
     let hour_ago = now - SignedDuration::from_hours(1);
     // One read feeds the timeline and the last hour's lateness.
     let (timeline_1h, samples) = state.db.delivery_timeline_with_lateness(now, SignedDuration::from_mins(5), 12).await?;

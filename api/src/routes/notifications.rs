@@ -8,7 +8,7 @@ use hibiki_common::ids::{LogId, SubscriptionId};
 use hibiki_common::jobs::PushJob;
 use hibiki_common::push_endpoint;
 use hibiki_common::storage::Subscription;
-use jiff::{SignedDuration, Timestamp};
+use jiff::SignedDuration;
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
@@ -209,7 +209,7 @@ async fn subscribe(state: &AppState, auth: &AuthUser, req: SubscribeRequest) -> 
             req.subscription.keys.p256dh.trim(),
             req.subscription.keys.auth.trim(),
             &req.device_info,
-            Timestamp::now(),
+            state.clock.now(),
         )
         .await?;
     Ok(Subscribed { id })
@@ -220,7 +220,7 @@ async fn acknowledge(state: &AppState, ack: AckRequest) -> ApiResult<()> {
         return Err(ApiError::NotFound);
     }
     let entry = state.db.delivery(&ack.log_id).await?.ok_or(ApiError::NotFound)?;
-    state.db.mark_shown(&entry.log_id, ack.endpoint.as_deref(), Timestamp::now()).await?;
+    state.db.mark_shown(&entry.log_id, ack.endpoint.as_deref(), state.clock.now()).await?;
     metrics::counter!("hibiki_notifications_shown_total").increment(1);
     Ok(())
 }
@@ -229,7 +229,7 @@ async fn test(state: &AppState, auth: &AuthUser) -> ApiResult<Queued> {
     if state.db.subscriptions(&auth.user.id).await?.is_empty() {
         return Err(ApiError::SubscriptionNotFound);
     }
-    if let Some(retry_after) = state.db.claim_test_push(&auth.user.id, Timestamp::now(), TEST_PUSH_EVERY).await? {
+    if let Some(retry_after) = state.db.claim_test_push(&auth.user.id, state.clock.now(), TEST_PUSH_EVERY).await? {
         return Err(ApiError::RateLimited { retry_after });
     }
     state.queues.push(PushJob::Test { user_id: auth.user.id.clone() }).await.map_err(|_| ApiError::Unavailable("push queue"))?;

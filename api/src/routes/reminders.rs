@@ -129,7 +129,7 @@ pub async fn create_or_act(
 }
 
 async fn create(state: &AppState, auth: &AuthUser, input: ReminderInput) -> ApiResult<(StatusCode, Answer<Reminder>)> {
-    let now = Timestamp::now();
+    let now = state.clock.now();
     let timezone = match input.timezone {
         Some(tz) => tz,
         None => state.db.settings(&auth.user.id).await?.timezone,
@@ -150,7 +150,7 @@ async fn create(state: &AppState, auth: &AuthUser, input: ReminderInput) -> ApiR
 /// Complete or snooze from a notification. The same (log_id, action) twice changes nothing
 /// the second time.
 async fn handle(state: &AppState, auth: Option<AuthUser>, req: HandleRequest) -> ApiResult<(StatusCode, Answer<Reminder>)> {
-    let now = Timestamp::now();
+    let now = state.clock.now();
     let entry = state.db.delivery(&req.log_id).await?.ok_or(ApiError::NotFound)?;
     let token_ok = req.action_token.as_deref().is_some_and(|t| state.keys.verify_action_token(&req.log_id, t));
     let session_ok = auth.as_ref().is_some_and(|a| a.user.id == entry.user_id);
@@ -194,7 +194,7 @@ pub async fn send(
     auth: AuthUser,
     Path(id): Path<ReminderId>,
 ) -> ApiResult<(StatusCode, Answer<SendNowAnswer>)> {
-    let now = Timestamp::now();
+    let now = state.clock.now();
     let r = state.db.get_reminder(&state.keys, &auth.user.id, &id).await?;
     if let Some(retry_after) = state.db.send_now_wait(&auth.user.id, now, state.config.send_now_interval_ms as i64).await? {
         return Err(ApiError::RateLimited { retry_after });
@@ -239,7 +239,7 @@ pub async fn update(
     Path(id): Path<ReminderId>,
     ApiJson(patch): ApiJson<ReminderPatch>,
 ) -> ApiResult<Answer<Reminder>> {
-    let now = Timestamp::now();
+    let now = state.clock.now();
     let mut r = state.db.get_reminder(&state.keys, &auth.user.id, &id).await?;
     let applied = patch.apply_to(&mut r, now)?;
     Ok(Answer(state.db.save_reminder(&state.keys, &r, applied, now).await?))
@@ -250,7 +250,7 @@ pub async fn update(
 #[utoipa::path(post, path = "/api/reminders/{id}/skip", params(("id" = String, Path, description = "the reminder id")), tag = "reminders",
     responses((status = 200, body = Reminder), (status = 400), (status = 404)))]
 pub async fn skip(State(state): State<AppState>, auth: AuthUser, Path(id): Path<ReminderId>) -> ApiResult<Answer<Reminder>> {
-    let now = Timestamp::now();
+    let now = state.clock.now();
     let mut r = state.db.get_reminder(&state.keys, &auth.user.id, &id).await?;
     let applied = reminder::skip_next(&mut r, now)?;
     Ok(Answer(state.db.save_reminder(&state.keys, &r, applied, now).await?))
