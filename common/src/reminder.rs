@@ -8,7 +8,7 @@ use utoipa::ToSchema;
 
 use crate::alarms::{self, Alarms, Alert, RepeatUntilDone};
 use crate::error::{Error, FieldCode, FieldErrors};
-use crate::ids::{ReminderId, UserId};
+use crate::ids::{ReminderId, SubscriptionId, UserId};
 use crate::recurrence::{Recurrence, Schedule};
 
 pub const MAX_ACTIVE_REMINDERS: usize = 100;
@@ -44,7 +44,8 @@ pub struct ReminderInput {
     pub repeat_until_done: Option<RepeatUntilDone>,
     /// Ids of the user's push subscriptions to deliver to; all of them when absent.
     #[serde(default)]
-    pub send_to: Option<Vec<String>>,
+    #[schema(value_type = Option<Vec<String>>)]
+    pub send_to: Option<Vec<SubscriptionId>>,
     #[serde(default)]
     pub metadata: Option<serde_json::Value>,
 }
@@ -73,7 +74,7 @@ pub struct ReminderPatch {
     pub repeat_until_done: Option<Option<RepeatUntilDone>>,
     #[serde(default, deserialize_with = "present")]
     #[schema(value_type = Option<Vec<String>>)]
-    pub send_to: Option<Option<Vec<String>>>,
+    pub send_to: Option<Option<Vec<SubscriptionId>>>,
     #[serde(default, deserialize_with = "present")]
     #[schema(value_type = Option<Object>)]
     pub metadata: Option<Option<serde_json::Value>>,
@@ -105,7 +106,7 @@ where
 pub struct Contents {
     pub title: String,
     pub description: Option<String>,
-    pub send_to: Option<Vec<String>>,
+    pub send_to: Option<Vec<SubscriptionId>>,
     pub metadata: Option<serde_json::Value>,
 }
 
@@ -155,7 +156,8 @@ pub struct Reminder {
     pub send_at: Timestamp,
     pub timezone: String,
     pub recurrence: Recurrence,
-    pub send_to: Option<Vec<String>>,
+    #[schema(value_type = Option<Vec<String>>)]
+    pub send_to: Option<Vec<SubscriptionId>>,
     #[schema(value_type = Option<Object>)]
     pub metadata: Option<serde_json::Value>,
     /// The next instant it rings: the snooze while snoozed; for an overdue one-time reminder
@@ -256,7 +258,7 @@ pub fn check_contents(contents: &mut Contents, errors: &mut FieldErrors) {
         }
     }
     if let Some(targets) = &contents.send_to
-        && (targets.len() > MAX_SEND_TO || targets.iter().any(|t| t.is_empty() || t.len() > 100))
+        && (targets.len() > MAX_SEND_TO || targets.iter().any(|t| t.as_str().is_empty() || t.as_str().len() > 100))
     {
         errors.add(
             "send_to",

@@ -140,7 +140,7 @@ async fn prepare(ctx: &DeliveryContext, log_ids: &[LogId]) -> Result<Option<(Vec
         let content = entry.content.as_ref().expect("partitioned");
         let mut to: Vec<SubscriptionKeys> = devices.get(&entry.user_id).cloned().unwrap_or_default();
         if let Some(named) = content.send_to.as_ref().filter(|t| !t.is_empty()) {
-            to.retain(|d| named.iter().any(|n| d.id == *n.as_str()));
+            to.retain(|d| named.contains(&d.id));
         }
         if to.is_empty() {
             no_devices.push(entry.log_id.clone());

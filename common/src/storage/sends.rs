@@ -44,7 +44,7 @@ pub struct OutgoingContent {
     pub title: String,
     pub description: Option<String>,
     /// The devices the reminder goes to; empty or None: all of the user's.
-    pub send_to: Option<Vec<String>>,
+    pub send_to: Option<Vec<SubscriptionId>>,
     pub language: Language,
     pub hide_content: bool,
 }

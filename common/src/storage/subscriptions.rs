@@ -192,10 +192,10 @@ impl Db {
     }
 
     /// How many devices a reminder goes to: the user's, or those of them `send_to` names.
-    pub async fn target_device_count(&self, user_id: &UserId, send_to: Option<&[String]>) -> Result<usize> {
+    pub async fn target_device_count(&self, user_id: &UserId, send_to: Option<&[SubscriptionId]>) -> Result<usize> {
         let devices = self.subscription_keys(user_id).await?;
         Ok(match send_to.filter(|t| !t.is_empty()) {
-            Some(named) => devices.iter().filter(|d| named.iter().any(|n| d.id == *n.as_str())).count(),
+            Some(named) => devices.iter().filter(|d| named.contains(&d.id)).count(),
             None => devices.len(),
         })
     }
