@@ -18,6 +18,7 @@ both_backends!(
     timezone_defaults_to_the_users_setting,
     contents_are_sealed_at_rest,
     edits_follow_the_time_rules,
+    a_fired_one_time_reminder_reads_overdue_once_its_second_has_passed,
 );
 
 fn in_secs(s: i64) -> String {
@@ -334,4 +335,26 @@ async fn edits_follow_the_time_rules(app: &TestApp) {
     )
     .await;
     assert!(err["error"]["fields"]["send_at"].is_string());
+}
+
+/// Fired (its occurrence claimed as of its second) and not acted on: the list and the reminder
+/// say overdue once the API's clock has passed its second, and not before. Both steps are
+/// taken on clocks, not by waiting an hour.
+async fn a_fired_one_time_reminder_reads_overdue_once_its_second_has_passed(app: &TestApp) {
+    let (token, _) = app.sign_in(&unique_email()).await;
+    let due = Timestamp::from_second(Timestamp::now().as_second() + 3600).unwrap();
+    let r = create(app, &token, json!({ "title": "take medicine", "send_at": due.to_string() })).await;
+    let id = r["id"].as_str().unwrap().to_owned();
+    let claimed =
+        app.db.claim_fire(&hibiki_common::ids::ReminderId::from(id.as_str()), hibiki_common::states::FireKind::Occurrence, due).await;
+    assert!(matches!(claimed, Ok(hibiki_common::storage::Claimed::Deliver { next: None, .. })), "{claimed:?}");
+    let before = json(app.get(&format!("/api/reminders/{id}"), Some(&token)).await).await;
+    assert_eq!(before["data"]["overdue"], false, "its second has not come on the API's clock");
+    app.advance_clock(SignedDuration::from_mins(61));
+    let after = json(app.get(&format!("/api/reminders/{id}"), Some(&token)).await).await;
+    assert_eq!(after["data"]["overdue"], true, "{after}");
+    assert_eq!(after["data"]["status"], "pending");
+    assert_eq!(after["data"]["scheduled_at"], due.to_string(), "an overdue one-time reminder keeps its past time");
+    let list = json(app.get("/api/reminders", Some(&token)).await).await;
+    assert_eq!(list["data"][0]["overdue"], true);
 }

@@ -71,7 +71,7 @@ pub async fn list(
         errors.add("offset", FieldCode::OutOfRange.because("offset must be 0 or more").with("min", 0));
     }
     errors.into_result()?;
-    let (page, total) = state.db.list_reminders_page(&state.keys, &auth.user.id, q.status, limit, offset).await?;
+    let (page, total) = state.db.list_reminders_page(&state.keys, &auth.user.id, q.status, limit, offset, state.clock.now()).await?;
     Ok(([(HeaderName::from_static("x-total-count"), total.to_string())], Answer(page)))
 }
 
@@ -162,7 +162,7 @@ async fn handle(state: &AppState, auth: Option<AuthUser>, req: HandleRequest) ->
         };
     }
     let user_id = entry.user_id.clone();
-    let r = state.db.get_reminder(&state.keys, &user_id, &entry.reminder_id).await?;
+    let r = state.db.get_reminder(&state.keys, &user_id, &entry.reminder_id, state.clock.now()).await?;
     let default_snooze = state.db.settings(&user_id).await?.default_snooze_minutes;
     let effect =
         reminder::action_effect(req.action, r.recurrence.is_one_time(), req.snooze_minutes, req.snooze_until, default_snooze, now)?;
@@ -171,7 +171,7 @@ async fn handle(state: &AppState, auth: Option<AuthUser>, req: HandleRequest) ->
         metrics::counter!("hibiki_notification_actions_total", "action" => req.action.as_str()).increment(1);
     }
     state.db.touch_user(&user_id, now).await?;
-    Ok((StatusCode::OK, Answer(state.db.get_reminder(&state.keys, &user_id, &r.id).await?)))
+    Ok((StatusCode::OK, Answer(state.db.get_reminder(&state.keys, &user_id, &r.id, state.clock.now()).await?)))
 }
 
 /// `POST /api/reminders/{id}/send`'s answer.
@@ -195,7 +195,7 @@ pub async fn send(
     Path(id): Path<ReminderId>,
 ) -> ApiResult<(StatusCode, Answer<SendNowAnswer>)> {
     let now = state.clock.now();
-    let r = state.db.get_reminder(&state.keys, &auth.user.id, &id).await?;
+    let r = state.db.get_reminder(&state.keys, &auth.user.id, &id, state.clock.now()).await?;
     if let Some(retry_after) = state.db.send_now_wait(&auth.user.id, now, state.config.send_now_interval_ms as i64).await? {
         return Err(ApiError::RateLimited { retry_after });
     }
@@ -226,7 +226,7 @@ pub async fn send(
 /// One reminder.
 #[utoipa::path(get, path = "/api/reminders/{id}", params(("id" = String, Path, description = "the reminder id")), tag = "reminders", responses((status = 200, body = Reminder), (status = 404)))]
 pub async fn get(State(state): State<AppState>, auth: AuthUser, Path(id): Path<ReminderId>) -> ApiResult<Answer<Reminder>> {
-    Ok(Answer(state.db.get_reminder(&state.keys, &auth.user.id, &id).await?))
+    Ok(Answer(state.db.get_reminder(&state.keys, &auth.user.id, &id, state.clock.now()).await?))
 }
 
 /// Edit any fields of a reminder. A new time must be in the future; giving a completed
@@ -240,7 +240,7 @@ pub async fn update(
     ApiJson(patch): ApiJson<ReminderPatch>,
 ) -> ApiResult<Answer<Reminder>> {
     let now = state.clock.now();
-    let mut r = state.db.get_reminder(&state.keys, &auth.user.id, &id).await?;
+    let mut r = state.db.get_reminder(&state.keys, &auth.user.id, &id, state.clock.now()).await?;
     let applied = patch.apply_to(&mut r, now)?;
     Ok(Answer(state.db.save_reminder(&state.keys, &r, applied, now).await?))
 }
@@ -251,7 +251,7 @@ pub async fn update(
     responses((status = 200, body = Reminder), (status = 400), (status = 404)))]
 pub async fn skip(State(state): State<AppState>, auth: AuthUser, Path(id): Path<ReminderId>) -> ApiResult<Answer<Reminder>> {
     let now = state.clock.now();
-    let mut r = state.db.get_reminder(&state.keys, &auth.user.id, &id).await?;
+    let mut r = state.db.get_reminder(&state.keys, &auth.user.id, &id, state.clock.now()).await?;
     let applied = reminder::skip_next(&mut r, now)?;
     Ok(Answer(state.db.save_reminder(&state.keys, &r, applied, now).await?))
 }
@@ -299,7 +299,7 @@ pub async fn occurrences(
     ApiQuery(q): ApiQuery<CountQuery>,
 ) -> ApiResult<Answer<Occurrences>> {
     let count = reminder::preview_count(q.count)?;
-    let r = state.db.get_reminder(&state.keys, &auth.user.id, &id).await?;
+    let r = state.db.get_reminder(&state.keys, &auth.user.id, &id, state.clock.now()).await?;
     let occurrences = match (r.is_active, r.scheduled_at) {
         (true, Some(next)) => r.timing().schedule().occurrences(next, count),
         _ => Vec::new(),
@@ -311,6 +311,6 @@ pub async fn occurrences(
 #[utoipa::path(get, path = "/api/reminders/{id}/logs", params(("id" = String, Path, description = "the reminder id")), tag = "reminders", responses((status = 200, body = [DeliveryLog]), (status = 404)))]
 pub async fn logs(State(state): State<AppState>, auth: AuthUser, Path(id): Path<ReminderId>) -> ApiResult<Answer<Vec<DeliveryLog>>> {
     // Answer 404 for someone else's reminder rather than an empty list.
-    state.db.get_reminder(&state.keys, &auth.user.id, &id).await?;
+    state.db.get_reminder(&state.keys, &auth.user.id, &id, state.clock.now()).await?;
     Ok(Answer(state.db.delivery_logs(&auth.user.id, &id).await?))
 }

@@ -156,10 +156,10 @@ impl Db {
         apply_plans(&mut tx, &[PlanFor { reminder_id: &id, user_id, plan: &plan }], now).await?;
         tx.commit().await?;
         self.reminder_changed(&id).await;
-        self.get_reminder(keys, user_id, &id).await
+        self.get_reminder(keys, user_id, &id, now).await
     }
 
-    pub async fn list_reminders(&self, keys: &Keys, user_id: &UserId, filter: StatusFilter) -> Result<Vec<Reminder>> {
+    pub async fn list_reminders(&self, keys: &Keys, user_id: &UserId, filter: StatusFilter, now: Timestamp) -> Result<Vec<Reminder>> {
         // -1 matches both archived (1) and active (0) rows.
         let archived: i64 = match filter {
             StatusFilter::Active => 0,
@@ -168,7 +168,6 @@ impl Db {
         };
         let sql = format!("{REMINDER_SELECT} WHERE r.user_id = $1 AND ($2 = -1 OR r.is_archived = $2)");
         let rows = sqlx::query(AssertSqlSafe(sql)).bind(user_id).bind(archived).fetch_all(&self.pool).await?;
-        let now = Timestamp::now();
         let mut list = rows.iter().map(|r| reminder_from_row(keys, r, now)).collect::<Result<Vec<_>>>()?;
         // By the next instant each rings (a snooze counts), so this sorts after reading.
         list.sort_by_key(|r| (r.scheduled_at.is_none(), r.scheduled_at, r.created_at));
@@ -185,6 +184,7 @@ impl Db {
         filter: StatusFilter,
         limit: i64,
         offset: i64,
+        now: Timestamp,
     ) -> Result<(Vec<Reminder>, i64)> {
         let (limit, offset) = (limit.max(0), offset.max(0));
         let archived_total: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM reminders WHERE user_id = $1 AND is_archived = 1")
@@ -196,13 +196,12 @@ impl Db {
                 "{REMINDER_SELECT} WHERE r.user_id = $1 AND r.is_archived = 1 ORDER BY COALESCE(r.archived_at, r.updated_at) DESC, r.id LIMIT $2 OFFSET $3"
             );
             let rows = sqlx::query(AssertSqlSafe(sql)).bind(user_id).bind(limit).bind(offset).fetch_all(&self.pool).await?;
-            let now = Timestamp::now();
             rows.iter().map(|r| reminder_from_row(keys, r, now)).collect::<Result<Vec<_>>>()
         };
         match filter {
             StatusFilter::Archived => Ok((archived_page(limit, offset).await?, archived_total)),
             StatusFilter::Active | StatusFilter::All => {
-                let active = self.list_reminders(keys, user_id, StatusFilter::Active).await?;
+                let active = self.list_reminders(keys, user_id, StatusFilter::Active, now).await?;
                 let active_total = active.len() as i64;
                 let mut page: Vec<Reminder> = active.into_iter().skip(offset as usize).take(limit as usize).collect();
                 if filter == StatusFilter::Active {
@@ -219,11 +218,11 @@ impl Db {
     }
 
     /// The user's reminder with this id; someone else's is `NotFound` like a missing one.
-    pub async fn get_reminder(&self, keys: &Keys, user_id: &UserId, id: &ReminderId) -> Result<Reminder> {
+    pub async fn get_reminder(&self, keys: &Keys, user_id: &UserId, id: &ReminderId, now: Timestamp) -> Result<Reminder> {
         plausible_id(id.as_str())?;
         let sql = format!("{REMINDER_SELECT} WHERE r.id = $1 AND r.user_id = $2");
         let row = sqlx::query(AssertSqlSafe(sql)).bind(id).bind(user_id).fetch_optional(&self.pool).await?.ok_or(Error::NotFound)?;
-        reminder_from_row(keys, &row, Timestamp::now())
+        reminder_from_row(keys, &row, now)
     }
 
     /// Writes a reminder edited by [`crate::reminder::ReminderPatch::apply_to`], as `applied`
@@ -273,7 +272,7 @@ impl Db {
         if timing_changed || alarms_changed {
             self.reminder_changed(&r.id).await;
         }
-        self.get_reminder(keys, &r.user_id, &r.id).await
+        self.get_reminder(keys, &r.user_id, &r.id, now).await
     }
 
     pub async fn delete_reminder(&self, user_id: &UserId, id: &ReminderId) -> Result<()> {
