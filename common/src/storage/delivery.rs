@@ -167,8 +167,8 @@ impl Db {
 
     /// Records the action on the entry and applies its plan ([`crate::lifecycle`]'s
     /// `Event::Acted`) to the reminder, once and in one transaction: `false` when the same
-    /// (entry, action) was already recorded and nothing changed. The person has the reminder in hand, so no entry of it is emailed any
-    /// more.
+    /// (entry, action) was already recorded and nothing changed. The person has the reminder
+    /// in hand, so no entry of it is emailed any more.
     pub async fn apply_action(
         &self,
         log_id: &LogId,
