@@ -119,8 +119,14 @@ async fn run(backend: &str, n: usize) {
         let count = PER_USER.min(n - u * PER_USER);
         tasks.spawn(async move {
             let now = Timestamp::now();
-            let (user, _) =
-                db.find_or_create_user(&format!("bench{u}@example.com"), hibiki_common::states::Language::En, now).await.unwrap();
+            let (user, _) = db
+                .find_or_create_user(
+                    &hibiki_common::email::Email::parse(&format!("bench{u}@example.com")).unwrap(),
+                    hibiki_common::states::Language::En,
+                    now,
+                )
+                .await
+                .unwrap();
             let endpoint = format!("http://127.0.0.1:{port}/push/{u}");
             db.upsert_subscription(&user.id, &endpoint, &p256dh, &auth, &serde_json::json!({}), now).await.unwrap();
             let timing = Timing { send_at: far, timezone: "UTC".into(), recurrence: Recurrence::once() };

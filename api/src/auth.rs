@@ -69,7 +69,7 @@ impl FromRequestParts<AppState> for AdminUser {
 
     async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, Self::Rejection> {
         let AuthUser { user, .. } = AuthUser::from_request_parts(parts, state).await?;
-        if state.config.is_admin(&user.email) { Ok(AdminUser(user)) } else { Err(ApiError::Forbidden) }
+        if state.config.is_admin(user.email.as_str()) { Ok(AdminUser(user)) } else { Err(ApiError::Forbidden) }
     }
 }
 

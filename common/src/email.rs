@@ -7,16 +7,42 @@
 /// The longest address SMTP can carry (RFC 5321 path limit).
 pub const MAX_EMAIL_LEN: usize = 254;
 
-/// Trims and lower-cases an address, or says why it is not one.
-pub fn normalize(raw: &str) -> Result<String, &'static str> {
-    let email = raw.trim();
-    if email.is_empty() {
-        return Err("Email address is required");
+/// An address that passed [`Email::parse`] (trimmed, lower-cased, one the mailer can send to),
+/// or one read back from the database, where only parsed addresses are written. Compared as
+/// stored; printed only on purpose (`as_str`, or [`mask`] for logs).
+#[derive(Clone, PartialEq, Eq, Hash, serde::Serialize, sqlx::Type)]
+#[serde(transparent)]
+#[sqlx(transparent)]
+pub struct Email(String);
+
+/// Masked, so a struct holding an address can be logged with `{:?}`.
+impl std::fmt::Debug for Email {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Email({})", self.masked())
     }
-    if email.len() > MAX_EMAIL_LEN || !is_valid(email) {
-        return Err("Invalid email format");
+}
+
+impl Email {
+    /// Trims and lower-cases an address, or says why it is not one.
+    pub fn parse(raw: &str) -> Result<Email, &'static str> {
+        let email = raw.trim();
+        if email.is_empty() {
+            return Err("Email address is required");
+        }
+        if email.len() > MAX_EMAIL_LEN || !is_valid(email) {
+            return Err("Invalid email format");
+        }
+        Ok(Email(email.to_lowercase()))
     }
-    Ok(email.to_lowercase())
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+
+    /// As logs and peeks show it.
+    pub fn masked(&self) -> String {
+        mask(&self.0)
+    }
 }
 
 /// An address as logs and peeks show it: the first character of the local part, `***`, and
@@ -77,16 +103,19 @@ mod tests {
 
     #[test]
     fn accepts_and_normalizes() {
-        assert_eq!(normalize("  Alice@Example.COM ").unwrap(), "alice@example.com");
-        assert!(normalize("a@b.co").is_ok());
-        assert!(normalize("first.last+tag@sub.example.jp").is_ok());
+        let alice = Email::parse("  Alice@Example.COM ").unwrap();
+        assert_eq!(alice.as_str(), "alice@example.com");
+        assert_eq!(format!("{alice:?}"), "Email(a***@example.com)", "debug output is masked");
+        assert_eq!(serde_json::to_value(&alice).unwrap(), serde_json::json!("alice@example.com"));
+        assert!(Email::parse("a@b.co").is_ok());
+        assert!(Email::parse("first.last+tag@sub.example.jp").is_ok());
     }
 
     #[test]
     fn rejects() {
-        assert_eq!(normalize("   "), Err("Email address is required"));
+        assert_eq!(Email::parse("   ").err(), Some("Email address is required"));
         for bad in ["plain", "a@b", "@b.com", "a@.com", "a@b.", "a b@c.com", "a@b@c.com", "a\u{7}b@c.com"] {
-            assert_eq!(normalize(bad), Err("Invalid email format"), "{bad:?}");
+            assert_eq!(Email::parse(bad).err(), Some("Invalid email format"), "{bad:?}");
         }
         // What the mailer cannot send to.
         let long_local = format!("{}@x.test", "a".repeat(65));
@@ -106,12 +135,12 @@ mod tests {
             "a@x.t3st",
             "a\"b@x.test",
         ] {
-            assert_eq!(normalize(bad), Err("Invalid email format"), "{bad:?}");
+            assert_eq!(Email::parse(bad).err(), Some("Invalid email format"), "{bad:?}");
         }
-        assert!(normalize(&format!("{}@x.test", "a".repeat(64))).is_ok(), "64 is the limit");
-        assert!(normalize("a@xn--r8jz45g.jp").is_ok(), "an IDN in its ASCII form");
+        assert!(Email::parse(&format!("{}@x.test", "a".repeat(64))).is_ok(), "64 is the limit");
+        assert!(Email::parse("a@xn--r8jz45g.jp").is_ok(), "an IDN in its ASCII form");
         let long = format!("{}@example.com", "a".repeat(250));
-        assert!(normalize(&long).is_err());
+        assert!(Email::parse(&long).is_err());
     }
 }
 

@@ -87,7 +87,7 @@ pub struct CodeRequested {
 
 /// Issues a code and link for `email` and returns the mail job to queue.
 pub async fn request_code(db: &Db, keys: &Keys, raw_email: &str, lang: Language, now: Timestamp) -> Result<CodeRequested> {
-    let email = crate::email::normalize(raw_email).map_err(SignInError::EmailInvalid)?;
+    let email = crate::email::Email::parse(raw_email).map_err(SignInError::EmailInvalid)?;
     let hour_ago = now - SignedDuration::from_secs(3600);
     let (sent, oldest) = db.mail_sent_since(&email, MAIL_KIND_SIGN_IN, hour_ago).await?;
     if sent >= MAILS_PER_HOUR {
@@ -96,7 +96,7 @@ pub async fn request_code(db: &Db, keys: &Keys, raw_email: &str, lang: Language,
     }
     let code = keys.otp_code();
     let link_token = keys.token();
-    let code_hash = keys.otp_hash("code", &email, &code);
+    let code_hash = keys.otp_hash("code", email.as_str(), &code);
     let link_hash = keys.otp_hash("link", "", &link_token);
     let code_sign_in = db.code_blocked_until(&email, now).await?.is_none();
     let reference = sign_in_reference(&link_hash);
@@ -132,7 +132,7 @@ fn mail_secret_context(reference: &str) -> String {
 /// A sign-in mail ready to send: the address and what to tell it.
 #[derive(Debug)]
 pub struct SignInMail {
-    pub email: String,
+    pub email: crate::email::Email,
     pub secret: MailSecret,
 }
 
@@ -153,7 +153,7 @@ pub async fn sign_in_mail_sent(db: &Db, reference: &str) -> crate::Result<()> {
 /// Verifies a code. Of concurrent correct submissions exactly one succeeds. Only a guess
 /// judged against a pending, unburned code counts towards the block.
 pub async fn verify_code(db: &Db, keys: &Keys, raw_email: &str, code: &str, device: &str, now: Timestamp) -> Result<SignedIn> {
-    let email = crate::email::normalize(raw_email).map_err(SignInError::EmailInvalid)?;
+    let email = crate::email::Email::parse(raw_email).map_err(SignInError::EmailInvalid)?;
     if let Some(until) = db.code_blocked_until(&email, now).await? {
         return Err(SignInError::AttemptsExceeded { retry_after_secs: Some(secs_until(until, now)) });
     }
@@ -168,7 +168,7 @@ pub async fn verify_code(db: &Db, keys: &Keys, raw_email: &str, code: &str, devi
     if row.attempts >= MAX_CODE_ATTEMPTS {
         return Err(SignInError::CodeBurned);
     }
-    let candidate = keys.otp_hash("code", &email, code);
+    let candidate = keys.otp_hash("code", email.as_str(), code);
     if well_formed && hashes_equal(&candidate, &row.code_hash) {
         if let Some(lang) = db.consume_code(&email, &candidate, now, MAX_CODE_ATTEMPTS).await? {
             db.clear_code_failures(&email).await?;
@@ -219,14 +219,21 @@ pub async fn peek_link(db: &Db, keys: &Keys, token: &str, now: Timestamp) -> Res
     }
     let link_hash = keys.otp_hash("link", "", token);
     match db.link_email(&link_hash, now).await? {
-        Some(email) => Ok(crate::email::mask(&email)),
+        Some(email) => Ok(email.masked()),
         None => Err(SignInError::LinkInvalid),
     }
 }
 
 /// Signs in without a code (the developer shortcut; the API decides when that is allowed).
 /// `device` labels the session in the person's list ("Chrome on Android").
-pub async fn start_session(db: &Db, keys: &Keys, email: &str, lang: Language, device: &str, now: Timestamp) -> Result<SignedIn> {
+pub async fn start_session(
+    db: &Db,
+    keys: &Keys,
+    email: &crate::email::Email,
+    lang: Language,
+    device: &str,
+    now: Timestamp,
+) -> Result<SignedIn> {
     let (user, is_new_user) = db.find_or_create_user(email, lang, now).await?;
     let token = keys.token();
     let session_id = db.create_session(&session_hash(&token), &user.id, device, now, SESSION_LIFETIME).await?;

@@ -188,7 +188,7 @@ fn uuid_like() -> String {
 
 /// A job made ready: to whom, what, and the sign-in it spends (forgotten once sent).
 struct Ready {
-    to: String,
+    to: hibiki_common::email::Email,
     subject: String,
     body: String,
     code: Option<String>,
@@ -257,7 +257,7 @@ pub async fn send_job(mailer: &Mailer, db: &Db, keys: &Keys, job: &MailJob) -> R
     let mut delay = Duration::from_secs(1);
     let mut attempt = 1;
     loop {
-        match mailer.send_text(&ready.to, ready.subject.clone(), ready.body.clone(), ready.code.as_deref()).await {
+        match mailer.send_text(ready.to.as_str(), ready.subject.clone(), ready.body.clone(), ready.code.as_deref()).await {
             Ok(()) => {
                 metrics::counter!("hibiki_mail_sent_total").increment(1);
                 forget().await;
@@ -279,7 +279,7 @@ pub async fn send_job(mailer: &Mailer, db: &Db, keys: &Keys, job: &MailJob) -> R
                 // A permanent refusal (5xx, an address the server will not take): trying again
                 // cannot help, so the job ends here.
                 metrics::counter!("hibiki_mail_failed_total", "kind" => "permanent").increment(1);
-                tracing::error!(error = %e, to = %hibiki_common::email::mask(&ready.to), "mail refused for good, not retried");
+                tracing::error!(error = %e, to = %ready.to.masked(), "mail refused for good, not retried");
                 forget().await;
                 return Ok(());
             }

@@ -43,14 +43,14 @@ pub async fn put_settings(
 /// Delete the account and everything in it.
 #[utoipa::path(delete, path = "/api/account", request_body = DeleteAccount, tag = "account", responses((status = 204), (status = 400)))]
 pub async fn delete_account(State(state): State<AppState>, auth: AuthUser, ApiJson(req): ApiJson<DeleteAccount>) -> ApiResult<SignedOut> {
-    if !req.confirm.trim().eq_ignore_ascii_case(&auth.user.email) {
+    if !req.confirm.trim().eq_ignore_ascii_case(auth.user.email.as_str()) {
         return Err(ApiError::field("confirm", FieldCode::InvalidChoice.because("Type your email address to confirm")));
     }
     state.db.delete_user(&auth.user).await?;
     // Nothing of the account stays behind: its queued jobs, and its mails in the outbox.
     let jobs = state.queues.forget_user(&auth.user.id).await.map_err(|_| ApiError::Unavailable("queue"))?;
     let mails = if state.config.smtp_url.is_none() {
-        hibiki_common::outbox::forget(&hibiki_common::outbox::dir(&state.config.data_dir), &auth.user.email).unwrap_or_else(|e| {
+        hibiki_common::outbox::forget(&hibiki_common::outbox::dir(&state.config.data_dir), auth.user.email.as_str()).unwrap_or_else(|e| {
             tracing::warn!(error = %e, user_id = %auth.user.id, "could not clear the outbox of a deleted account");
             0
         })

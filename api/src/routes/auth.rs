@@ -173,6 +173,8 @@ pub async fn dev_login(
             FieldCode::InvalidChoice.because("only the developer addresses (dev, test, demo, admin @example.com) can use dev login"),
         ));
     }
+    // The developer addresses are valid ones.
+    let email = hibiki_common::email::Email::parse(&email).map_err(|_| ApiError::NotFound)?;
     let signed_in =
         signin::start_session(&state.db, &state.keys, &email, hibiki_common::states::Language::En, &device(&headers), state.clock.now())
             .await?;
@@ -182,7 +184,7 @@ pub async fn dev_login(
 /// The signed-in user.
 #[utoipa::path(get, path = "/api/auth/session", tag = "auth", responses((status = 200, body = SessionInfo), (status = 401)))]
 pub async fn session(State(state): State<AppState>, AuthUser { user, .. }: AuthUser) -> Answer<SessionInfo> {
-    let is_admin = state.config.is_admin(&user.email);
+    let is_admin = state.config.is_admin(user.email.as_str());
     Answer(SessionInfo { user, is_admin })
 }
 

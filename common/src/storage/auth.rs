@@ -6,6 +6,7 @@ use sqlx::Row;
 
 use super::Db;
 use crate::Result;
+use crate::email::Email;
 use crate::states::Language;
 use crate::time::to_millis;
 
@@ -37,7 +38,7 @@ impl Db {
     #[allow(clippy::too_many_arguments)]
     pub async fn store_otp(
         &self,
-        email: &str,
+        email: &Email,
         code_hash: &[u8],
         link_hash: &[u8],
         mail_secret: &[u8],
@@ -78,7 +79,7 @@ impl Db {
         Ok(StoreOtp::Cooldown { retry_after_ms: (created + cooldown_ms - now_ms).max(1) })
     }
 
-    pub async fn otp_row(&self, email: &str) -> Result<Option<OtpRow>> {
+    pub async fn otp_row(&self, email: &Email) -> Result<Option<OtpRow>> {
         let row = sqlx::query("SELECT code_hash, attempts, expires_at FROM otp_codes WHERE email = $1")
             .bind(email)
             .fetch_optional(&self.pool)
@@ -91,7 +92,7 @@ impl Db {
 
     /// Spends the code (and with it the link) if it is still the live, unexpired, unburned
     /// code. Of concurrent callers exactly one gets `Some(lang)`.
-    pub async fn consume_code(&self, email: &str, code_hash: &[u8], now: Timestamp, max_attempts: i64) -> Result<Option<Language>> {
+    pub async fn consume_code(&self, email: &Email, code_hash: &[u8], now: Timestamp, max_attempts: i64) -> Result<Option<Language>> {
         let lang: Option<String> = sqlx::query_scalar(
             "DELETE FROM otp_codes WHERE email = $1 AND code_hash = $2 AND expires_at > $3 AND attempts < $4 RETURNING lang",
         )
@@ -106,7 +107,7 @@ impl Db {
 
     /// Counts one wrong guess against the live code; `None` when it was already burned (or
     /// gone). The guard keeps the count at `max_attempts` however many guesses race.
-    pub async fn count_wrong_code(&self, email: &str, max_attempts: i64) -> Result<Option<i64>> {
+    pub async fn count_wrong_code(&self, email: &Email, max_attempts: i64) -> Result<Option<i64>> {
         Ok(sqlx::query_scalar("UPDATE otp_codes SET attempts = attempts + 1 WHERE email = $1 AND attempts < $2 RETURNING attempts")
             .bind(email)
             .bind(max_attempts)
@@ -115,7 +116,7 @@ impl Db {
     }
 
     /// Spends a sign-in link: `Some((email, lang))` once, for an unexpired link.
-    pub async fn consume_link(&self, link_hash: &[u8], now: Timestamp) -> Result<Option<(String, Language)>> {
+    pub async fn consume_link(&self, link_hash: &[u8], now: Timestamp) -> Result<Option<(Email, Language)>> {
         let row = sqlx::query("DELETE FROM otp_codes WHERE link_hash = $1 AND expires_at > $2 RETURNING email, lang")
             .bind(link_hash.to_vec())
             .bind(to_millis(now))
@@ -126,7 +127,7 @@ impl Db {
 
     /// The address and sealed mail secret of a pending sign-in (by its reference, the link
     /// hash in hex) that is live and not yet mailed.
-    pub async fn sign_in_mail(&self, reference: &str, now: Timestamp) -> Result<Option<(String, Vec<u8>)>> {
+    pub async fn sign_in_mail(&self, reference: &str, now: Timestamp) -> Result<Option<(Email, Vec<u8>)>> {
         let Some(link_hash) = from_hex(reference) else { return Ok(None) };
         let row =
             sqlx::query("SELECT email, mail_secret FROM otp_codes WHERE link_hash = $1 AND expires_at > $2 AND mail_secret IS NOT NULL")
@@ -144,7 +145,7 @@ impl Db {
     }
 
     /// The address a live sign-in link belongs to, spending nothing.
-    pub async fn link_email(&self, link_hash: &[u8], now: Timestamp) -> Result<Option<String>> {
+    pub async fn link_email(&self, link_hash: &[u8], now: Timestamp) -> Result<Option<Email>> {
         Ok(sqlx::query_scalar("SELECT email FROM otp_codes WHERE link_hash = $1 AND expires_at > $2")
             .bind(link_hash.to_vec())
             .bind(to_millis(now))
@@ -153,7 +154,7 @@ impl Db {
     }
 
     /// Until when code sign-in is blocked for this address (ms), if it is.
-    pub async fn code_blocked_until(&self, email: &str, now: Timestamp) -> Result<Option<i64>> {
+    pub async fn code_blocked_until(&self, email: &Email, now: Timestamp) -> Result<Option<i64>> {
         let until: Option<i64> =
             sqlx::query_scalar("SELECT blocked_until FROM auth_failures WHERE email = $1").bind(email).fetch_optional(&self.pool).await?;
         Ok(until.filter(|u| *u > to_millis(now)))
@@ -162,7 +163,7 @@ impl Db {
     /// Counts a failed code sign-in; the `threshold`-th consecutive one blocks code sign-in
     /// (`first_block_ms` the first time, doubling with each block after, until a successful
     /// sign-in clears the row) and starts the count again.
-    pub async fn record_code_failure(&self, email: &str, now: Timestamp, threshold: i64, first_block_ms: i64) -> Result<()> {
+    pub async fn record_code_failure(&self, email: &Email, now: Timestamp, threshold: i64, first_block_ms: i64) -> Result<()> {
         let now_ms = to_millis(now);
         let row = sqlx::query(
             "INSERT INTO auth_failures (email, failures, blocked_until, updated_at, blocks) VALUES ($1, 1, 0, $2, 0)
@@ -188,13 +189,13 @@ impl Db {
         Ok(())
     }
 
-    pub async fn clear_code_failures(&self, email: &str) -> Result<()> {
+    pub async fn clear_code_failures(&self, email: &Email) -> Result<()> {
         sqlx::query("DELETE FROM auth_failures WHERE email = $1").bind(email).execute(&self.pool).await?;
         Ok(())
     }
 
     /// How many mails of `kind` went to `email` since `since`, and the oldest one's time.
-    pub async fn mail_sent_since(&self, email: &str, kind: &str, since: Timestamp) -> Result<(i64, Option<i64>)> {
+    pub async fn mail_sent_since(&self, email: &Email, kind: &str, since: Timestamp) -> Result<(i64, Option<i64>)> {
         let row =
             sqlx::query("SELECT COUNT(*) AS n, MIN(created_at) AS oldest FROM mail_log WHERE email = $1 AND kind = $2 AND created_at > $3")
                 .bind(email)
@@ -205,7 +206,7 @@ impl Db {
         Ok((row.try_get("n")?, row.try_get("oldest")?))
     }
 
-    pub async fn log_mail(&self, email: &str, kind: &str, now: Timestamp) -> Result<()> {
+    pub async fn log_mail(&self, email: &Email, kind: &str, now: Timestamp) -> Result<()> {
         sqlx::query("INSERT INTO mail_log (email, kind, created_at) VALUES ($1, $2, $3)")
             .bind(email)
             .bind(kind)

@@ -2,6 +2,8 @@ use jiff::Timestamp;
 use serde::Serialize;
 use sqlx::Row;
 use sqlx::any::AnyRow;
+
+use crate::email::Email;
 use utoipa::ToSchema;
 
 use super::{Db, flag};
@@ -15,7 +17,8 @@ use crate::{Error, Result};
 pub struct User {
     #[schema(value_type = String)]
     pub id: UserId,
-    pub email: String,
+    #[schema(value_type = String)]
+    pub email: Email,
     pub is_active: bool,
     #[schema(value_type = String, format = DateTime)]
     pub created_at: Timestamp,
@@ -62,7 +65,7 @@ pub struct SessionRow {
 impl Db {
     /// The user with this address, created (with the language hint) when there is none.
     /// Returns whether it was created.
-    pub async fn find_or_create_user(&self, email: &str, lang: Language, now: Timestamp) -> Result<(User, bool)> {
+    pub async fn find_or_create_user(&self, email: &Email, lang: Language, now: Timestamp) -> Result<(User, bool)> {
         let id = UserId::generate();
         let now_ms = to_millis(now);
         let inserted = sqlx::query(
@@ -92,12 +95,12 @@ impl Db {
     }
 
     /// The address and language of an account, if it still exists.
-    pub async fn mail_recipient(&self, user_id: &UserId) -> Result<Option<(String, Option<Language>)>> {
+    pub async fn mail_recipient(&self, user_id: &UserId) -> Result<Option<(Email, Option<Language>)>> {
         let row = sqlx::query("SELECT email, language FROM users WHERE id = $1").bind(user_id).fetch_optional(&self.pool).await?;
         row.map(|r| Ok((r.try_get("email")?, r.try_get::<Option<String>, _>("language")?.as_deref().and_then(Language::parse)))).transpose()
     }
 
-    pub async fn user_language(&self, email: &str) -> Result<Option<Language>> {
+    pub async fn user_language(&self, email: &Email) -> Result<Option<Language>> {
         let word: Option<String> =
             sqlx::query_scalar("SELECT language FROM users WHERE email = $1").bind(email).fetch_optional(&self.pool).await?;
         Ok(word.as_deref().and_then(Language::parse))
