@@ -96,9 +96,10 @@ pub fn fill(template: &str, values: &[(&str, &str)]) -> String {
     while let Some(start) = rest.find("{{") {
         out.push_str(&rest[..start]);
         let after = &rest[start + 2..];
-        match after.find("}}").map(|end| (&after[..end], &after[end + 2..])) {
-            Some((name, tail)) if values.iter().any(|(k, _)| *k == name) => {
-                out.push_str(values.iter().find(|(k, _)| *k == name).map(|(_, v)| *v).unwrap_or_default());
+        let mark = after.find("}}").map(|end| (&after[..end], &after[end + 2..]));
+        match mark.and_then(|(name, tail)| Some((values.iter().find(|(k, _)| *k == name)?.1, tail))) {
+            Some((value, tail)) => {
+                out.push_str(value);
                 rest = tail;
             }
             _ => {

@@ -62,7 +62,7 @@ pub async fn feed(State(state): State<AppState>, Path(file): Path<String>, heade
     let rendered = match state.feeds.get(&user.id, &fingerprint) {
         Some(rendered) => rendered,
         None => {
-            let reminders = state.db.list_reminders(&state.keys, &user.id, StatusFilter::Active, state.clock.now()).await?;
+            let reminders = state.db.list_reminders(&state.keys, &user.id, StatusFilter::Active, now).await?;
             let host = state.config.public_url.host_str().unwrap_or("hibiki").to_owned();
             let options = FeedOptions { host: &host, language: settings.language, hide_content: settings.hide_notification_content, now };
             let body = calendar::feed(&reminders, &options);

@@ -162,7 +162,7 @@ async fn handle(state: &AppState, auth: Option<AuthUser>, req: HandleRequest) ->
         };
     }
     let user_id = entry.user_id.clone();
-    let r = state.db.get_reminder(&state.keys, &user_id, &entry.reminder_id, state.clock.now()).await?;
+    let r = state.db.get_reminder(&state.keys, &user_id, &entry.reminder_id, now).await?;
     let default_snooze = state.db.settings(&user_id).await?.default_snooze_minutes;
     let effect =
         reminder::action_effect(req.action, r.recurrence.is_one_time(), req.snooze_minutes, req.snooze_until, default_snooze, now)?;
@@ -171,7 +171,7 @@ async fn handle(state: &AppState, auth: Option<AuthUser>, req: HandleRequest) ->
         metrics::counter!("hibiki_notification_actions_total", "action" => req.action.as_str()).increment(1);
     }
     state.db.touch_user(&user_id, now).await?;
-    Ok((StatusCode::OK, Answer(state.db.get_reminder(&state.keys, &user_id, &r.id, state.clock.now()).await?)))
+    Ok((StatusCode::OK, Answer(state.db.get_reminder(&state.keys, &user_id, &r.id, now).await?)))
 }
 
 /// `POST /api/reminders/{id}/send`'s answer.
@@ -195,7 +195,7 @@ pub async fn send(
     Path(id): Path<ReminderId>,
 ) -> ApiResult<(StatusCode, Answer<SendNowAnswer>)> {
     let now = state.clock.now();
-    let r = state.db.get_reminder(&state.keys, &auth.user.id, &id, state.clock.now()).await?;
+    let r = state.db.get_reminder(&state.keys, &auth.user.id, &id, now).await?;
     if let Some(retry_after) = state.db.send_now_wait(&auth.user.id, now, state.config.send_now_interval_ms as i64).await? {
         return Err(ApiError::RateLimited { retry_after });
     }
@@ -240,7 +240,7 @@ pub async fn update(
     ApiJson(patch): ApiJson<ReminderPatch>,
 ) -> ApiResult<Answer<Reminder>> {
     let now = state.clock.now();
-    let mut r = state.db.get_reminder(&state.keys, &auth.user.id, &id, state.clock.now()).await?;
+    let mut r = state.db.get_reminder(&state.keys, &auth.user.id, &id, now).await?;
     let applied = patch.apply_to(&mut r, now)?;
     Ok(Answer(state.db.save_reminder(&state.keys, &r, applied, now).await?))
 }
@@ -251,7 +251,7 @@ pub async fn update(
     responses((status = 200, body = Reminder), (status = 400), (status = 404)))]
 pub async fn skip(State(state): State<AppState>, auth: AuthUser, Path(id): Path<ReminderId>) -> ApiResult<Answer<Reminder>> {
     let now = state.clock.now();
-    let mut r = state.db.get_reminder(&state.keys, &auth.user.id, &id, state.clock.now()).await?;
+    let mut r = state.db.get_reminder(&state.keys, &auth.user.id, &id, now).await?;
     let applied = reminder::skip_next(&mut r, now)?;
     Ok(Answer(state.db.save_reminder(&state.keys, &r, applied, now).await?))
 }
