@@ -370,7 +370,7 @@ fn pushes(bound: f64, per_row: Duration) {
             .iter()
             .enumerate()
             .map(|(i, ua)| SubscriptionKeys {
-                id: i.to_string().into(),
+                id: uuid::Uuid::from_u128(i as u128).into(),
                 endpoint: format!("https://127.0.0.1:{}/push/{i}", sink.port),
                 p256dh: URL_SAFE_NO_PAD.encode(&ua.public),
                 auth: URL_SAFE_NO_PAD.encode(ua.auth),

@@ -129,7 +129,7 @@ async fn run(backend: &str, n: usize) {
                 .unwrap();
             let endpoint = format!("http://127.0.0.1:{port}/push/{u}");
             db.upsert_subscription(&user.id, &endpoint, &p256dh, &auth, &serde_json::json!({}), now).await.unwrap();
-            let timing = Timing { send_at: far, timezone: "UTC".into(), recurrence: Recurrence::once() };
+            let timing = Timing { send_at: far, timezone: hibiki_common::zone::Zone::utc(), recurrence: Recurrence::once() };
             for i in 0..count {
                 let contents =
                     Contents { title: format!("Reminder {i}"), description: Some("Benchmark".into()), send_to: None, metadata: None };

@@ -34,9 +34,11 @@ pub struct Application {
     pub db: Db,
     /// The name this process's scheduler holds the leader's lease by, when it runs one.
     pub scheduler_id: Option<String>,
-    /// The API's clock (a test steps it instead of aging rows).
+    /// The clock the API, the scheduler and the workers go by (a test steps it instead of
+    /// waiting or aging rows).
     pub clock: hibiki_common::time::Clock,
-    queues: Queues,
+    /// Its job queues (a test waits for them to drain).
+    pub queues: Queues,
     shutdown: CancellationToken,
     tasks: JoinSet<()>,
 }
@@ -196,6 +198,7 @@ impl Application {
                 client,
                 retry,
                 config.public_url.to_string(),
+                clock.clone(),
             ));
             let mail = Arc::new(hibiki_worker::runner::MailContext {
                 mailer: hibiki_worker::mail::Mailer::from_config(&config)?,
@@ -207,8 +210,13 @@ impl Application {
                 queues: Some(queues.clone()),
                 outbox: config.smtp_url.is_none().then(|| hibiki_common::outbox::dir(&config.data_dir)),
             };
-            let housekeeping =
-                hibiki_worker::housekeeping::run(db.clone(), extras, hibiki_worker::housekeeping::EVERY_TEN_MINUTES, shutdown.clone());
+            let housekeeping = hibiki_worker::housekeeping::run(
+                db.clone(),
+                extras,
+                hibiki_worker::housekeeping::EVERY_TEN_MINUTES,
+                clock.clone(),
+                shutdown.clone(),
+            );
             tasks.spawn(async move {
                 if let Err(e) = housekeeping.await {
                     tracing::error!(error = %e, "housekeeping could not start");
@@ -221,7 +229,7 @@ impl Application {
             if let Some(ms) = config.fallback_minute_ms {
                 scheduler_config.fallback_minute = jiff::SignedDuration::from_millis(ms.max(1) as i64);
             }
-            let scheduler = hibiki_scheduler::Scheduler::new(db.clone(), queues.clone(), status.clone(), scheduler_config);
+            let scheduler = hibiki_scheduler::Scheduler::new(db.clone(), queues.clone(), status.clone(), scheduler_config, clock.clone());
             scheduler_id = Some(scheduler.id().to_owned());
             tasks.spawn(scheduler.run(shutdown.clone()));
         }

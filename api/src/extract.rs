@@ -159,3 +159,19 @@ impl<S: Send + Sync> FromRequestParts<S> for Peer {
         Ok(Peer(parts.extensions.get::<axum::extract::ConnectInfo<std::net::SocketAddr>>().map(|c| c.0.ip())))
     }
 }
+
+/// A path's parameters: one that does not parse (an id that is not one of ours) names nothing,
+/// so it is a 404 like a missing row rather than a 400.
+pub struct ApiPath<T>(pub T);
+
+impl<S, T> FromRequestParts<S> for ApiPath<T>
+where
+    S: Send + Sync,
+    T: DeserializeOwned + Send,
+{
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
+        axum::extract::Path::<T>::from_request_parts(parts, state).await.map(|p| ApiPath(p.0)).map_err(|_| ApiError::NotFound)
+    }
+}

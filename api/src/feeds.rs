@@ -72,7 +72,7 @@ impl FeedCache {
         inner.bytes += feed.size();
         inner.feeds.insert(user, (feed, Instant::now()));
         while inner.bytes > CACHE_BYTES && inner.feeds.len() > 1 {
-            let oldest = inner.feeds.iter().min_by_key(|(_, (_, used))| *used).map(|(u, _)| u.clone()).expect("not empty");
+            let oldest = inner.feeds.iter().min_by_key(|(_, (_, used))| *used).map(|(u, _)| *u).expect("not empty");
             if let Some((gone, _)) = inner.feeds.remove(&oldest) {
                 inner.bytes -= gone.size();
             }
@@ -104,14 +104,14 @@ mod tests {
     #[test]
     fn keeps_by_fingerprint_and_stays_within_its_bytes() {
         let cache = FeedCache::default();
-        let user: UserId = "u1".into();
-        cache.put(user.clone(), Rendered::new("v1".into(), "BEGIN:VCALENDAR".into()));
+        let user = UserId::generate();
+        cache.put(user, Rendered::new("v1".into(), "BEGIN:VCALENDAR".into()));
         assert!(cache.get(&user, "v1").is_some());
         assert!(cache.get(&user, "v2").is_none(), "a change renders again");
         // Each is about 1 MiB (and a little gzip): 40 of them are more than the cache keeps.
         for i in 0..40u64 {
             let body: String = (0..1_000_000u64).map(|j| char::from(b'a' + ((i * 7919 + j * 104_729) % 26) as u8)).collect();
-            cache.put(format!("user-{i}").into(), Rendered::new("v".into(), body));
+            cache.put(UserId::generate(), Rendered::new("v".into(), body));
         }
         assert!(cache.bytes() <= CACHE_BYTES, "{} bytes kept", cache.bytes());
         assert!(cache.get(&user, "v1").is_none(), "the least recently used went first");

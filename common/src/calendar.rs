@@ -64,9 +64,9 @@ pub fn feed(reminders: &[Reminder], options: &FeedOptions<'_>) -> String {
 
 /// Writes the reminder's VEVENT; answers the zone its times name (None for UTC times).
 fn event(out: &mut Lines, r: &Reminder, options: &FeedOptions<'_>) -> Option<String> {
-    let tz = TimeZone::get(&r.timezone).unwrap_or(TimeZone::UTC);
+    let tz = r.timezone.tz().clone();
     let hourly = matches!(r.recurrence.pattern, Pattern::Hourly { .. });
-    let zone = (!hourly && tz.iana_name().is_some_and(|n| n != "UTC")).then(|| r.timezone.clone());
+    let zone = (!hourly && tz.iana_name().is_some_and(|n| n != "UTC")).then(|| r.timezone.name().to_owned());
     let anchor = r.send_at.to_zoned(tz.clone());
     // The pattern alone, with its end: what an RFC 5545 reader computes from the RRULE.
     let plain = Recurrence {
@@ -296,12 +296,12 @@ mod tests {
     fn reminder(title: &str, send_at: &str, tz: &str, rule: &str) -> Reminder {
         let send_at: Timestamp = send_at.parse().unwrap();
         Reminder {
-            id: ReminderId::from("r-1"),
-            user_id: UserId::from("u-1"),
+            id: ReminderId::from(uuid::Uuid::from_u128(1)),
+            user_id: UserId::from(uuid::Uuid::from_u128(2)),
             title: title.into(),
             description: Some("line one\nline; two, three".into()),
             send_at,
-            timezone: tz.into(),
+            timezone: crate::zone::Zone::parse(tz).unwrap(),
             recurrence: serde_json::from_str(rule).unwrap(),
             send_to: None,
             metadata: None,

@@ -173,12 +173,12 @@ impl Keys {
     /// The token a push carries so the service worker can act on that one delivery (complete,
     /// snooze, acknowledge) without the app's session. Stateless: a keyed hash of the entry's id.
     pub fn action_token(&self, log_id: &crate::ids::LogId) -> String {
-        URL_SAFE_NO_PAD.encode(self.otp_hash("action", "", log_id.as_str()))
+        URL_SAFE_NO_PAD.encode(self.otp_hash("action", "", &log_id.to_string()))
     }
 
     pub fn verify_action_token(&self, log_id: &crate::ids::LogId, token: &str) -> bool {
         let Ok(given) = URL_SAFE_NO_PAD.decode(token.trim()) else { return false };
-        hashes_equal(&given, &self.otp_hash("action", "", log_id.as_str()))
+        hashes_equal(&given, &self.otp_hash("action", "", &log_id.to_string()))
     }
 
     /// A 256-bit random token, URL-safe base64.

@@ -27,7 +27,7 @@ impl PushJob {
     pub fn deliver_all(log_ids: Vec<LogId>) -> Vec<PushJob> {
         log_ids
             .chunks(DELIVER_BATCH)
-            .map(|c| if c.len() == 1 { PushJob::Deliver { log_id: c[0].clone() } } else { PushJob::DeliverBatch { log_ids: c.to_vec() } })
+            .map(|c| if c.len() == 1 { PushJob::Deliver { log_id: c[0] } } else { PushJob::DeliverBatch { log_ids: c.to_vec() } })
             .collect()
     }
 }

@@ -28,5 +28,6 @@ pub mod states;
 pub mod status;
 pub mod storage;
 pub mod time;
+pub mod zone;
 
 pub use error::{Error, Result};

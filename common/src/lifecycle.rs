@@ -260,11 +260,11 @@ mod tests {
     }
 
     fn daily() -> Timing {
-        Timing { send_at: at("2026-11-25T09:00:00Z"), timezone: "UTC".into(), recurrence: Recurrence::daily() }
+        Timing { send_at: at("2026-11-25T09:00:00Z"), timezone: crate::zone::Zone::parse("UTC").unwrap(), recurrence: Recurrence::daily() }
     }
 
     fn once() -> Timing {
-        Timing { send_at: at("2026-11-25T09:00:00Z"), timezone: "UTC".into(), recurrence: Recurrence::once() }
+        Timing { send_at: at("2026-11-25T09:00:00Z"), timezone: crate::zone::Zone::parse("UTC").unwrap(), recurrence: Recurrence::once() }
     }
 
     fn alarms(before: &[u32], repeat: Option<(u32, u32)>) -> Alarms {

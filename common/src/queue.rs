@@ -151,7 +151,7 @@ impl Queues {
     pub async fn forget_user(&self, user_id: &crate::ids::UserId) -> Result<u64, QueueError> {
         match self {
             Queues::Sqlite { push, .. } => sqlx::query("DELETE FROM Jobs WHERE status <> 'Running' AND instr(CAST(job AS TEXT), ?1) > 0")
-                .bind(user_id.as_str())
+                .bind(user_id.to_string())
                 .execute(push.pool())
                 .await
                 .map(|r| r.rows_affected())
@@ -164,7 +164,7 @@ impl Queues {
                         .key(config.job_meta_hash())
                         .key(config.active_jobs_list())
                         .key(config.scheduled_jobs_set())
-                        .arg(user_id.as_str())
+                        .arg(user_id.to_string())
                         .invoke_async(&mut conn.clone())
                         .await
                         .map_err(|e| QueueError(e.to_string()))?;

@@ -2,7 +2,6 @@
 //! with. Validation is plain functions over plain types so it is unit-tested here.
 
 use jiff::Timestamp;
-use jiff::tz::TimeZone;
 use serde::{Deserialize, Deserializer, Serialize};
 use utoipa::ToSchema;
 
@@ -10,6 +9,7 @@ use crate::alarms::{self, Alarms, Alert, RepeatUntilDone};
 use crate::error::{Error, FieldCode, FieldErrors};
 use crate::ids::{ReminderId, SubscriptionId, UserId};
 use crate::recurrence::{Recurrence, Schedule};
+use crate::zone::Zone;
 
 pub const MAX_ACTIVE_REMINDERS: usize = 100;
 pub const MAX_TITLE_CHARS: usize = 200;
@@ -114,14 +114,13 @@ pub struct Contents {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Timing {
     pub send_at: Timestamp,
-    pub timezone: String,
+    pub timezone: Zone,
     pub recurrence: Recurrence,
 }
 
 impl Timing {
     pub fn schedule(&self) -> Schedule {
-        let tz = TimeZone::get(&self.timezone).unwrap_or(TimeZone::UTC);
-        Schedule::new(self.send_at, tz, self.recurrence.clone())
+        Schedule::new(self.send_at, self.timezone.tz().clone(), self.recurrence.clone())
     }
 }
 
@@ -154,7 +153,8 @@ pub struct Reminder {
     pub description: Option<String>,
     #[schema(value_type = String, format = DateTime)]
     pub send_at: Timestamp,
-    pub timezone: String,
+    #[schema(value_type = String)]
+    pub timezone: Zone,
     pub recurrence: Recurrence,
     #[schema(value_type = Option<Vec<String>>)]
     pub send_to: Option<Vec<SubscriptionId>>,
@@ -258,7 +258,7 @@ pub fn check_contents(contents: &mut Contents, errors: &mut FieldErrors) {
         }
     }
     if let Some(targets) = &contents.send_to
-        && (targets.len() > MAX_SEND_TO || targets.iter().any(|t| t.as_str().is_empty() || t.as_str().len() > 100))
+        && targets.len() > MAX_SEND_TO
     {
         errors.add(
             "send_to",
@@ -277,44 +277,19 @@ pub fn check_contents(contents: &mut Contents, errors: &mut FieldErrors) {
     }
 }
 
-/// The IANA name for `name`, spelled as the time zone database spells it (`asia/tokyo` is
-/// `Asia/Tokyo`). Files of the database that are not zones people live in (`localtime`,
-/// `posixrules`, `Factory`, the `posix/` and `right/` copies, and the bare legacy names such
-/// as `EST5EDT` or `Japan`) are not time zones here; `UTC` is.
-pub fn canonical_timezone(name: &str) -> Option<String> {
-    use std::collections::HashMap;
-    use std::sync::OnceLock;
-    static NAMES: OnceLock<HashMap<String, String>> = OnceLock::new();
-    let names = NAMES.get_or_init(|| {
-        jiff::tz::db().available().map(|n| n.to_string()).filter(|n| is_place_zone(n)).map(|n| (n.to_ascii_lowercase(), n)).collect()
-    });
-    if name.is_empty() || name.len() > 64 {
-        return None;
-    }
-    let canonical = names.get(&name.to_ascii_lowercase())?;
-    TimeZone::get(canonical).is_ok().then(|| canonical.clone())
-}
-
-fn is_place_zone(name: &str) -> bool {
-    if name == "UTC" {
-        return true;
-    }
-    let Some((area, _)) = name.split_once('/') else { return false };
-    !matches!(area, "posix" | "right" | "SystemV") && name.bytes().all(|b| b.is_ascii_alphanumeric() || b"/_-+".contains(&b))
-}
-
 /// Embedding and override marks of the bidirectional algorithm (U+202A–U+202E, U+2066–U+2069):
 /// a title carrying them can show as something else than it is (a "Trojan Source" display).
 pub fn is_bidi_control(c: char) -> bool {
     matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
 }
 
-/// Checks a time zone name against the IANA database and spells it as the database does.
-pub fn check_timezone(name: &mut String, errors: &mut FieldErrors) {
-    match canonical_timezone(name) {
-        Some(canonical) => *name = canonical,
-        None => errors.add("timezone", FieldCode::UnknownZone.because("Unknown time zone (use an IANA name such as Asia/Tokyo)")),
-    }
+/// The zone a request names, spelled as the database does; an unknown one is a field error
+/// (and UTC stands in for it so the other fields can still be checked).
+pub fn check_zone(name: &str, errors: &mut FieldErrors) -> Zone {
+    Zone::parse(name).unwrap_or_else(|| {
+        errors.add("timezone", FieldCode::UnknownZone.because("Unknown time zone (use an IANA name such as Asia/Tokyo)"));
+        Zone::utc()
+    })
 }
 
 /// Checks the timing of a reminder that is created or whose time is edited, and returns its
@@ -322,7 +297,6 @@ pub fn check_timezone(name: &mut String, errors: &mut FieldErrors) {
 /// given time must be in the future; an edit of only the recurrence keeps the old anchor.
 pub fn check_timing(timing: &mut Timing, send_at_given: bool, now: Timestamp, errors: &mut FieldErrors) -> Option<Timestamp> {
     timing.send_at = crate::time::ceil_to_second(timing.send_at);
-    check_timezone(&mut timing.timezone, errors);
     if let Err(e) = timing.recurrence.validate() {
         errors.add("recurrence", e.problem());
     }
@@ -391,7 +365,7 @@ impl ReminderPatch {
         }
         check_contents(&mut contents, &mut errors);
         let send_at = self.send_at.map(crate::time::ceil_to_second).filter(|t| *t != r.send_at);
-        let timezone = self.timezone.map(|tz| canonical_timezone(&tz).unwrap_or(tz)).filter(|tz| *tz != r.timezone);
+        let timezone = self.timezone.map(|tz| check_zone(&tz, &mut errors)).filter(|tz| *tz != r.timezone);
         let recurrence = self.recurrence.filter(|rec| *rec != r.recurrence);
         let mut applied = Applied { alarms_changed, ..Applied::default() };
         if send_at.is_some() || timezone.is_some() || recurrence.is_some() {
@@ -519,6 +493,10 @@ pub fn preview_count(count: Option<usize>) -> Result<usize, Error> {
 mod tests {
     use super::*;
 
+    fn zone(name: &str) -> Zone {
+        Zone::parse(name).unwrap()
+    }
+
     fn ts(s: &str) -> Timestamp {
         s.parse().unwrap()
     }
@@ -581,7 +559,7 @@ mod tests {
     #[test]
     fn timing_rules() {
         let now = ts("2026-03-01T00:00:00Z");
-        let mut t = Timing { send_at: ts("2026-03-01T00:00:00.2Z"), timezone: "Asia/Tokyo".into(), recurrence: Recurrence::once() };
+        let mut t = Timing { send_at: ts("2026-03-01T00:00:00.2Z"), timezone: zone("Asia/Tokyo"), recurrence: Recurrence::once() };
         let mut errors = FieldErrors::default();
         // Rounded up to 00:00:01, which is in the future.
         assert_eq!(check_timing(&mut t, true, now, &mut errors), Some(ts("2026-03-01T00:00:01Z")));
@@ -592,17 +570,17 @@ mod tests {
         assert_eq!(check_timing(&mut t, true, now, &mut errors), None);
         assert!(!errors.is_empty());
 
+        let mut errors = FieldErrors::default();
         let mut t = Timing {
             send_at: ts("2026-03-02T00:00:00Z"),
-            timezone: "Mars/Olympus".into(),
+            timezone: check_zone("Mars/Olympus", &mut errors),
             recurrence: Recurrence::of(crate::recurrence::Pattern::Hourly { interval_hours: 25 }),
         };
-        let mut errors = FieldErrors::default();
         check_timing(&mut t, true, now, &mut errors);
         let Err(Error::Validation(fields)) = errors.into_result() else { panic!() };
         assert!(fields.contains_key("timezone") && fields.contains_key("recurrence"));
 
-        let mut far = Timing { send_at: ts("2040-01-01T00:00:00Z"), timezone: "UTC".into(), recurrence: Recurrence::once() };
+        let mut far = Timing { send_at: ts("2040-01-01T00:00:00Z"), timezone: zone("UTC"), recurrence: Recurrence::once() };
         let mut errors = FieldErrors::default();
         assert_eq!(check_timing(&mut far, true, now, &mut errors), None);
     }
@@ -610,7 +588,7 @@ mod tests {
     #[test]
     fn editing_a_recurring_reminder_keeps_its_past_anchor() {
         let now = ts("2026-03-10T12:00:00Z");
-        let mut t = Timing { send_at: ts("2026-03-01T09:00:00Z"), timezone: "UTC".into(), recurrence: Recurrence::daily() };
+        let mut t = Timing { send_at: ts("2026-03-01T09:00:00Z"), timezone: zone("UTC"), recurrence: Recurrence::daily() };
         let mut errors = FieldErrors::default();
         assert_eq!(check_timing(&mut t, false, now, &mut errors), Some(ts("2026-03-11T09:00:00Z")));
         // A one-time reminder in the past has no next occurrence.
@@ -655,12 +633,12 @@ mod tests {
     fn reminder(send_at: &str, recurrence: Recurrence) -> Reminder {
         let t = ts(send_at);
         Reminder {
-            id: "r".into(),
-            user_id: "u".into(),
+            id: ReminderId::generate(),
+            user_id: UserId::generate(),
             title: "Water the plants".into(),
             description: None,
             send_at: t,
-            timezone: "Asia/Tokyo".into(),
+            timezone: zone("Asia/Tokyo"),
             recurrence,
             send_to: None,
             metadata: None,
@@ -716,11 +694,17 @@ mod tests {
 
     #[test]
     fn time_zones_are_canonical_iana_names() {
-        assert_eq!(canonical_timezone("Asia/Tokyo").as_deref(), Some("Asia/Tokyo"));
-        assert_eq!(canonical_timezone("asia/tokyo").as_deref(), Some("Asia/Tokyo"));
-        assert_eq!(canonical_timezone("AMERICA/NEW_YORK").as_deref(), Some("America/New_York"));
-        assert_eq!(canonical_timezone("UTC").as_deref(), Some("UTC"));
-        assert_eq!(canonical_timezone("Etc/GMT+9").as_deref(), Some("Etc/GMT+9"));
+        for (given, canonical) in [
+            ("Asia/Tokyo", "Asia/Tokyo"),
+            ("asia/tokyo", "Asia/Tokyo"),
+            ("AMERICA/NEW_YORK", "America/New_York"),
+            ("UTC", "UTC"),
+            ("Etc/GMT+9", "Etc/GMT+9"),
+        ] {
+            let mut errors = FieldErrors::default();
+            assert_eq!(check_zone(given, &mut errors).name(), canonical);
+            assert!(errors.is_empty());
+        }
         for refused in [
             "localtime",
             "posixrules",
@@ -734,13 +718,10 @@ mod tests {
             "../etc/passwd",
             "Mars/Olympus",
         ] {
-            assert_eq!(canonical_timezone(refused), None, "{refused:?}");
+            let mut errors = FieldErrors::default();
+            assert!(check_zone(refused, &mut errors).is_utc());
+            assert!(!errors.is_empty(), "{refused:?}");
         }
-        let mut name = "europe/london".to_owned();
-        let mut errors = FieldErrors::default();
-        check_timezone(&mut name, &mut errors);
-        assert!(errors.is_empty());
-        assert_eq!(name, "Europe/London");
     }
 
     #[test]

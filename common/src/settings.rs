@@ -5,6 +5,7 @@ use utoipa::ToSchema;
 
 use crate::error::{FieldCode, FieldErrors};
 use crate::states::Language;
+use crate::zone::Zone;
 
 pub const SNOOZE_PRESETS: [i64; 5] = [5, 10, 15, 30, 60];
 /// `email_fallback_minutes` choices (null = off).
@@ -13,7 +14,8 @@ pub const DEFAULT_EMAIL_FALLBACK_MINUTES: i64 = 5;
 
 #[derive(Debug, Clone, PartialEq, Serialize, ToSchema)]
 pub struct Settings {
-    pub timezone: String,
+    #[schema(value_type = String)]
+    pub timezone: Zone,
     pub language: Language,
     pub default_snooze_minutes: i64,
     pub speak_titles: bool,
@@ -48,7 +50,7 @@ impl SettingsPatch {
     pub fn check(&mut self) -> crate::Result<()> {
         let mut errors = FieldErrors::default();
         if let Some(tz) = &mut self.timezone {
-            crate::reminder::check_timezone(tz, &mut errors);
+            *tz = crate::reminder::check_zone(tz, &mut errors).name().to_owned();
         }
         if let Some(lang) = &self.language
             && Language::parse(lang).is_none()
@@ -78,8 +80,9 @@ impl SettingsPatch {
     }
 
     pub fn apply(self, s: &mut Settings) {
-        if let Some(v) = self.timezone {
-            s.timezone = v;
+        // Checked (and spelled as the database does) by `check`.
+        if let Some(zone) = self.timezone.as_deref().and_then(Zone::parse) {
+            s.timezone = zone;
         }
         if let Some(v) = self.language.as_deref().and_then(Language::parse) {
             s.language = v;
@@ -140,7 +143,7 @@ mod tests {
     #[test]
     fn email_fallback_null_turns_it_off_and_absent_keeps_it() {
         let mut s = Settings {
-            timezone: "UTC".into(),
+            timezone: crate::zone::Zone::parse("UTC").unwrap(),
             language: Language::En,
             default_snooze_minutes: 10,
             speak_titles: false,

@@ -10,12 +10,20 @@ pub fn now() -> Timestamp {
     Timestamp::now()
 }
 
-/// The time the API goes by: the system's, plus a step a test may add to reach an instant
-/// without waiting for it (zero2prod's idea) and without aging rows by hand. Clones share the
-/// step. Nothing in the product ever steps it.
-#[derive(Debug, Clone, Default)]
+/// The time the API, the scheduler and the workers go by: the system's, plus a step a test
+/// may add to reach an instant without waiting for it (zero2prod's idea) and without aging
+/// rows by hand. Clones share the step. Nothing in the product ever steps it.
+#[derive(Debug, Clone)]
 pub struct Clock {
     ahead_ms: Arc<AtomicI64>,
+    /// Counts steps, so a sleeper can wake when the time it waits for comes early.
+    steps: Arc<tokio::sync::watch::Sender<u64>>,
+}
+
+impl Default for Clock {
+    fn default() -> Clock {
+        Clock { ahead_ms: Arc::default(), steps: Arc::new(tokio::sync::watch::Sender::new(0)) }
+    }
 }
 
 impl Clock {
@@ -31,6 +39,28 @@ impl Clock {
     /// Moves this clock (and its clones) `by` ahead.
     pub fn advance(&self, by: SignedDuration) {
         self.ahead_ms.fetch_add(by.as_millis() as i64, Ordering::Relaxed);
+        self.steps.send_modify(|n| *n += 1);
+    }
+
+    /// Changes each time the clock is stepped (`changed()` on it resolves after a step).
+    pub fn steps(&self) -> tokio::sync::watch::Receiver<u64> {
+        self.steps.subscribe()
+    }
+
+    /// Sleeps until this clock reads `at` or later (at once when it already does); a step
+    /// wakes it early.
+    pub async fn sleep_until(&self, at: Timestamp) {
+        let mut steps = self.steps();
+        loop {
+            let left = at.duration_since(self.now());
+            if left <= SignedDuration::ZERO {
+                return;
+            }
+            tokio::select! {
+                _ = tokio::time::sleep(left.unsigned_abs()) => {}
+                changed = steps.changed() => if changed.is_err() { tokio::time::sleep(left.unsigned_abs()).await },
+            }
+        }
     }
 }
 
@@ -98,6 +128,21 @@ mod tests {
         let ahead = clone.now().duration_since(Timestamp::now());
         assert!(ahead > SignedDuration::from_mins(119) && ahead <= SignedDuration::from_hours(2), "{ahead:?}");
         assert!(Clock::system().now().duration_since(Timestamp::now()) < SignedDuration::from_secs(1));
+    }
+
+    #[tokio::test]
+    async fn a_step_wakes_a_sleeper_early() {
+        let clock = Clock::system();
+        let at = clock.now() + SignedDuration::from_hours(1);
+        let sleeper = tokio::spawn({
+            let clock = clock.clone();
+            async move { clock.sleep_until(at).await }
+        });
+        tokio::task::yield_now().await;
+        assert!(!sleeper.is_finished());
+        clock.advance(SignedDuration::from_hours(1));
+        tokio::time::timeout(std::time::Duration::from_secs(5), sleeper).await.expect("woken by the step").unwrap();
+        assert!(clock.now() >= at);
     }
 
     #[test]

@@ -16,6 +16,7 @@ use hibiki_common::queue::Queues;
 use hibiki_common::states::FireKind;
 use hibiki_common::status::RuntimeStatus;
 use hibiki_common::storage::{Backend, CHANGES_CHANNEL, CLAIM_CHUNK, Change, Claimed, Db, FallbackClaim, STALE_SEND};
+use hibiki_common::time::Clock;
 use jiff::{SignedDuration, Timestamp};
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
@@ -79,17 +80,8 @@ impl Default for SchedulerConfig {
 /// Lost deliveries enqueued again per reconcile pass.
 const REQUEUE_LIMIT: i64 = 5000;
 
-/// A wheel key: the reminder id's 128 bits and the fire kind.
-type Key = (u128, u8);
-
-fn key(reminder_id: &ReminderId, kind: FireKind) -> Option<Key> {
-    let id = uuid::Uuid::parse_str(reminder_id.as_str()).ok()?.as_u128();
-    Some((id, kind as u8))
-}
-
-fn unkey((id, kind): Key) -> (ReminderId, FireKind) {
-    (ReminderId::from(uuid::Uuid::from_u128(id).to_string()), FireKind::ALL.get(usize::from(kind)).copied().unwrap_or(FireKind::Occurrence))
-}
+/// A wheel key: a reminder's fire of one kind.
+type Key = (ReminderId, FireKind);
 
 /// Fires are stored in ms; the wheel counts whole seconds, rounding up so nothing fires early.
 fn due_second(ms: i64) -> i64 {
@@ -102,12 +94,14 @@ pub struct Scheduler {
     status: Arc<RuntimeStatus>,
     config: SchedulerConfig,
     id: String,
+    /// What "now" is (a test steps it to run the scheduler to an instant).
+    clock: Clock,
 }
 
 impl Scheduler {
-    pub fn new(db: Db, queues: Queues, status: Arc<RuntimeStatus>, config: SchedulerConfig) -> Scheduler {
+    pub fn new(db: Db, queues: Queues, status: Arc<RuntimeStatus>, config: SchedulerConfig, clock: Clock) -> Scheduler {
         let id = format!("{}-{}", std::process::id(), uuid::Uuid::new_v4().simple());
-        Scheduler { db, queues, status, config, id }
+        Scheduler { db, queues, status, config, id, clock }
     }
 
     /// The name it holds the leader's lease by.
@@ -121,7 +115,7 @@ impl Scheduler {
         spawn_change_listeners(&self.db, changes_tx, shutdown.clone());
         loop {
             self.heartbeat(false);
-            match self.db.try_lease(LEASE, &self.id, Timestamp::now(), self.config.lease_ttl).await {
+            match self.db.try_lease(LEASE, &self.id, self.clock.now(), self.config.lease_ttl).await {
                 Ok(true) => {
                     tracing::info!(scheduler = %self.id, "leading");
                     metrics::gauge!("hibiki_scheduler_leader").set(1.0);
@@ -147,7 +141,7 @@ impl Scheduler {
     }
 
     fn heartbeat(&self, leading: bool) {
-        let now = Timestamp::now();
+        let now = self.clock.now();
         self.status.scheduler_ticked(now.as_millisecond());
         metrics::gauge!("hibiki_scheduler_last_tick_timestamp_seconds").set(now.as_millisecond() as f64 / 1000.0);
         if !leading {
@@ -157,20 +151,21 @@ impl Scheduler {
 
     /// Leads until the lease is lost (false when shutting down).
     async fn lead(&self, changes: &mut mpsc::UnboundedReceiver<Change>, shutdown: &CancellationToken) -> bool {
-        let now = Timestamp::now();
+        let now = self.clock.now();
         let mut wheel: TimingWheel<Key> = TimingWheel::new(now.as_second(), self.config.horizon_secs);
         self.reload(&mut wheel).await;
         let mut next_renew = tokio::time::Instant::now() + self.config.renew_every;
         let mut next_reconcile = tokio::time::Instant::now() + self.config.reconcile_every;
         // Pending email fallbacks are looked at once on taking the lead.
         let mut next_fallback = tokio::time::Instant::now();
+        let mut steps = self.clock.steps();
         let mut due = Vec::new();
         loop {
             // Sleep until the next due second, or the next housekeeping moment: nothing wakes
             // the loop while nothing is due.
             let mut wake = next_renew.min(next_reconcile).min(next_fallback);
             if let Some(at_ms) = claim_points(&self.config, &wheel).iter().map(|(_, at)| *at).min() {
-                let until_ms = (at_ms - Timestamp::now().as_millisecond()).max(0);
+                let until_ms = (at_ms - self.clock.now().as_millisecond()).max(0);
                 wake = wake.min(tokio::time::Instant::now() + Duration::from_millis(until_ms as u64));
             }
             tokio::select! {
@@ -186,9 +181,15 @@ impl Scheduler {
                         next = changes.try_recv().ok();
                     }
                 }
+                // The clock was stepped (a test): read the fires up to the new now, and look at
+                // the email fallbacks due by then.
+                Ok(()) = steps.changed() => {
+                    next_reconcile = tokio::time::Instant::now();
+                    next_fallback = tokio::time::Instant::now();
+                }
                 _ = shutdown.cancelled() => return false,
             }
-            let now = Timestamp::now();
+            let now = self.clock.now();
             if !self.renew_if_due(&mut next_renew).await {
                 return true;
             }
@@ -227,9 +228,7 @@ impl Scheduler {
         match self.db.fires_before(until).await {
             Ok(fires) => {
                 for f in fires {
-                    if let Some(k) = key(&f.reminder_id, f.kind) {
-                        wheel.insert(k, due_second(f.fire_at.as_millisecond()));
-                    }
+                    wheel.insert((f.reminder_id, f.kind), due_second(f.fire_at.as_millisecond()));
                 }
             }
             Err(e) => tracing::warn!(error = %e, "could not load fires"),
@@ -240,16 +239,12 @@ impl Scheduler {
     /// Re-reads one reminder's fires after a change notice.
     async fn refresh(&self, wheel: &mut TimingWheel<Key>, reminder_id: &ReminderId) {
         for &kind in FireKind::ALL {
-            if let Some(k) = key(reminder_id, kind) {
-                wheel.remove(&k);
-            }
+            wheel.remove(&(*reminder_id, kind));
         }
         match self.db.fires_of(reminder_id).await {
             Ok(fires) => {
                 for f in fires {
-                    if let Some(k) = key(&f.reminder_id, f.kind) {
-                        wheel.insert(k, due_second(f.fire_at.as_millisecond()));
-                    }
+                    wheel.insert((f.reminder_id, f.kind), due_second(f.fire_at.as_millisecond()));
                 }
             }
             Err(e) => tracing::warn!(error = %e, "could not refresh a reminder's fires"),
@@ -262,7 +257,7 @@ impl Scheduler {
             return true;
         }
         *next_renew = tokio::time::Instant::now() + self.config.renew_every;
-        match self.db.try_lease(LEASE, &self.id, Timestamp::now(), self.config.lease_ttl).await {
+        match self.db.try_lease(LEASE, &self.id, self.clock.now(), self.config.lease_ttl).await {
             Ok(true) => {}
             Ok(false) => return false,
             Err(e) => tracing::warn!(error = %e, "lease renewal failed"),
@@ -282,7 +277,7 @@ impl Scheduler {
         let work: Vec<(Vec<(ReminderId, FireKind)>, Timestamp)> = due
             .chunks(CLAIM_CHUNK)
             .map(|chunk| {
-                let fires = chunk.iter().map(|(k, _)| unkey(*k)).collect();
+                let fires = chunk.iter().map(|(k, _)| *k).collect();
                 // Everything in the chunk is due by its last (latest) second.
                 let last = chunk.iter().map(|(_, second)| *second).max().unwrap_or(0);
                 (fires, hibiki_common::time::from_millis(last * 1000).max(now))
@@ -330,8 +325,8 @@ impl Scheduler {
                         continue;
                     }
                 };
-                if let (Some(at), Some(k)) = (next, key(&reminder_id, FireKind::Occurrence)) {
-                    wheel.insert(k, due_second(at.as_millisecond()));
+                if let Some(at) = next {
+                    wheel.insert((reminder_id, FireKind::Occurrence), due_second(at.as_millisecond()));
                 }
             }
             let claimed = log_ids.len();
@@ -362,7 +357,7 @@ impl Scheduler {
     async fn send_fallbacks(&self) -> tokio::time::Instant {
         let minute = self.config.fallback_minute;
         let retry_soon = tokio::time::Instant::now() + Duration::from_secs(5);
-        let now = Timestamp::now();
+        let now = self.clock.now();
         let due = match self.db.due_fallbacks(now, minute, 200).await {
             Ok(due) => due,
             Err(e) => {
@@ -394,8 +389,8 @@ impl Scheduler {
         let later = tokio::time::Instant::now() + Duration::from_secs(60);
         match self.db.next_fallback(minute).await {
             Ok(Some(at)) => {
-                let wait = at.duration_since(Timestamp::now()).unsigned_abs();
-                if at <= Timestamp::now() { tokio::time::Instant::now() } else { later.min(tokio::time::Instant::now() + wait) }
+                let wait = at.duration_since(self.clock.now()).unsigned_abs();
+                if at <= self.clock.now() { tokio::time::Instant::now() } else { later.min(tokio::time::Instant::now() + wait) }
             }
             Ok(None) => later,
             Err(e) => {
@@ -473,7 +468,7 @@ fn spawn_change_listeners(db: &Db, tx: mpsc::UnboundedSender<Change>, shutdown: 
                     Ok(mut l) => loop {
                         tokio::select! {
                             n = l.recv() => match n {
-                                Ok(n) => { let _ = tx.send(Change::from_payload(n.payload())); }
+                                Ok(n) => if let Some(change) = Change::from_payload(n.payload()) { let _ = tx.send(change); },
                                 Err(e) => { tracing::warn!(error = %e, "change listener lost its connection"); break; }
                             },
                             _ = shutdown.cancelled() => return,
@@ -503,26 +498,21 @@ mod tests {
         assert_eq!(config.lead_for(10_000), SignedDuration::from_millis(4500));
         assert_eq!(config.lead_for(10_000_000), SignedDuration::from_secs(30));
         let mut wheel: TimingWheel<Key> = TimingWheel::new(0, 3600);
-        wheel.insert((1, 0), 50);
+        let fire = |n: u128| (ReminderId::from(uuid::Uuid::from_u128(n)), FireKind::Occurrence);
+        wheel.insert(fire(1), 50);
         for id in 0..60_000u128 {
-            wheel.insert((id + 10, 0), 60);
+            wheel.insert(fire(id + 10), 60);
         }
         let points = claim_points(&config, &wheel);
         assert_eq!(points, vec![(50, 48_000), (60, 60_000 - 17_000)]);
         assert_eq!(points.iter().min_by_key(|(_, at)| *at).unwrap().0, 60, "the big second's moment comes first");
         // Beyond max_lead of the next due second nothing can come first: not looked at.
-        wheel.insert((2, 0), 50 + 31);
+        wheel.insert(fire(2), 50 + 31);
         assert_eq!(claim_points(&config, &wheel).len(), 2);
     }
 
     #[test]
-    fn keys_round_trip_and_seconds_round_up() {
-        let id = ReminderId::generate();
-        for &kind in FireKind::ALL {
-            let k = key(&id, kind).unwrap();
-            assert_eq!(unkey(k), (id.clone(), kind));
-        }
-        assert_eq!(key(&ReminderId::from("not-a-uuid"), FireKind::Occurrence), None);
+    fn seconds_round_up() {
         assert_eq!(due_second(5000), 5);
         assert_eq!(due_second(5001), 6);
         assert_eq!(due_second(-1), 0);

@@ -34,6 +34,32 @@ async fn setup(backend: Backend, redis: bool) -> Option<(TestApp, PushSink)> {
 
 /// A reminder set for a whole second a few seconds ahead arrives, decrypted, within one
 /// second of it; the notification's Complete (by the push's token alone) completes it.
+/// The app's clock stepped through a day: the scheduler and the worker follow it, so a daily
+/// reminder an hour away and its repeat ring on time by that clock (not late, not missed), one
+/// day's worth, without the test waiting for any of it.
+async fn a_stepped_clock_runs_a_day_of_rings_without_waiting(app: &TestApp, sink: &PushSink) {
+    let (token, sub) = user_with_device(app, sink).await;
+    let sub_id = sub["id"].as_str().unwrap();
+    let due = Timestamp::from_second(app.now().as_second() + 3600).unwrap();
+    let body = json!({ "title": "Daily", "send_at": due.to_string(), "recurrence": { "kind": "daily" },
+                       "repeat_until_done": { "every_minutes": 5, "max_times": 1 } });
+    let id = json(app.post("/api/reminders", &body, Some(&token)).await).await["data"]["id"].as_str().unwrap().to_owned();
+    let started = std::time::Instant::now();
+    app.run_until(due + SignedDuration::from_hours(24) + SignedDuration::from_mins(10)).await;
+    let got = sink.received(sub_id).await;
+    let kinds: Vec<&str> = got.iter().map(|p| p["payload"]["notification"]["data"]["kind"].as_str().unwrap()).collect();
+    assert_eq!(kinds, ["occurrence", "repeat", "occurrence", "repeat"], "{got:?}");
+    let logs = json(app.get(&format!("/api/reminders/{id}/logs"), Some(&token)).await).await;
+    let entries = logs["data"].as_array().unwrap();
+    assert_eq!(entries.len(), 4, "{logs}");
+    assert!(entries.iter().all(|e| e["status"] == "sent" && e["late"] == false), "on time by the app's clock: {logs}");
+    // Each entry at the second it rang: the occurrence, its repeat five minutes on; a day later again.
+    let rang: Vec<&str> = entries.iter().map(|e| e["occurrence_at"].as_str().unwrap()).collect();
+    let at = |mins: i64| (due + SignedDuration::from_mins(mins)).to_string();
+    assert_eq!(rang, [at(24 * 60 + 5), at(24 * 60), at(5), at(0)]);
+    println!("a stepped day of rings took {:?}", started.elapsed());
+}
+
 async fn a_reminder_arrives_at_its_second(app: &TestApp, sink: &PushSink) {
     let (token, sub) = user_with_device(app, sink).await;
     let sub_id = sub["id"].as_str().unwrap();
@@ -100,8 +126,9 @@ async fn a_reminder_arrives_at_its_second(app: &TestApp, sink: &PushSink) {
     }
     let bad = json!({ "reminder_id": reminder_id, "log_id": log_id, "action": "complete", "action_token": "nope" });
     expect_error(app.post("/api/reminders?action=handle", &bad, None).await, 404, "NOT_FOUND").await;
-    // Exactly one push for the one occurrence.
-    tokio::time::sleep(std::time::Duration::from_millis(1500)).await;
+    // Exactly one push for the one occurrence, also once a reconcile pass could have sent a
+    // stuck entry again.
+    app.run_until(app.now() + SignedDuration::from_mins(2)).await;
     assert_eq!(sink.received(sub_id).await.len(), 1);
     assert!(sink.rejected().await.is_empty());
 }
@@ -151,7 +178,7 @@ async fn snooze_and_recurring_complete(app: &TestApp, sink: &PushSink) {
         .execute(app.db.pool())
         .await
         .unwrap();
-    app.db.reminder_changed(&hibiki_common::ids::ReminderId::from(reminder_id.as_str())).await;
+    app.db.reminder_changed(&reminder_id.parse::<hibiki_common::ids::ReminderId>().unwrap()).await;
     let got = sink.wait_for(sub_id, 2, 15).await;
     assert_eq!(got.len(), 2, "the snooze fired");
     assert_eq!(got[1]["payload"]["notification"]["data"]["reminder_id"], reminder_id.as_str());
@@ -336,6 +363,7 @@ macro_rules! delivery_tests {
 
 delivery_tests!(
     a_reminder_arrives_at_its_second,
+    a_stepped_clock_runs_a_day_of_rings_without_waiting,
     snooze_and_recurring_complete,
     subscriptions_test_pushes_and_gone_devices,
     retries_honour_retry_after,
@@ -393,7 +421,7 @@ async fn concurrent_claims_of_a_fire_yield_one_delivery(app: &TestApp, _sink: &P
         .await,
     )
     .await;
-    let id = hibiki_common::ids::ReminderId::from(r["data"]["id"].as_str().unwrap());
+    let id = r["data"]["id"].as_str().unwrap().parse::<hibiki_common::ids::ReminderId>().unwrap();
     let now = Timestamp::now() + SignedDuration::from_hours(3);
     let claims = futures::future::join_all((0..8).map(|_| app.db.claim_fire(&id, hibiki_common::states::FireKind::Occurrence, now))).await;
     let delivered = claims
@@ -421,7 +449,7 @@ async fn an_occurrence_missed_by_downtime_is_logged_not_delivered(app: &TestApp,
     let id = r["data"]["id"].as_str().unwrap().to_owned();
     let back = due + SignedDuration::from_mins(16);
     let claimed =
-        app.db.claim_fire(&hibiki_common::ids::ReminderId::from(id.as_str()), hibiki_common::states::FireKind::Occurrence, back).await;
+        app.db.claim_fire(&id.parse::<hibiki_common::ids::ReminderId>().unwrap(), hibiki_common::states::FireKind::Occurrence, back).await;
     let next = due + SignedDuration::from_hours(24);
     assert!(matches!(&claimed, Ok(hibiki_common::storage::Claimed::Missed { next: Some(n), .. }) if *n == next), "{claimed:?}");
     let logs = json(app.get(&format!("/api/reminders/{id}/logs"), Some(&token)).await).await;
@@ -431,7 +459,7 @@ async fn an_occurrence_missed_by_downtime_is_logged_not_delivered(app: &TestApp,
     let r = json(app.get(&format!("/api/reminders/{id}"), Some(&token)).await).await;
     assert_eq!(r["data"]["scheduled_at"], next.to_string(), "on from the next occurrence, none replayed");
     // Nothing goes out for it (a sweep of stale entries takes only queued ones).
-    tokio::time::sleep(std::time::Duration::from_secs(2)).await;
+    app.run_until(app.now() + SignedDuration::from_mins(2)).await;
     assert!(sink.received(sub["id"].as_str().unwrap()).await.is_empty());
     let logs = json(app.get(&format!("/api/reminders/{id}/logs"), Some(&token)).await).await;
     assert_eq!(logs["data"][0]["status"], "missed");
@@ -508,7 +536,7 @@ async fn alerts_repeats_and_snooze_until_ring_as_set(app: &TestApp, sink: &PushS
     let alerted_pushes = of(&got, "alerted");
     assert_eq!(alerted_pushes.len(), 2, "{got:?}");
     assert_eq!(alerted_pushes[1]["payload"]["notification"]["data"]["kind"], "occurrence");
-    tokio::time::sleep(std::time::Duration::from_secs(3)).await;
+    app.run_until(app.now() + SignedDuration::from_mins(10)).await;
     let all = sink.received(sub_id).await;
     assert_eq!(all.len(), 7, "nothing more: no second nag, no repeat of the completed one: {all:?}");
     let logs = json(app.get(&format!("/api/reminders/{}/logs", alerted["id"].as_str().unwrap()), Some(&token)).await).await;
@@ -544,7 +572,7 @@ async fn a_skipped_date_does_not_ring(app: &TestApp, sink: &PushSink) {
     let got = sink.wait_for(sub_id, 1, 15).await;
     assert_eq!(got.len(), 1);
     assert_eq!(got[0]["payload"]["notification"]["title"], "rings");
-    tokio::time::sleep(std::time::Duration::from_secs(2)).await;
+    app.run_until(app.now() + SignedDuration::from_hours(1)).await;
     let all = sink.received(sub_id).await;
     assert_eq!(all.len(), 1, "the skipped date rang: {all:?}");
     let logs = json(app.get(&format!("/api/reminders/{id}/logs"), Some(&token)).await).await;
@@ -606,10 +634,12 @@ async fn losing_the_queue_loses_no_reminder() {
 
     // A delivery log entry whose job was lost (written, never enqueued) is sent by the
     // scheduler's reconcile pass.
+    const LOST: &str = "6f1e2d3c-4b5a-4968-8776-655443322110";
     let user_id: String =
         sqlx::query_scalar("SELECT user_id FROM reminders WHERE id = $1").bind(&reminder_id).fetch_one(app.db.pool()).await.unwrap();
     let old = (Timestamp::now() - SignedDuration::from_secs(60)).as_millisecond();
-    sqlx::query("INSERT INTO delivery_logs (id, reminder_id, user_id, occurrence_at, status, late, created_at, kind) VALUES ('lost-job-entry', $1, $2, $3, 'queued', 0, $3, 'send_now')")
+    sqlx::query("INSERT INTO delivery_logs (id, reminder_id, user_id, occurrence_at, status, late, created_at, kind) VALUES ($1, $2, $3, $4, 'queued', 0, $4, 'send_now')")
+        .bind(LOST)
         .bind(&reminder_id)
         .bind(&user_id)
         .bind(old)
@@ -618,7 +648,7 @@ async fn losing_the_queue_loses_no_reminder() {
         .unwrap();
     let got = sink.wait_for(sub_id, 2, 20).await;
     assert_eq!(got.len(), 2, "re-enqueued");
-    assert_eq!(got[1]["payload"]["notification"]["data"]["log_id"], "lost-job-entry");
+    assert_eq!(got[1]["payload"]["notification"]["data"]["log_id"], LOST);
     app.stop().await;
 }
 
@@ -641,7 +671,7 @@ async fn housekeeping_archives_and_retires(app: &TestApp, sink: &PushSink) {
     // It fires at its second (claimed as of then) and nobody answers; housekeeping runs as of
     // a day, then eight days, later.
     let claimed =
-        app.db.claim_fire(&hibiki_common::ids::ReminderId::from(id.as_str()), hibiki_common::states::FireKind::Occurrence, due).await;
+        app.db.claim_fire(&id.parse::<hibiki_common::ids::ReminderId>().unwrap(), hibiki_common::states::FireKind::Occurrence, due).await;
     assert!(matches!(claimed, Ok(hibiki_common::storage::Claimed::Deliver { .. })), "{claimed:?}");
     let day = SignedDuration::from_hours(24);
     assert_eq!(hibiki_worker::housekeeping::run_once(&app.db, due + day).await.unwrap().0, 0, "overdue, kept for 7 days");
@@ -781,7 +811,7 @@ async fn a_slow_push_service_is_waited_for(app: &TestApp, sink: &PushSink) {
     let (status, response, _) = device_delivery(app, &log_id, sub_id).await;
     assert_eq!((status.as_str(), response), ("sent", Some(201)));
     // Nothing more arrives: the slow answer was not taken for a timeout.
-    tokio::time::sleep(std::time::Duration::from_millis(1500)).await;
+    app.run_until(app.now() + SignedDuration::from_mins(2)).await;
     let got = sink.received(sub_id).await;
     assert_eq!(got.len(), 1, "delivered once");
     assert_eq!(got[0]["status"], 201);
@@ -828,7 +858,7 @@ async fn a_hanging_push_service_times_out(app: &TestApp, sink: &PushSink) {
     assert_eq!((status.as_str(), response), ("sent", Some(201)));
     assert!(sent_at.unwrap() < (due_s as i64 + 1) * 1000, "the healthy device's send was recorded at once, not after the hanging one");
     // Bounded: no fifth attempt.
-    tokio::time::sleep(std::time::Duration::from_millis(1500)).await;
+    app.run_until(app.now() + SignedDuration::from_mins(2)).await;
     assert_eq!(sink.received(hanging_id).await.len(), 4);
     assert!(sink.rejected().await.is_empty());
 }

@@ -239,10 +239,74 @@ impl TestApp {
         let _: () = redis::cmd("DEL").arg(&keys).query_async(&mut conn).await.unwrap();
     }
 
-    /// Steps the API's clock `by` ahead: what the API answers next, it answers as of then (the
-    /// scheduler and workers keep the system's time).
+    /// Steps the app's clock `by` ahead: what the API answers next, it answers as of then, and
+    /// the scheduler and workers wake to it (what was due meanwhile is claimed as late as that).
     pub fn advance_clock(&self, by: jiff::SignedDuration) {
         self.app.as_ref().expect("running").clock.advance(by);
+    }
+
+    /// What the app's clock reads.
+    pub fn now(&self) -> jiff::Timestamp {
+        self.clock().now()
+    }
+
+    /// The app's clock (its scheduler, workers and API share it).
+    pub fn clock(&self) -> hibiki_common::time::Clock {
+        self.app.as_ref().expect("running").clock.clone()
+    }
+
+    /// Runs the scheduler and the workers to `at` without waiting for it (zero2prod's
+    /// `dispatch_all_pending_emails`): steps the clock to each second a fire is due by `at`, in
+    /// turn, as a punctual scheduler would meet it, and lets what is due there be claimed and
+    /// delivered; then steps to `at`.
+    pub async fn run_until(&self, at: jiff::Timestamp) {
+        loop {
+            let next: Option<i64> = sqlx::query_scalar("SELECT MIN(fire_at) FROM fires").fetch_one(self.db.pool()).await.unwrap();
+            let Some(next) = next.map(hibiki_common::time::from_millis).map(hibiki_common::time::ceil_to_second).filter(|n| *n <= at)
+            else {
+                break;
+            };
+            let now = self.now();
+            if next > now {
+                self.advance_clock(next.duration_since(now));
+            }
+            self.settle().await;
+        }
+        let now = self.now();
+        if at > now {
+            self.advance_clock(at.duration_since(now));
+            self.settle().await;
+        }
+    }
+
+    /// Waits for a state, not a time: until nothing is due by the app's clock (no fire at or
+    /// before it, no email fallback past its delay), every delivery log entry made has settled
+    /// (none still queued) and no job waits in the queues. Fails after 20 s.
+    pub async fn settle(&self) {
+        let deadline = std::time::Instant::now() + Duration::from_secs(20);
+        let queues = self.app.as_ref().expect("running").queues.clone();
+        loop {
+            let now = self.now().as_millisecond();
+            let count = |sql: &'static str| {
+                let pool = self.db.pool().clone();
+                async move { sqlx::query_scalar::<_, i64>(sql).bind(now).fetch_one(&pool).await.unwrap() }
+            };
+            let due = count("SELECT COUNT(*) FROM fires WHERE fire_at <= $1").await;
+            let queued = count("SELECT COUNT(*) FROM delivery_logs WHERE status = 'queued' AND occurrence_at <= $1").await;
+            let fallbacks = count(
+                "SELECT COUNT(*) FROM delivery_logs WHERE fallback_minutes IS NOT NULL AND occurrence_at + fallback_minutes * 60000 <= $1",
+            )
+            .await;
+            let jobs = queues.depth().await.unwrap();
+            if due + queued + fallbacks + jobs == 0 {
+                return;
+            }
+            assert!(
+                std::time::Instant::now() < deadline,
+                "not settled after 20 s: {due} fires due, {queued} entries queued, {fallbacks} fallbacks due, {jobs} jobs waiting"
+            );
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
     }
 
     /// The name this app's scheduler holds the leader's lease by.

@@ -35,7 +35,9 @@ async fn the_cron_worker_archives_unanswered_reminders(app: &TestApp) {
     let stop = tokio_util::sync::CancellationToken::new();
     let started = std::time::Instant::now();
     let runners: Vec<_> = (0..2)
-        .map(|_| tokio::spawn(hibiki_worker::housekeeping::run(app.db.clone(), Default::default(), "* * * * * *", stop.clone())))
+        .map(|_| {
+            tokio::spawn(hibiki_worker::housekeeping::run(app.db.clone(), Default::default(), "* * * * * *", app.clock(), stop.clone()))
+        })
         .collect();
     let mut status = String::new();
     for _ in 0..100 {

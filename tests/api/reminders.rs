@@ -21,6 +21,9 @@ both_backends!(
     a_fired_one_time_reminder_reads_overdue_once_its_second_has_passed,
 );
 
+/// A device id of the shape the API hands out (send_to names devices; it need not be one).
+const DEVICE: &str = "0b7c3d0e-5a1f-4c2b-9e8d-7f6a5b4c3d2e";
+
 fn in_secs(s: i64) -> String {
     (Timestamp::now() + SignedDuration::from_secs(s)).round(jiff::Unit::Second).unwrap().to_string()
 }
@@ -38,7 +41,7 @@ async fn create_get_list_update_delete(app: &TestApp) {
         app,
         &token,
         json!({ "title": "  歯医者  ", "description": "予約の確認", "send_at": in_secs(3600), "timezone": "Asia/Tokyo",
-                "recurrence": { "kind": "custom", "days": ["mon", "wed"] }, "metadata": { "color": "blue" }, "send_to": ["device-1"] }),
+                "recurrence": { "kind": "custom", "days": ["mon", "wed"] }, "metadata": { "color": "blue" }, "send_to": [DEVICE] }),
     )
     .await;
     assert_eq!(sooner["title"], "歯医者", "trimmed");
@@ -48,7 +51,7 @@ async fn create_get_list_update_delete(app: &TestApp) {
     assert_eq!(sooner["is_archived"], false);
     assert_eq!(sooner["recurrence"], json!({ "kind": "custom", "days": ["mon", "wed"] }));
     assert_eq!(sooner["metadata"], json!({ "color": "blue" }));
-    assert_eq!(sooner["send_to"], json!(["device-1"]));
+    assert_eq!(sooner["send_to"], json!([DEVICE]));
     assert!(sooner["created_at"].as_str().unwrap().ends_with('Z'));
     // The next occurrence of a Mon/Wed reminder falls on a Monday or Wednesday in Tokyo.
     let next: Timestamp = sooner["scheduled_at"].as_str().unwrap().parse().unwrap();
@@ -58,6 +61,18 @@ async fn create_get_list_update_delete(app: &TestApp) {
     let id = sooner["id"].as_str().unwrap();
     let got = json(app.get(&format!("/api/reminders/{id}"), Some(&token)).await).await;
     assert_eq!(got["data"], sooner);
+    // Ids are parsed where they come in: one that is not an id names no device (a field error)
+    // and no reminder (404, like a missing one, in any spelling but the one handed out).
+    let bad = expect_error(
+        app.post("/api/reminders", &json!({ "title": "x", "send_at": in_secs(60), "send_to": ["device-1"] }), Some(&token)).await,
+        400,
+        "VALIDATION_FAILED",
+    )
+    .await;
+    assert_eq!(bad["error"]["details"][0]["field"], "send_to[0]", "{bad}");
+    for not_one in ["not-an-id", &id.replace('-', ""), &format!("{id}x")] {
+        expect_error(app.get(&format!("/api/reminders/{not_one}"), Some(&token)).await, 404, "NOT_FOUND").await;
+    }
 
     let list = json(app.get("/api/reminders", Some(&token)).await).await;
     let ids: Vec<&str> = list["data"].as_array().unwrap().iter().map(|r| r["id"].as_str().unwrap()).collect();
@@ -346,7 +361,7 @@ async fn a_fired_one_time_reminder_reads_overdue_once_its_second_has_passed(app:
     let r = create(app, &token, json!({ "title": "take medicine", "send_at": due.to_string() })).await;
     let id = r["id"].as_str().unwrap().to_owned();
     let claimed =
-        app.db.claim_fire(&hibiki_common::ids::ReminderId::from(id.as_str()), hibiki_common::states::FireKind::Occurrence, due).await;
+        app.db.claim_fire(&id.parse::<hibiki_common::ids::ReminderId>().unwrap(), hibiki_common::states::FireKind::Occurrence, due).await;
     assert!(matches!(claimed, Ok(hibiki_common::storage::Claimed::Deliver { next: None, .. })), "{claimed:?}");
     let before = json(app.get(&format!("/api/reminders/{id}"), Some(&token)).await).await;
     assert_eq!(before["data"]["overdue"], false, "its second has not come on the API's clock");

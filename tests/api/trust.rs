@@ -97,7 +97,7 @@ async fn send_now_says_what_happened(app: &TestApp, sink: &PushSink) {
     assert!(s["data"]["email_fallback_minutes"].is_null(), "{s}");
     let r = json(app.post(&format!("/api/reminders/{id}/send"), &json!({}), Some(&token)).await).await;
     assert_eq!((r["data"]["devices"].clone(), r["data"]["email"].clone()), (json!(0), json!(false)));
-    tokio::time::sleep(Duration::from_millis(500)).await;
+    app.run_until(app.now() + SignedDuration::from_mins(10)).await;
     assert_eq!(app.read_mails(&email).len(), 2, "no email with the fallback off");
     expect_error(app.put("/api/settings", &json!({ "email_fallback_minutes": 2 }), &token).await, 400, "VALIDATION_FAILED").await;
 
@@ -156,7 +156,7 @@ async fn shown_devices_and_removal(app: &TestApp, sink: &PushSink) {
     json(app.put("/api/settings", &json!({ "email_fallback_minutes": null }), &token).await).await;
     let r = json(app.post(&format!("/api/reminders/{id}/send"), &json!({}), Some(&token)).await).await;
     assert_eq!(r["data"]["devices"], 0, "the removed device gets nothing");
-    tokio::time::sleep(Duration::from_millis(500)).await;
+    app.run_until(app.now() + SignedDuration::from_mins(2)).await;
     assert_eq!(sink.received(sub_sink_id).await.len(), 1);
 }
 
@@ -171,7 +171,7 @@ async fn overdue_and_snoozed(app: &TestApp, sink: &PushSink) {
     assert_eq!((before["overdue"].clone(), before["snoozed_until"].clone()), (json!(false), Value::Null));
     let got = sink.wait_for(sub["id"].as_str().unwrap(), 1, 15).await;
     let log_id = got[0]["payload"]["notification"]["data"]["log_id"].clone();
-    tokio::time::sleep(Duration::from_millis(300)).await;
+    app.settle().await;
     let fired = reminder(app, &token, &id).await;
     assert_eq!(fired["overdue"], true, "{fired}");
     assert_eq!(fired["scheduled_at"], due.to_string(), "an overdue reminder keeps its past time");
@@ -268,7 +268,7 @@ async fn editing_never_traps(app: &TestApp, sink: &PushSink) {
     let due = whole_second_ahead(2);
     let id = create(app, &token, json!({ "title": "Post the letter", "send_at": due.to_string() })).await;
     sink.wait_for(sub["id"].as_str().unwrap(), 2, 15).await;
-    tokio::time::sleep(Duration::from_millis(300)).await;
+    app.settle().await;
     let r = app.put(&format!("/api/reminders/{id}"), &json!({ "title": "Post the letters", "send_at": due.to_string() }), &token).await;
     assert_eq!(r.status(), 200, "{}", r.text().await.unwrap());
     assert_eq!(json(r).await["data"]["overdue"], true);
@@ -315,8 +315,8 @@ async fn email_fallback(app: &TestApp, sink: &PushSink) {
     assert!(at >= due + SignedDuration::try_from(FALLBACK_MINUTE).unwrap(), "not before the delay");
     let entry = logs(app, &users[0].1, &ids[0]).await[0].clone();
     assert!(entry["emailed_at"].is_string(), "{entry}");
-    // Wait well past the delay: still one email for user 1, none for the others.
-    tokio::time::sleep(FALLBACK_MINUTE * 2).await;
+    // Well past the delay: still one email for user 1, none for the others.
+    app.run_until(app.now() + SignedDuration::from_mins(10)).await;
     assert_eq!(app.read_mails(&users[0].0).len(), 2, "one sign-in mail and one fallback");
     assert_eq!(app.read_mails(&users[1].0).len(), 1, "shown: no fallback");
     assert_eq!(app.read_mails(&users[2].0).len(), 1, "completed: no fallback");
@@ -344,7 +344,7 @@ async fn email_fallback(app: &TestApp, sink: &PushSink) {
     assert!(!body.contains("Dentist") && !body.contains("Bring the card"), "{body}");
     let r = json(app.post(&format!("/api/reminders/{}/send", ids[1]), &json!({}), Some(token)).await).await;
     assert_eq!((r["data"]["devices"].clone(), r["data"]["email"].clone()), (json!(0), json!(false)), "over the daily cap");
-    tokio::time::sleep(Duration::from_millis(500)).await;
+    app.run_until(app.now() + SignedDuration::from_mins(10)).await;
     assert_eq!(app.read_mails(email).len(), 2);
 }
 

@@ -12,6 +12,7 @@ use hibiki_common::ids::{LogId, SubscriptionId, UserId};
 use hibiki_common::jobs::PushJob;
 use hibiki_common::states::{DeviceDeliveryStatus, EntryKind, EntryStatus};
 use hibiki_common::storage::{Db, DeviceResult, Outgoing, STALE_SEND, SubscriptionKeys};
+use hibiki_common::time::Clock;
 use jiff::Timestamp;
 use tokio::sync::Semaphore;
 
@@ -37,15 +38,17 @@ pub struct DeliveryContext {
     pub retry: RetryTiming,
     /// The app's public URL: the notification opens the reminder there.
     pub public_url: String,
+    /// What "now" is: pushes go out at their entry's second by it.
+    pub clock: Clock,
     preparing: Semaphore,
     recorder: Recorder,
 }
 
 impl DeliveryContext {
     /// Needs a tokio runtime: it starts the process's recorder task.
-    pub fn new(db: Db, keys: Keys, client: PushClient, retry: RetryTiming, public_url: String) -> DeliveryContext {
+    pub fn new(db: Db, keys: Keys, client: PushClient, retry: RetryTiming, public_url: String, clock: Clock) -> DeliveryContext {
         let recorder = Recorder::start(db.clone());
-        DeliveryContext { db, keys, client, retry, public_url, preparing: Semaphore::new(PREPARING_AT_ONCE), recorder }
+        DeliveryContext { db, keys, client, retry, public_url, clock, preparing: Semaphore::new(PREPARING_AT_ONCE), recorder }
     }
 }
 
@@ -103,7 +106,7 @@ pub async fn deliver(ctx: &DeliveryContext, log_ids: &[LogId]) -> Result<(), Del
     let started = std::time::Instant::now();
     let Some((ready, live)) = prepare(ctx, log_ids).await? else { return Ok(()) };
     let (pushes, prepared) = (ready.len(), started.elapsed());
-    let ahead_ms = ready.iter().map(|r| r.at.as_millisecond()).min().map(|at| at - Timestamp::now().as_millisecond());
+    let ahead_ms = ready.iter().map(|r| r.at.as_millisecond()).min().map(|at| at - ctx.clock.now().as_millisecond());
     send_at_their_second(ctx, ready).await;
     let sent = started.elapsed();
     ctx.recorder.flush().await?;
@@ -132,7 +135,7 @@ async fn prepare(ctx: &DeliveryContext, log_ids: &[LogId]) -> Result<Option<(Vec
     let (live, deleted): (Vec<_>, Vec<_>) = entries.into_iter().partition(|e| e.content.is_some());
     ctx.db.close_deliveries(&deleted.into_iter().map(|e| e.log_id).collect::<Vec<_>>(), EntryStatus::Cancelled).await?;
 
-    let users: Vec<UserId> = live.iter().map(|e| e.user_id.clone()).collect::<HashSet<_>>().into_iter().collect();
+    let users: Vec<UserId> = live.iter().map(|e| e.user_id).collect::<HashSet<_>>().into_iter().collect();
     let devices = ctx.db.devices_of(&users).await?;
     let mut targets: Vec<(&Outgoing, Vec<SubscriptionKeys>)> = Vec::new();
     let mut no_devices = Vec::new();
@@ -143,7 +146,7 @@ async fn prepare(ctx: &DeliveryContext, log_ids: &[LogId]) -> Result<Option<(Vec
             to.retain(|d| named.contains(&d.id));
         }
         if to.is_empty() {
-            no_devices.push(entry.log_id.clone());
+            no_devices.push(entry.log_id);
         } else {
             targets.push((entry, to));
         }
@@ -157,8 +160,8 @@ async fn prepare(ctx: &DeliveryContext, log_ids: &[LogId]) -> Result<Option<(Vec
     let latest = targets.iter().map(|(e, _)| e.occurrence_at).max().unwrap_or_else(Timestamp::now);
     let badges = if targets.is_empty() { Default::default() } else { ctx.db.overdue_counts(&users, latest).await? };
     let pairs: Vec<(LogId, SubscriptionId, Timestamp)> =
-        targets.iter().flat_map(|(e, to)| to.iter().map(|d| (e.log_id.clone(), d.id.clone(), e.occurrence_at))).collect();
-    let claimed = ctx.db.claim_devices(&pairs, Timestamp::now(), STALE_SEND).await?;
+        targets.iter().flat_map(|(e, to)| to.iter().map(|d| (e.log_id, d.id, e.occurrence_at))).collect();
+    let claimed = ctx.db.claim_devices(&pairs, ctx.clock.now(), STALE_SEND).await?;
     let mut ready = Vec::new();
     let options = PushOptions { ttl: REMINDER_TTL, urgency_high: true };
     for (entry, to) in &targets {
@@ -179,18 +182,18 @@ async fn prepare(ctx: &DeliveryContext, log_ids: &[LogId]) -> Result<Option<(Vec
         let payload = payload::reminder(&push, &ctx.public_url);
         let topic = topic_of(&entry.log_id);
         for device in to {
-            if !claimed.contains(&(entry.log_id.clone(), device.id.clone())) {
+            if !claimed.contains(&(entry.log_id, device.id)) {
                 continue; // sent already, or another worker is sending it
             }
             match ctx.client.prepare(device, &payload::to_bytes(&payload), Some(&topic), options) {
                 Ok(push) => ready.push(Ready {
-                    log_id: entry.log_id.clone(),
+                    log_id: entry.log_id,
                     device: device.clone(),
                     at: entry.occurrence_at,
                     payload: payload.clone(),
                     push,
                 }),
-                Err(outcome) => ctx.recorder.record(result_of(&entry.log_id, device, &outcome, Timestamp::now())),
+                Err(outcome) => ctx.recorder.record(result_of(&entry.log_id, device, &outcome, ctx.clock.now())),
             }
             if ready.len() % 32 == 0 {
                 // Encryption is CPU work: let the rest of the process run between slices.
@@ -204,7 +207,8 @@ async fn prepare(ctx: &DeliveryContext, log_ids: &[LogId]) -> Result<Option<(Vec
 
 /// The Topic lets a push service replace an undelivered duplicate instead of adding one.
 fn topic_of(log_id: &LogId) -> String {
-    log_id.as_str().chars().filter(|c| c.is_ascii_alphanumeric()).take(32).collect()
+    // A UUID's 32 hex digits: within the Topic's 32 URL-safe characters.
+    log_id.as_uuid().simple().to_string()
 }
 
 /// Releases each push at its entry's second (never before) and sends them side by side; the
@@ -213,15 +217,15 @@ async fn send_at_their_second(ctx: &DeliveryContext, mut ready: Vec<Ready>) {
     ready.sort_by_key(|r| std::cmp::Reverse(r.at));
     let mut sending = FuturesUnordered::new();
     loop {
-        let now = Timestamp::now();
+        let now = ctx.clock.now();
         while ready.last().is_some_and(|r| r.at <= now) {
             let item = ready.pop().expect("checked");
             sending.push(send_one(ctx, item));
         }
-        let Some(next) = ready.last().map(|r| r.at.duration_since(now).unsigned_abs()) else { break };
+        let Some(next) = ready.last().map(|r| r.at) else { break };
         tokio::select! {
             Some(result) = sending.next(), if !sending.is_empty() => ctx.recorder.record(result),
-            _ = tokio::time::sleep(next) => {}
+            _ = ctx.clock.sleep_until(next) => {}
         }
     }
     while let Some(result) = sending.next().await {
@@ -251,7 +255,7 @@ fn result_of(log_id: &LogId, device: &SubscriptionKeys, outcome: &PushOutcome, a
         PushOutcome::Retry { status, .. } | PushOutcome::Failed { status, .. } => (DeviceDeliveryStatus::Failed, *status),
     };
     metrics::counter!("hibiki_pushes_total", "outcome" => status.as_str()).increment(1);
-    DeviceResult { log_id: log_id.clone(), subscription_id: device.id.clone(), status, response, at }
+    DeviceResult { log_id: *log_id, subscription_id: device.id, status, response, at }
 }
 
 /// Sends one prepared push with the decided handling of each answer: retries with backoff,
@@ -293,7 +297,7 @@ async fn send_one(ctx: &DeliveryContext, item: Ready) -> DeviceResult {
             }
             other => other,
         };
-        return result_of(&log_id, &device, &outcome, Timestamp::now());
+        return result_of(&log_id, &device, &outcome, ctx.clock.now());
     }
 }
 

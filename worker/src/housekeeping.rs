@@ -12,6 +12,7 @@ use std::path::PathBuf;
 
 use hibiki_common::queue::Queues;
 use hibiki_common::storage::Db;
+use hibiki_common::time::Clock;
 use jiff::{SignedDuration, Timestamp};
 use tokio_util::sync::CancellationToken;
 
@@ -65,6 +66,7 @@ impl Extras {
 
 struct Housekeeper {
     db: Db,
+    clock: Clock,
     extras: Extras,
     /// This process's name for the lease.
     holder: String,
@@ -75,7 +77,7 @@ struct Housekeeper {
 }
 
 async fn handle_tick(_tick: Tick, ctx: Data<Arc<Housekeeper>>) -> Result<(), BoxDynError> {
-    let now = Timestamp::now();
+    let now = ctx.clock.now();
     if !ctx.db.try_lease(LEASE, &ctx.holder, now, ctx.lease).await? {
         return Ok(()); // another worker process does this pass
     }
@@ -98,7 +100,7 @@ async fn handle_tick(_tick: Tick, ctx: Data<Arc<Housekeeper>>) -> Result<(), Box
 
 /// Runs housekeeping on `schedule` (cron with seconds) until `shutdown`; answers how many
 /// passes this process ran (the others went to another process holding the lease).
-pub async fn run(db: Db, extras: Extras, schedule: &str, shutdown: CancellationToken) -> anyhow::Result<u64> {
+pub async fn run(db: Db, extras: Extras, schedule: &str, clock: Clock, shutdown: CancellationToken) -> anyhow::Result<u64> {
     let schedule = cron::Schedule::from_str(schedule)?;
     let period = {
         let mut next = schedule.upcoming(chrono::Utc).take(2);
@@ -109,6 +111,7 @@ pub async fn run(db: Db, extras: Extras, schedule: &str, shutdown: CancellationT
     };
     let ctx = Arc::new(Housekeeper {
         db,
+        clock,
         extras,
         holder: format!("{}-{}", std::process::id(), uuid::Uuid::new_v4().simple()),
         lease: period - SignedDuration::from_millis(500).min(period / 2),

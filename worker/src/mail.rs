@@ -13,6 +13,7 @@ use hibiki_common::jobs::MailJob;
 use hibiki_common::signin;
 use hibiki_common::states::Language;
 use hibiki_common::storage::{Db, FallbackMail};
+use hibiki_common::zone::Zone;
 
 use crate::payload::app_url;
 use crate::texts::{Mail, MailText};
@@ -92,9 +93,8 @@ pub fn render(letter: &Letter, lang: Language, public_url: &str) -> (String, Str
 
 /// "11月24日(火) 9:00" / "Tue, Nov 24, 9:00 AM" in the reminder's zone, with the year and the
 /// zone's abbreviation so the mail reads right wherever it is opened.
-fn when(at: jiff::Timestamp, timezone: &str, lang: Language) -> String {
-    let tz = jiff::tz::TimeZone::get(timezone).unwrap_or(jiff::tz::TimeZone::UTC);
-    let z = at.to_zoned(tz);
+fn when(at: jiff::Timestamp, zone: &Zone, lang: Language) -> String {
+    let z = at.to_zoned(zone.tz().clone());
     if lang == Language::Ja {
         const DAYS: [&str; 7] = ["月", "火", "水", "木", "金", "土", "日"];
         let day = DAYS[z.weekday().to_monday_zero_offset() as usize];
@@ -324,11 +324,11 @@ mod tests {
 
     pub(super) fn fallback(language: Language, hide_content: bool) -> FallbackMail {
         FallbackMail {
-            reminder_id: "r-1".into(),
+            reminder_id: "11111111-1111-4111-8111-111111111111".parse().unwrap(),
             title: "歯医者".into(),
             description: Some("保険証を持っていく".into()),
             occurrence_at: "2026-11-24T00:00:30Z".parse().unwrap(),
-            timezone: "Asia/Tokyo".into(),
+            timezone: Zone::parse("Asia/Tokyo").unwrap(),
             language,
             hide_content,
             settled: false,
@@ -341,15 +341,15 @@ mod tests {
         assert_eq!(subject, "Hibiki リマインダー: 歯医者");
         assert!(body.contains("保険証を持っていく"), "{body}");
         assert!(body.contains("2026年11月24日(火) 9:00:30 (JST)"), "{body}");
-        assert!(body.contains("https://hibiki.example/reminders?reminder=r-1"), "{body}");
+        assert!(body.contains("https://hibiki.example/reminders?reminder=11111111-1111-4111-8111-111111111111"), "{body}");
         let (subject, body) = render_fallback(&fallback(Language::En, false), "https://hibiki.example");
         assert_eq!(subject, "Hibiki reminder: 歯医者");
         assert!(body.contains("Tue, Nov 24, 2026, 9:00:30 AM (JST)"), "{body}");
-        assert!(body.contains("https://hibiki.example/en/reminders?reminder=r-1"), "{body}");
+        assert!(body.contains("https://hibiki.example/en/reminders?reminder=11111111-1111-4111-8111-111111111111"), "{body}");
         for &lang in Language::ALL {
             let (subject, body) = render_fallback(&fallback(lang, true), "https://hibiki.example");
             assert!(!subject.contains("歯医者") && !body.contains("歯医者") && !body.contains("保険証"), "{lang}: {subject} {body}");
-            assert!(body.contains("reminders?reminder=r-1"));
+            assert!(body.contains("reminders?reminder=11111111-1111-4111-8111-111111111111"));
         }
     }
 }

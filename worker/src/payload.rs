@@ -64,8 +64,8 @@ pub fn reminder(p: &ReminderPush<'_>, base: &str) -> PushMessage {
             require_interaction: true,
             data: PushData {
                 kind: PushType::Reminder,
-                reminder_id: Some(p.reminder_id.clone()),
-                log_id: Some(p.log_id.clone()),
+                reminder_id: Some(*p.reminder_id),
+                log_id: Some(*p.log_id),
                 action_token: Some(p.action_token.to_owned()),
                 entry_kind: Some(p.kind),
                 late: p.late.then_some(true),
@@ -156,11 +156,11 @@ mod tests {
 
     /// Ids live as long as the test process (a push borrows them).
     fn ids(reminder: &str, log: &str) -> (&'static ReminderId, &'static LogId) {
-        (Box::leak(Box::new(ReminderId::from(reminder))), Box::leak(Box::new(LogId::from(log))))
+        (Box::leak(Box::new(reminder.parse().unwrap())), Box::leak(Box::new(log.parse().unwrap())))
     }
 
     fn push<'a>(title: &'a str, description: Option<&'a str>, lang: Language) -> ReminderPush<'a> {
-        let (reminder_id, log_id) = ids("r1", "l1");
+        let (reminder_id, log_id) = ids("11111111-1111-4111-8111-111111111111", "22222222-2222-4222-8222-222222222222");
         ReminderPush {
             reminder_id,
             log_id,
@@ -183,26 +183,32 @@ mod tests {
         assert_eq!(json["mutable"], true);
         assert_eq!(json["app_badge"], 2);
         let n = &json["notification"];
-        assert_eq!(n["navigate"], "https://hibiki.example/reminders?reminder=r1");
+        assert_eq!(n["navigate"], "https://hibiki.example/reminders?reminder=11111111-1111-4111-8111-111111111111");
         assert_eq!(n["body"], "リマインダーの時間です。");
-        assert_eq!(n["tag"], "r1");
+        assert_eq!(n["tag"], "11111111-1111-4111-8111-111111111111");
         assert_eq!(n["silent"], false);
         assert_eq!(n["require_interaction"], true);
         assert_eq!(
             n["data"],
-            serde_json::json!({"type": "reminder", "reminder_id": "r1", "log_id": "l1", "action_token": "tok", "kind": "occurrence"})
+            serde_json::json!({"type": "reminder", "reminder_id": "11111111-1111-4111-8111-111111111111", "log_id": "22222222-2222-4222-8222-222222222222", "action_token": "tok", "kind": "occurrence"})
         );
         assert_eq!(n["actions"][0]["title"], "完了");
-        assert_eq!(n["actions"][1]["navigate"], "https://hibiki.example/reminders?reminder=r1&log=l1&do=snooze&t=tok");
+        assert_eq!(
+            n["actions"][1]["navigate"],
+            "https://hibiki.example/reminders?reminder=11111111-1111-4111-8111-111111111111&log=22222222-2222-4222-8222-222222222222&do=snooze&t=tok"
+        );
 
         let en = reminder(&ReminderPush { late: true, ..push("Dentist", Some("Bring the card"), Language::En) }, BASE);
         let json: serde_json::Value = serde_json::from_slice(&to_bytes(&en)).unwrap();
         let n = &json["notification"];
-        assert_eq!(n["navigate"], "https://hibiki.example/en/reminders?reminder=r1");
+        assert_eq!(n["navigate"], "https://hibiki.example/en/reminders?reminder=11111111-1111-4111-8111-111111111111");
         assert_eq!(n["title"], "Dentist (late)");
         assert_eq!(n["body"], "Bring the card");
         assert_eq!(n["data"]["late"], true);
-        assert_eq!(n["actions"][0]["navigate"], "https://hibiki.example/en/reminders?reminder=r1&log=l1&do=complete&t=tok");
+        assert_eq!(
+            n["actions"][0]["navigate"],
+            "https://hibiki.example/en/reminders?reminder=11111111-1111-4111-8111-111111111111&log=22222222-2222-4222-8222-222222222222&do=complete&t=tok"
+        );
         assert_eq!(reminder(&ReminderPush { late: true, ..push("歯医者", None, Language::Ja) }, BASE).notification.title, "歯医者（遅延）");
     }
 
@@ -211,7 +217,7 @@ mod tests {
         let p = reminder(&ReminderPush { hide_content: true, ..push("Secret appointment", Some("details"), Language::En) }, BASE);
         let text = String::from_utf8(to_bytes(&p)).unwrap();
         assert!(!text.contains("Secret") && !text.contains("details"));
-        assert_eq!(p.notification.data.reminder_id.as_ref().map(ReminderId::as_str), Some("r1"));
+        assert_eq!(p.notification.data.reminder_id.map(|id| id.to_string()).as_deref(), Some("11111111-1111-4111-8111-111111111111"));
     }
 
     #[test]
@@ -219,16 +225,17 @@ mod tests {
         let title = "題".repeat(200);
         let description = "説明".repeat(2000);
         let token = "t".repeat(43);
-        let (reminder_id, log_id) = ids("reminder-id", "log-id");
+        let (reminder_id, log_id) = ids("33333333-3333-4333-8333-333333333333", "44444444-4444-4444-8444-444444444444");
         let p =
             reminder(&ReminderPush { reminder_id, log_id, action_token: &token, ..push(&title, Some(&description), Language::Ja) }, BASE);
         let bytes = to_bytes(&p);
         assert!(bytes.len() <= MAX_PAYLOAD_BYTES, "{}", bytes.len());
         assert!(p.notification.body.ends_with('…'));
         assert_eq!(p.notification.title, title, "the title fits once the body is cut");
-        assert_eq!(p.notification.data.log_id.as_ref().map(LogId::as_str), Some("log-id"));
-        let tiny = fit(p.clone(), 900);
-        assert!(to_bytes(&tiny).len() <= 900);
+        assert_eq!(p.notification.data.log_id.map(|id| id.to_string()).as_deref(), Some("44444444-4444-4444-8444-444444444444"));
+        // Real ids (UUIDs) in every link: the fixed part is about 1 KB.
+        let tiny = fit(p.clone(), 1200);
+        assert!(to_bytes(&tiny).len() <= 1200);
         assert!(tiny.notification.title.ends_with('…'));
         assert_eq!(tiny.notification.data, p.notification.data);
         assert_eq!(tiny.notification.actions, p.notification.actions);

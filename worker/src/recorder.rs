@@ -115,7 +115,7 @@ async fn write(db: &Db, answers: &[DeviceResult], successes: &mut SuccessThrottl
     let succeeded: Vec<SubscriptionId> = answers
         .iter()
         .filter(|a| a.status == hibiki_common::states::DeviceDeliveryStatus::Sent && successes.due(&a.subscription_id))
-        .map(|a| a.subscription_id.clone())
+        .map(|a| a.subscription_id)
         .collect();
     if let Some(at) = answers.last().map(|a| a.at)
         && let Err(e) = db.devices_succeeded(&succeeded, at).await
@@ -140,7 +140,7 @@ impl SuccessThrottle {
         if self.written.len() > 100_000 {
             self.written.retain(|_, at| at.elapsed() < SUCCESS_WRITE_EVERY);
         }
-        self.written.insert(device.clone(), Instant::now());
+        self.written.insert(*device, Instant::now());
         true
     }
 }
@@ -152,13 +152,13 @@ mod tests {
     #[test]
     fn a_device_success_is_written_once_per_period() {
         let mut throttle = SuccessThrottle::default();
-        let (a, b) = (SubscriptionId::from("a"), SubscriptionId::from("b"));
+        let (a, b) = (SubscriptionId::generate(), SubscriptionId::generate());
         assert!(throttle.due(&a));
         assert!(!throttle.due(&a), "again at once: not written");
         assert!(throttle.due(&b), "another device has its own period");
         // (Only where the monotonic clock goes back that far: it starts at boot.)
         if let Some(long_ago) = Instant::now().checked_sub(SUCCESS_WRITE_EVERY) {
-            throttle.written.insert(a.clone(), long_ago);
+            throttle.written.insert(a, long_ago);
             assert!(throttle.due(&a), "after the period it is written again");
         }
     }

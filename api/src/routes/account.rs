@@ -74,6 +74,6 @@ pub async fn test_email(State(state): State<AppState>, auth: AuthUser) -> ApiRes
     }
     let lang = state.db.settings(&auth.user.id).await?.language;
     state.db.log_mail(email, MAIL_KIND_TEST, now).await?;
-    state.queues.mail(MailJob::Test { user_id: auth.user.id.clone(), lang }).await.map_err(|_| ApiError::Unavailable("mail queue"))?;
+    state.queues.mail(MailJob::Test { user_id: auth.user.id, lang }).await.map_err(|_| ApiError::Unavailable("mail queue"))?;
     Ok((StatusCode::ACCEPTED, Answer(Queued { queued: true })))
 }

@@ -1,4 +1,4 @@
-use axum::extract::{Path, State};
+use axum::extract::State;
 use axum::http::header::SET_COOKIE;
 use axum::http::{HeaderMap, StatusCode};
 use hibiki_common::error::FieldCode;
@@ -10,7 +10,7 @@ use utoipa::ToSchema;
 
 use crate::auth::{AuthUser, SignedOut, session_cookie, signed_out};
 use crate::error::{ApiError, ApiResult};
-use crate::extract::{ApiJson, ApiQuery, Peer};
+use crate::extract::{ApiJson, ApiPath, ApiQuery, Peer};
 use crate::routes::Answer;
 use crate::state::AppState;
 
@@ -221,8 +221,8 @@ pub async fn sessions(State(state): State<AppState>, auth: AuthUser) -> ApiResul
 /// Ends one of the user's sessions (another device signs out at its next request).
 #[utoipa::path(delete, path = "/api/auth/sessions/{id}", tag = "auth", params(("id" = String, Path)),
     responses((status = 204), (status = 404, description = "NOT_FOUND")))]
-pub async fn end_session(State(state): State<AppState>, Path(id): Path<String>, auth: AuthUser) -> ApiResult<StatusCode> {
-    if !state.db.end_session(&auth.user.id, &SessionId::from(id)).await? {
+pub async fn end_session(State(state): State<AppState>, ApiPath(id): ApiPath<SessionId>, auth: AuthUser) -> ApiResult<StatusCode> {
+    if !state.db.end_session(&auth.user.id, &id).await? {
         return Err(ApiError::NotFound);
     }
     Ok(StatusCode::NO_CONTENT)

@@ -70,7 +70,7 @@ pub async fn feed(State(state): State<AppState>, Path(file): Path<String>, heade
                 tracing::warn!(user_id = %user.id, bytes = body.len(), "a calendar feed is over its limit");
             }
             let rendered = Rendered::new(fingerprint, body);
-            state.feeds.put(user.id.clone(), rendered.clone());
+            state.feeds.put(user.id, rendered.clone());
             metrics::counter!("hibiki_calendar_feeds_rendered_total").increment(1);
             rendered
         }

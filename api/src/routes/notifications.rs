@@ -130,7 +130,7 @@ pub async fn subscriptions(State(state): State<AppState>, auth: AuthUser) -> Api
 pub async fn delete_subscription(
     State(state): State<AppState>,
     auth: AuthUser,
-    axum::extract::Path(id): axum::extract::Path<SubscriptionId>,
+    crate::extract::ApiPath(id): crate::extract::ApiPath<SubscriptionId>,
 ) -> ApiResult<StatusCode> {
     state.db.delete_subscription_by_id(&auth.user.id, &id).await?;
     Ok(StatusCode::NO_CONTENT)
@@ -232,6 +232,6 @@ async fn test(state: &AppState, auth: &AuthUser) -> ApiResult<Queued> {
     if let Some(retry_after) = state.db.claim_test_push(&auth.user.id, state.clock.now(), TEST_PUSH_EVERY).await? {
         return Err(ApiError::RateLimited { retry_after });
     }
-    state.queues.push(PushJob::Test { user_id: auth.user.id.clone() }).await.map_err(|_| ApiError::Unavailable("push queue"))?;
+    state.queues.push(PushJob::Test { user_id: auth.user.id }).await.map_err(|_| ApiError::Unavailable("push queue"))?;
     Ok(Queued { queued: true })
 }

@@ -1,4 +1,4 @@
-use axum::extract::{Path, State};
+use axum::extract::State;
 use axum::http::{HeaderName, StatusCode};
 use hibiki_common::alarms::{self, Alarms};
 use hibiki_common::error::FieldCode;
@@ -15,7 +15,7 @@ use utoipa::{IntoParams, ToSchema};
 
 use crate::auth::AuthUser;
 use crate::error::{ApiError, ApiResult};
-use crate::extract::{ActionRequest, ApiJson, ApiQuery};
+use crate::extract::{ActionRequest, ApiJson, ApiPath, ApiQuery};
 use crate::routes::Answer;
 use crate::state::AppState;
 
@@ -130,13 +130,13 @@ pub async fn create_or_act(
 
 async fn create(state: &AppState, auth: &AuthUser, input: ReminderInput) -> ApiResult<(StatusCode, Answer<Reminder>)> {
     let now = state.clock.now();
+    let mut errors = FieldErrors::default();
     let timezone = match input.timezone {
-        Some(tz) => tz,
+        Some(tz) => reminder::check_zone(&tz, &mut errors),
         None => state.db.settings(&auth.user.id).await?.timezone,
     };
     let mut contents = Contents { title: input.title, description: input.description, send_to: input.send_to, metadata: input.metadata };
     let mut timing = Timing { send_at: input.send_at, timezone, recurrence: input.recurrence.unwrap_or(Recurrence::once()) };
-    let mut errors = FieldErrors::default();
     reminder::check_contents(&mut contents, &mut errors);
     reminder::check_timing(&mut timing, true, now, &mut errors);
     let mut alarms = Alarms { alerts: input.alerts.unwrap_or_else(alarms::default_alerts), repeat: input.repeat_until_done };
@@ -161,7 +161,7 @@ async fn handle(state: &AppState, auth: Option<AuthUser>, req: HandleRequest) ->
             _ => Err(ApiError::NotFound),
         };
     }
-    let user_id = entry.user_id.clone();
+    let user_id = entry.user_id;
     let r = state.db.get_reminder(&state.keys, &user_id, &entry.reminder_id, now).await?;
     let default_snooze = state.db.settings(&user_id).await?.default_snooze_minutes;
     let effect =
@@ -192,7 +192,7 @@ pub struct SendNowAnswer {
 pub async fn send(
     State(state): State<AppState>,
     auth: AuthUser,
-    Path(id): Path<ReminderId>,
+    ApiPath(id): ApiPath<ReminderId>,
 ) -> ApiResult<(StatusCode, Answer<SendNowAnswer>)> {
     let now = state.clock.now();
     let r = state.db.get_reminder(&state.keys, &auth.user.id, &id, now).await?;
@@ -206,7 +206,7 @@ pub async fn send(
     if devices > 0 {
         // The entry is already durable: if the queue is unreachable now, the scheduler's
         // reconcile pass enqueues it again, so the answer is still "accepted".
-        if let Err(e) = state.queues.push(hibiki_common::jobs::PushJob::Deliver { log_id: log_id.clone() }).await {
+        if let Err(e) = state.queues.push(hibiki_common::jobs::PushJob::Deliver { log_id }).await {
             tracing::warn!(error = %e, %log_id, "could not enqueue a send-now delivery; the scheduler will");
         }
     } else if fallback.is_some() {
@@ -225,7 +225,7 @@ pub async fn send(
 
 /// One reminder.
 #[utoipa::path(get, path = "/api/reminders/{id}", params(("id" = String, Path, description = "the reminder id")), tag = "reminders", responses((status = 200, body = Reminder), (status = 404)))]
-pub async fn get(State(state): State<AppState>, auth: AuthUser, Path(id): Path<ReminderId>) -> ApiResult<Answer<Reminder>> {
+pub async fn get(State(state): State<AppState>, auth: AuthUser, ApiPath(id): ApiPath<ReminderId>) -> ApiResult<Answer<Reminder>> {
     Ok(Answer(state.db.get_reminder(&state.keys, &auth.user.id, &id, state.clock.now()).await?))
 }
 
@@ -236,7 +236,7 @@ pub async fn get(State(state): State<AppState>, auth: AuthUser, Path(id): Path<R
 pub async fn update(
     State(state): State<AppState>,
     auth: AuthUser,
-    Path(id): Path<ReminderId>,
+    ApiPath(id): ApiPath<ReminderId>,
     ApiJson(patch): ApiJson<ReminderPatch>,
 ) -> ApiResult<Answer<Reminder>> {
     let now = state.clock.now();
@@ -249,7 +249,7 @@ pub async fn update(
 /// dates already past make room). 400 for a one-time reminder.
 #[utoipa::path(post, path = "/api/reminders/{id}/skip", params(("id" = String, Path, description = "the reminder id")), tag = "reminders",
     responses((status = 200, body = Reminder), (status = 400), (status = 404)))]
-pub async fn skip(State(state): State<AppState>, auth: AuthUser, Path(id): Path<ReminderId>) -> ApiResult<Answer<Reminder>> {
+pub async fn skip(State(state): State<AppState>, auth: AuthUser, ApiPath(id): ApiPath<ReminderId>) -> ApiResult<Answer<Reminder>> {
     let now = state.clock.now();
     let mut r = state.db.get_reminder(&state.keys, &auth.user.id, &id, now).await?;
     let applied = reminder::skip_next(&mut r, now)?;
@@ -258,7 +258,7 @@ pub async fn skip(State(state): State<AppState>, auth: AuthUser, Path(id): Path<
 
 /// Delete a reminder and its delivery log.
 #[utoipa::path(delete, path = "/api/reminders/{id}", params(("id" = String, Path, description = "the reminder id")), tag = "reminders", responses((status = 204), (status = 404)))]
-pub async fn delete(State(state): State<AppState>, auth: AuthUser, Path(id): Path<ReminderId>) -> ApiResult<StatusCode> {
+pub async fn delete(State(state): State<AppState>, auth: AuthUser, ApiPath(id): ApiPath<ReminderId>) -> ApiResult<StatusCode> {
     state.db.delete_reminder(&auth.user.id, &id).await?;
     Ok(StatusCode::NO_CONTENT)
 }
@@ -273,12 +273,11 @@ pub async fn preview(
     ApiJson(input): ApiJson<PreviewInput>,
 ) -> ApiResult<Answer<Occurrences>> {
     let count = reminder::preview_count(q.count)?;
-    let mut timezone = match input.timezone {
-        Some(tz) => tz,
+    let mut errors = FieldErrors::default();
+    let timezone = match input.timezone {
+        Some(tz) => reminder::check_zone(&tz, &mut errors),
         None => state.db.settings(&auth.user.id).await?.timezone,
     };
-    let mut errors = FieldErrors::default();
-    reminder::check_timezone(&mut timezone, &mut errors);
     let recurrence = input.recurrence.unwrap_or(Recurrence::once());
     if let Err(e) = recurrence.validate() {
         errors.add("recurrence", e.problem());
@@ -295,7 +294,7 @@ pub async fn preview(
 pub async fn occurrences(
     State(state): State<AppState>,
     auth: AuthUser,
-    Path(id): Path<ReminderId>,
+    ApiPath(id): ApiPath<ReminderId>,
     ApiQuery(q): ApiQuery<CountQuery>,
 ) -> ApiResult<Answer<Occurrences>> {
     let count = reminder::preview_count(q.count)?;
@@ -309,7 +308,7 @@ pub async fn occurrences(
 
 /// The reminder's delivery log, newest first.
 #[utoipa::path(get, path = "/api/reminders/{id}/logs", params(("id" = String, Path, description = "the reminder id")), tag = "reminders", responses((status = 200, body = [DeliveryLog]), (status = 404)))]
-pub async fn logs(State(state): State<AppState>, auth: AuthUser, Path(id): Path<ReminderId>) -> ApiResult<Answer<Vec<DeliveryLog>>> {
+pub async fn logs(State(state): State<AppState>, auth: AuthUser, ApiPath(id): ApiPath<ReminderId>) -> ApiResult<Answer<Vec<DeliveryLog>>> {
     // Answer 404 for someone else's reminder rather than an empty list.
     state.db.get_reminder(&state.keys, &auth.user.id, &id, state.clock.now()).await?;
     Ok(Answer(state.db.delivery_logs(&auth.user.id, &id).await?))

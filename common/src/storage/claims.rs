@@ -46,14 +46,14 @@ impl Db {
         let mut out = Vec::with_capacity(fires.len());
         for chunk in fires.chunks(CLAIM_CHUNK) {
             let claimed = self.claim_chunk(chunk, now, until).await?;
-            out.extend(chunk.iter().map(|(id, kind)| (id.clone(), claimed.get(&(id.clone(), *kind)).cloned().unwrap_or(Claimed::Gone))));
+            out.extend(chunk.iter().map(|(id, kind)| (*id, claimed.get(&(*id, *kind)).cloned().unwrap_or(Claimed::Gone))));
         }
         Ok(out)
     }
 
     /// One fire: see [`Db::claim_fires`].
     pub async fn claim_fire(&self, reminder_id: &ReminderId, kind: FireKind, now: Timestamp) -> Result<Claimed> {
-        let claimed = self.claim_fires(&[(reminder_id.clone(), kind)], now, now).await?;
+        let claimed = self.claim_fires(&[(*reminder_id, kind)], now, now).await?;
         Ok(claimed.into_iter().next().map(|(_, c)| c).unwrap_or(Claimed::Gone))
     }
 
@@ -71,7 +71,7 @@ impl Db {
         }
 
         // Their reminders.
-        let ids: Vec<&str> = taken.iter().map(|(id, _)| id.as_str()).collect::<HashSet<_>>().into_iter().collect();
+        let ids: Vec<ReminderId> = taken.iter().map(|(id, _)| *id).collect::<HashSet<_>>().into_iter().collect();
         let sql = format!(
             "SELECT id, user_id, send_at, timezone, recurrence, is_active, alerts, repeat_until_done FROM reminders WHERE id IN ({})",
             placeholders(1, ids.len())
@@ -127,7 +127,7 @@ impl Db {
                 } else {
                     Claimed::Deliver { log_id, late: entry.late, next }
                 };
-                Some(((id.clone(), *kind), claimed))
+                Some(((*id, *kind), claimed))
             })
             .collect())
     }

@@ -83,7 +83,7 @@ impl Db {
             "INSERT INTO delivery_logs (id, reminder_id, user_id, occurrence_at, status, late, created_at, kind, fallback_minutes)
              VALUES ($1, $2, $3, $4, $5, 0, $4, 'send_now', $6)",
         )
-        .bind(&log_id)
+        .bind(log_id)
         .bind(reminder_id)
         .bind(user_id)
         .bind(to_millis(now))
@@ -95,9 +95,6 @@ impl Db {
     }
 
     pub async fn delivery(&self, log_id: &LogId) -> Result<Option<PendingDelivery>> {
-        if super::reminders::plausible_id(log_id.as_str()).is_err() {
-            return Ok(None);
-        }
         let row = sqlx::query(
             "SELECT id, reminder_id, user_id, occurrence_at, kind, late, status, occurrence_of FROM delivery_logs WHERE id = $1",
         )
@@ -241,7 +238,6 @@ pub struct DeviceDelivery {
 
 impl Db {
     pub async fn delivery_logs(&self, user_id: &UserId, reminder_id: &ReminderId) -> Result<Vec<DeliveryLog>> {
-        super::reminders::plausible_id(reminder_id.as_str())?;
         let rows = sqlx::query(
             "SELECT id, kind, occurrence_at, sent_at, status, emailed_at, late, action, action_at FROM delivery_logs
              WHERE reminder_id = $1 AND user_id = $2 ORDER BY occurrence_at DESC, created_at DESC LIMIT 200",

@@ -25,7 +25,7 @@ pub struct FallbackMail {
     pub title: String,
     pub description: Option<String>,
     pub occurrence_at: Timestamp,
-    pub timezone: String,
+    pub timezone: crate::zone::Zone,
     pub language: Language,
     pub hide_content: bool,
     /// The person acted on the reminder (or deleted it) since: nothing to send.
@@ -91,7 +91,7 @@ impl Db {
             .bind(log_id)
             .fetch_one(&mut *tx)
             .await?;
-        let user = sqlx::query("SELECT email, language FROM users WHERE id = $1").bind(&user_id).fetch_optional(&mut *tx).await?;
+        let user = sqlx::query("SELECT email, language FROM users WHERE id = $1").bind(user_id).fetch_optional(&mut *tx).await?;
         let (Some(user), None, 0, false) = (user, action, shown, status.is_none_or(EntryStatus::never_delivered)) else {
             tx.commit().await?;
             return Ok(FallbackClaim::Gone);
@@ -116,7 +116,7 @@ impl Db {
         sqlx::query("UPDATE delivery_logs SET emailed_at = $2 WHERE id = $1").bind(log_id).bind(now_ms).execute(&mut *tx).await?;
         tx.commit().await?;
         let lang = Language::parse(&user.try_get::<String, _>("language")?).unwrap_or(Language::En);
-        Ok(FallbackClaim::Send(MailJob::Fallback { user_id, log_id: log_id.clone(), lang }))
+        Ok(FallbackClaim::Send(MailJob::Fallback { user_id, log_id: *log_id, lang }))
     }
 
     /// Entries that found no device to go to: their fallback (if on) is due at their second.

@@ -133,7 +133,7 @@ pub(super) async fn apply_plans(conn: &mut AnyConnection, plans: &[PlanFor<'_>],
         inserted.extend(insert_fires(conn, chunk.iter().map(|(id, _, f)| (*id, f)), "DO NOTHING").await?);
     }
     for (id, i, f) in &keeping {
-        if f.kind == FireKind::Occurrence && inserted.contains(&((*id).clone(), FireKind::Occurrence)) {
+        if f.kind == FireKind::Occurrence && inserted.contains(&(*(*id), FireKind::Occurrence)) {
             outcomes[*i].occurrence_set = true;
         }
     }
@@ -219,7 +219,7 @@ async fn log_entries(conn: &mut AnyConnection, plans: &[PlanFor<'_>], now: Times
         let mut to_deliver = Vec::new();
         for (i, log_id, e) in chunk {
             if logged.contains(log_id) {
-                outcomes[*i].logged = Some(log_id.clone());
+                outcomes[*i].logged = Some(*log_id);
                 if e.status != EntryStatus::Missed {
                     to_deliver.push(log_id);
                 }
@@ -249,8 +249,8 @@ pub(super) async fn take_due(
 ) -> Result<Vec<(ReminderId, PlannedFire)>> {
     let mut taken = Vec::new();
     for &kind in FireKind::ALL {
-        let ids: Vec<&str> =
-            chunk.iter().filter(|(_, k)| *k == kind).map(|(id, _)| id.as_str()).collect::<HashSet<_>>().into_iter().collect();
+        let ids: Vec<ReminderId> =
+            chunk.iter().filter(|(_, k)| *k == kind).map(|(id, _)| *id).collect::<HashSet<_>>().into_iter().collect();
         if ids.is_empty() {
             continue;
         }

@@ -61,15 +61,16 @@ pub enum Change {
 
 impl Change {
     /// As a NOTIFY payload.
-    pub fn payload(&self) -> &str {
+    pub fn payload(&self) -> String {
         match self {
-            Change::Reminder(id) => id.as_str(),
-            Change::Fallback => FALLBACK_NOTICE,
+            Change::Reminder(id) => id.to_string(),
+            Change::Fallback => FALLBACK_NOTICE.to_owned(),
         }
     }
 
-    pub fn from_payload(payload: &str) -> Change {
-        if payload == FALLBACK_NOTICE { Change::Fallback } else { Change::Reminder(ReminderId::from(payload)) }
+    /// A notice from another process; `None` for one that names nothing we know.
+    pub fn from_payload(payload: &str) -> Option<Change> {
+        if payload == FALLBACK_NOTICE { Some(Change::Fallback) } else { payload.parse().ok().map(Change::Reminder) }
     }
 }
 
@@ -130,7 +131,7 @@ impl Db {
 
     /// Tells schedulers that a reminder's fires changed.
     pub async fn reminder_changed(&self, reminder_id: &ReminderId) {
-        self.announce(Change::Reminder(reminder_id.clone())).await;
+        self.announce(Change::Reminder(*reminder_id)).await;
     }
 
     /// Tells schedulers of a change: in this process directly, in others through PostgreSQL

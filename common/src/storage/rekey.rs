@@ -39,7 +39,7 @@ impl Db {
                     // The field names are the constants above, never input.
                     sqlx::query(sqlx::AssertSqlSafe(format!("UPDATE reminders SET {field} = $1 WHERE id = $2")))
                         .bind(again)
-                        .bind(&id)
+                        .bind(id)
                         .execute(&mut *tx)
                         .await?;
                     resealed += 1;

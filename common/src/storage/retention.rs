@@ -73,7 +73,7 @@ impl Db {
                 "SELECT id FROM reminders WHERE user_id = $1 AND is_archived = 1
                  ORDER BY COALESCE(archived_at, updated_at) ASC, id ASC LIMIT $2",
             )
-            .bind(&user_id)
+            .bind(user_id)
             .bind(over)
             .fetch_all(&self.pool)
             .await?;

@@ -216,8 +216,8 @@ impl Db {
             let mut query = sqlx::query(AssertSqlSafe(sql));
             for r in chunk {
                 query = query
-                    .bind(&r.log_id)
-                    .bind(&r.subscription_id)
+                    .bind(r.log_id)
+                    .bind(r.subscription_id)
                     .bind(r.status.as_str())
                     .bind(r.response.map(i64::from))
                     .bind(to_millis(r.at));

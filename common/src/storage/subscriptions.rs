@@ -96,7 +96,7 @@ impl Db {
                 OR (push_subscriptions.p256dh = excluded.p256dh AND push_subscriptions.auth = excluded.auth)
              RETURNING id",
         )
-        .bind(&id)
+        .bind(id)
         .bind(user_id)
         .bind(endpoint)
         .bind(p256dh)
@@ -129,7 +129,6 @@ impl Db {
 
     /// Removes one of the user's devices by id (`NotFound` for anyone else's).
     pub async fn delete_subscription_by_id(&self, user_id: &UserId, id: &SubscriptionId) -> Result<()> {
-        super::reminders::plausible_id(id.as_str())?;
         let removed = sqlx::query("DELETE FROM push_subscriptions WHERE id = $1 AND user_id = $2")
             .bind(id)
             .bind(user_id)

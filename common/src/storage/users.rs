@@ -72,7 +72,7 @@ impl Db {
             "INSERT INTO users (id, email, language, created_at, updated_at, last_active_at) VALUES ($1, $2, $3, $4, $4, $4)
              ON CONFLICT (email) DO NOTHING RETURNING id",
         )
-        .bind(&id)
+        .bind(id)
         .bind(email)
         .bind(lang.as_str())
         .bind(now_ms)
@@ -165,7 +165,7 @@ impl Db {
             "DELETE FROM push_subscriptions WHERE user_id = $1",
             "DELETE FROM sessions WHERE user_id = $1",
         ] {
-            sqlx::query(sql).bind(&user.id).execute(&mut *tx).await?;
+            sqlx::query(sql).bind(user.id).execute(&mut *tx).await?;
         }
         for sql in [
             "DELETE FROM otp_codes WHERE email = $1",
@@ -174,7 +174,7 @@ impl Db {
         ] {
             sqlx::query(sql).bind(&user.email).execute(&mut *tx).await?;
         }
-        sqlx::query("DELETE FROM users WHERE id = $1").bind(&user.id).execute(&mut *tx).await?;
+        sqlx::query("DELETE FROM users WHERE id = $1").bind(user.id).execute(&mut *tx).await?;
         tx.commit().await?;
         Ok(())
     }
@@ -196,7 +196,7 @@ impl Db {
             "INSERT INTO sessions (token_hash, id, user_id, label, created_at, last_used_at, expires_at) VALUES ($1, $2, $3, $4, $5, $5, $6)",
         )
         .bind(token_hash.to_vec())
-        .bind(&id)
+        .bind(id)
         .bind(user_id)
         .bind(label)
         .bind(now_ms)
