@@ -22,8 +22,8 @@ use std::time::{Duration, Instant};
 
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
-use hibiki_common::keys::VapidKeys;
-use hibiki_common::storage::SubscriptionKeys;
+use hibiki_common::infra::keys::VapidKeys;
+use hibiki_common::infra::storage::SubscriptionKeys;
 use hibiki_worker::push::{PushClient, PushOptions, PushOutcome, PushSettings};
 
 use hibiki_scheduler::wheel::TimingWheel;

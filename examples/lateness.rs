@@ -19,10 +19,10 @@ use axum::routing::post;
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use hibiki::{Application, Parts};
-use hibiki_common::config::Config;
-use hibiki_common::crypto::Keys;
-use hibiki_common::recurrence::Recurrence;
-use hibiki_common::reminder::{Contents, Timing};
+use hibiki_common::domain::recurrence::Recurrence;
+use hibiki_common::domain::reminder::{Contents, Timing};
+use hibiki_common::infra::config::Config;
+use hibiki_common::infra::crypto::Keys;
 use jiff::{SignedDuration, Timestamp};
 
 const PER_USER: usize = 100;
@@ -74,7 +74,7 @@ fn context_switches() -> u64 {
 }
 
 fn percentile(sorted: &[i64], p: f64) -> i64 {
-    hibiki_common::status::percentile(sorted, p).unwrap_or(0)
+    hibiki_common::infra::status::percentile(sorted, p).unwrap_or(0)
 }
 
 async fn fresh_config(backend: &str, dir: &std::path::Path) -> Config {
@@ -106,7 +106,7 @@ async fn run(backend: &str, n: usize) {
 
     // Users, one device each, and N reminders due far ahead; then all moved to one second.
     let db = hibiki::open_database(&config).await.unwrap();
-    let keys = Keys::from_data_key(&hibiki_common::keys::data_key(&config).unwrap());
+    let keys = Keys::from_data_key(&hibiki_common::infra::keys::data_key(&config).unwrap());
     let device = p256::SecretKey::random(&mut p256::elliptic_curve::rand_core::OsRng);
     let p256dh = URL_SAFE_NO_PAD.encode(device.public_key().to_sec1_bytes());
     let auth = URL_SAFE_NO_PAD.encode([9u8; 16]);
@@ -121,19 +121,21 @@ async fn run(backend: &str, n: usize) {
             let now = Timestamp::now();
             let (user, _) = db
                 .find_or_create_user(
-                    &hibiki_common::email::Email::parse(&format!("bench{u}@example.com")).unwrap(),
-                    hibiki_common::states::Language::En,
+                    &hibiki_common::domain::email::Email::parse(&format!("bench{u}@example.com")).unwrap(),
+                    hibiki_common::domain::states::Language::En,
                     now,
                 )
                 .await
                 .unwrap();
             let endpoint = format!("http://127.0.0.1:{port}/push/{u}");
             db.upsert_subscription(&user.id, &endpoint, &p256dh, &auth, &serde_json::json!({}), now).await.unwrap();
-            let timing = Timing { send_at: far, timezone: hibiki_common::zone::Zone::utc(), recurrence: Recurrence::once() };
+            let timing = Timing { send_at: far, timezone: hibiki_common::domain::zone::Zone::utc(), recurrence: Recurrence::once() };
             for i in 0..count {
                 let contents =
                     Contents { title: format!("Reminder {i}"), description: Some("Benchmark".into()), send_to: None, metadata: None };
-                db.create_reminder(&keys, &user.id, &contents, &timing, &hibiki_common::alarms::Alarms::default(), now).await.unwrap();
+                db.create_reminder(&keys, &user.id, &contents, &timing, &hibiki_common::domain::alarms::Alarms::default(), now)
+                    .await
+                    .unwrap();
             }
         });
         if tasks.len() >= 8 {

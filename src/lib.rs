@@ -7,11 +7,11 @@ use std::time::Duration;
 
 use anyhow::Context;
 use hibiki_api::AppState;
-use hibiki_common::config::Config;
-use hibiki_common::crypto::Keys;
-use hibiki_common::queue::Queues;
-use hibiki_common::status::RuntimeStatus;
-use hibiki_common::storage::Db;
+use hibiki_common::infra::config::Config;
+use hibiki_common::infra::crypto::Keys;
+use hibiki_common::infra::queue::Queues;
+use hibiki_common::infra::status::RuntimeStatus;
+use hibiki_common::infra::storage::Db;
 use tokio::task::JoinSet;
 use tokio_util::sync::CancellationToken;
 
@@ -36,7 +36,7 @@ pub struct Application {
     pub scheduler_id: Option<String>,
     /// The clock the API, the scheduler and the workers go by (a test steps it instead of
     /// waiting or aging rows).
-    pub clock: hibiki_common::time::Clock,
+    pub clock: hibiki_common::domain::time::Clock,
     /// Its job queues (a test waits for them to drain).
     pub queues: Queues,
     shutdown: CancellationToken,
@@ -110,7 +110,7 @@ pub async fn backup(config: &Config, file: &std::path::Path) -> anyhow::Result<u
     if file.exists() {
         anyhow::bail!("{} exists already; a backup never overwrites a file", file.display());
     }
-    hibiki_common::files::restrict_umask();
+    hibiki_common::infra::files::restrict_umask();
     let db = open_database(config).await?;
     if !db.backup_into(file).await? {
         anyhow::bail!("hibiki backup copies the embedded SQLite database; on PostgreSQL use pg_dump");
@@ -132,9 +132,9 @@ pub struct Rekeyed {
 /// `hibiki rekey`: re-seals every sealed value under the new data key (`HIBIKI_NEW_DATA_KEY`,
 /// or a newly generated one when the data key was generated). Run it with Hibiki stopped.
 pub async fn rekey(config: &Config) -> anyhow::Result<Rekeyed> {
-    hibiki_common::files::restrict_umask();
-    let old = hibiki_common::keys::data_key(config)?;
-    let Some(new) = hibiki_common::keys::new_data_key(config)? else {
+    hibiki_common::infra::files::restrict_umask();
+    let old = hibiki_common::infra::keys::data_key(config)?;
+    let Some(new) = hibiki_common::infra::keys::new_data_key(config)? else {
         anyhow::bail!("HIBIKI_DATA_KEY is configured: set HIBIKI_NEW_DATA_KEY to the key to re-seal under (base64, 32 bytes)");
     };
     let keys = Keys::from_data_key(&new).also_opening(&old);
@@ -142,7 +142,7 @@ pub async fn rekey(config: &Config) -> anyhow::Result<Rekeyed> {
     let values = db.reseal_all(&keys).await.context("re-sealing")?;
     let generated = config.new_data_key.is_none();
     if generated {
-        hibiki_common::keys::install_new_data_key(config)?;
+        hibiki_common::infra::keys::install_new_data_key(config)?;
     }
     Ok(Rekeyed { values, key_id: keys.key_id(), generated })
 }
@@ -172,20 +172,21 @@ impl Application {
         retry: hibiki_worker::delivery::RetryTiming,
     ) -> anyhow::Result<Application> {
         config.check()?;
-        hibiki_common::files::restrict_umask();
-        hibiki_common::files::create_private_dir(&config.data_dir).with_context(|| format!("creating {}", config.data_dir.display()))?;
+        hibiki_common::infra::files::restrict_umask();
+        hibiki_common::infra::files::create_private_dir(&config.data_dir)
+            .with_context(|| format!("creating {}", config.data_dir.display()))?;
         let db = open_database(&config).await?;
-        let keys = Keys::from_data_key(&hibiki_common::keys::data_key(&config)?);
-        let vapid = hibiki_common::keys::vapid_keys(&config)?;
+        let keys = Keys::from_data_key(&hibiki_common::infra::keys::data_key(&config)?);
+        let vapid = hibiki_common::infra::keys::vapid_keys(&config)?;
         let status = Arc::new(RuntimeStatus::default());
-        let clock = hibiki_common::time::Clock::system();
+        let clock = hibiki_common::domain::time::Clock::system();
         register_metrics(parts);
         let shutdown = CancellationToken::new();
         let mut tasks = JoinSet::new();
 
         let (queues, wakers) = Queues::connect(&config).await.context("connecting to the queues")?;
         // What an earlier version (or a looser umask) left readable to others.
-        hibiki_common::files::tighten(&config.data_dir).with_context(|| format!("securing {}", config.data_dir.display()))?;
+        hibiki_common::infra::files::tighten(&config.data_dir).with_context(|| format!("securing {}", config.data_dir.display()))?;
         if parts.worker {
             let client = hibiki_worker::push::PushClient::new(
                 vapid.clone(),
@@ -202,13 +203,12 @@ impl Application {
             ));
             let mail = Arc::new(hibiki_worker::runner::MailContext {
                 mailer: hibiki_worker::mail::Mailer::from_config(&config)?,
-                db: db.clone(),
-                keys: keys.clone(),
+                store: hibiki_common::infra::storage::Store { db: db.clone(), keys: keys.clone() },
             });
             tasks.spawn(hibiki_worker::runner::run(queues.clone(), wakers, push, mail, shutdown.clone()));
             let extras = hibiki_worker::housekeeping::Extras {
                 queues: Some(queues.clone()),
-                outbox: config.smtp_url.is_none().then(|| hibiki_common::outbox::dir(&config.data_dir)),
+                outbox: config.smtp_url.is_none().then(|| hibiki_common::infra::outbox::dir(&config.data_dir)),
             };
             let housekeeping = hibiki_worker::housekeeping::run(
                 db.clone(),

@@ -1,7 +1,7 @@
 use clap::{Parser, Subcommand};
 use hibiki::{Application, Parts};
-use hibiki_common::config::Config;
-use hibiki_common::keys::VapidKeys;
+use hibiki_common::infra::config::Config;
+use hibiki_common::infra::keys::VapidKeys;
 
 #[global_allocator]
 static ALLOCATOR: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
@@ -70,7 +70,7 @@ async fn main() -> anyhow::Result<()> {
             let done = hibiki::rekey(&cli.config).await?;
             println!("re-sealed {} values under key {}", done.values, done.key_id);
             if done.generated {
-                println!("the new key replaced {}", hibiki_common::keys::data_key_file(&cli.config).display());
+                println!("the new key replaced {}", hibiki_common::infra::keys::data_key_file(&cli.config).display());
             } else {
                 println!("now set HIBIKI_DATA_KEY to the value of HIBIKI_NEW_DATA_KEY, and start Hibiki");
             }

@@ -37,7 +37,7 @@ fn vapid_keys_prints_a_usable_pair() {
     assert!(out.status.success());
     let text = String::from_utf8(out.stdout).unwrap();
     let private = text.lines().find_map(|l| l.strip_prefix("HIBIKI_VAPID_PRIVATE_KEY=")).expect("a private key line");
-    let pair = hibiki_common::keys::VapidKeys::from_private_key(private).unwrap();
+    let pair = hibiki_common::infra::keys::VapidKeys::from_private_key(private).unwrap();
     assert!(text.contains(&pair.public_key));
     let again = String::from_utf8(hibiki(&dir).arg("vapid-keys").output().unwrap().stdout).unwrap();
     assert_ne!(text, again, "a new pair each time");

@@ -4,9 +4,9 @@
 use axum::extract::FromRequestParts;
 use axum::http::header::{AUTHORIZATION, COOKIE};
 use axum::http::request::Parts;
-use hibiki_common::ids::SessionId;
-use hibiki_common::signin;
-use hibiki_common::storage::User;
+use hibiki_common::domain::ids::SessionId;
+use hibiki_common::infra::storage::User;
+use hibiki_common::usecases::signin;
 
 use crate::error::ApiError;
 use crate::state::AppState;
@@ -56,7 +56,7 @@ impl FromRequestParts<AppState> for AuthUser {
 
     async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, Self::Rejection> {
         let token = session_token(parts)?.ok_or(ApiError::Unauthorized)?;
-        let (user, session_id) = signin::authenticate(&state.db, &token, state.clock.now()).await?.ok_or(ApiError::Unauthorized)?;
+        let (user, session_id) = signin::authenticate(&state.store, &token, state.clock.now()).await?.ok_or(ApiError::Unauthorized)?;
         Ok(AuthUser { user, token, session_id })
     }
 }
@@ -81,7 +81,7 @@ pub fn session_cookie(token: &str, secure: bool) -> String {
         .http_only(true)
         .same_site(cookie::SameSite::Strict)
         .secure(secure)
-        .max_age(cookie::time::Duration::seconds(hibiki_common::signin::SESSION_TTL.as_secs()))
+        .max_age(cookie::time::Duration::seconds(hibiki_common::domain::access::SESSION_TTL.as_secs()))
         .build()
         .to_string()
 }

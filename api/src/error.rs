@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use hibiki_common::error::{FieldCode, FieldProblem};
-use hibiki_common::signin::SignInError;
+use hibiki_common::usecases::signin::SignInError;
 use serde::Serialize;
 use serde_json::json;
 

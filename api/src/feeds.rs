@@ -8,7 +8,7 @@ use std::sync::Mutex;
 use std::time::Instant;
 
 use bytes::Bytes;
-use hibiki_common::ids::UserId;
+use hibiki_common::domain::ids::UserId;
 
 /// The most a feed may be: a feed of this size is a calendar app's worst day already.
 pub const MAX_FEED_BYTES: usize = 1024 * 1024;

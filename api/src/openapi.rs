@@ -20,8 +20,8 @@ use utoipa_axum::router::OpenApiRouter;
     components(schemas(
         crate::error::FieldDetail,
         hibiki_common::error::FieldCode,
-        hibiki_common::push_message::PushMessage,
-        hibiki_common::reminder::StatusFilter
+        hibiki_common::domain::push_message::PushMessage,
+        hibiki_common::domain::reminder::StatusFilter
     )),
     tags((name = "auth"), (name = "reminders"), (name = "account"), (name = "admin"), (name = "notifications"), (name = "health"), (name = "calendar"))
 )]

@@ -43,7 +43,7 @@ pub struct ConnectionLimits {
 }
 
 impl ConnectionLimits {
-    pub fn from_config(config: &hibiki_common::config::Config) -> ConnectionLimits {
+    pub fn from_config(config: &hibiki_common::infra::config::Config) -> ConnectionLimits {
         ConnectionLimits {
             head_timeout: Duration::from_millis(config.request_head_timeout_ms.max(1)),
             idle_timeout: Duration::from_millis(config.idle_timeout_ms.max(1)),

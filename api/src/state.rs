@@ -1,12 +1,12 @@
 use std::sync::Arc;
 
-use hibiki_common::config::Config;
-use hibiki_common::crypto::Keys;
-use hibiki_common::keys::VapidKeys;
-use hibiki_common::queue::Queues;
-use hibiki_common::status::RuntimeStatus;
-use hibiki_common::storage::Db;
-use hibiki_common::time::Clock;
+use hibiki_common::domain::time::Clock;
+use hibiki_common::infra::config::Config;
+use hibiki_common::infra::crypto::Keys;
+use hibiki_common::infra::keys::VapidKeys;
+use hibiki_common::infra::queue::Queues;
+use hibiki_common::infra::status::RuntimeStatus;
+use hibiki_common::infra::storage::{Db, Store};
 
 use crate::feeds::FeedCache;
 use crate::ratelimit::Limiters;
@@ -30,8 +30,8 @@ impl Default for Answers {
 #[derive(Clone)]
 pub struct AppState {
     pub config: Arc<Config>,
-    pub db: Db,
-    pub keys: Keys,
+    /// The database and the keys it is sealed under.
+    pub store: Store,
     pub vapid: Arc<VapidKeys>,
     pub queues: Queues,
     pub status: Arc<RuntimeStatus>,
@@ -47,8 +47,7 @@ impl AppState {
         let limiters = Arc::new(Limiters::new(config.auth_rate_per_minute, config.api_rate_per_minute));
         AppState {
             config: Arc::new(config),
-            db,
-            keys,
+            store: Store { db, keys },
             vapid: Arc::new(vapid),
             queues,
             status,

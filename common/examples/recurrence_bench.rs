@@ -8,7 +8,7 @@
 use std::hint::black_box;
 use std::time::Instant;
 
-use hibiki_common::recurrence::{Recurrence, Schedule};
+use hibiki_common::domain::recurrence::{Recurrence, Schedule};
 use jiff::tz::TimeZone;
 use jiff::{SignedDuration, Timestamp};
 

@@ -7,8 +7,8 @@ mod skip;
 
 use std::process::Command;
 
-use hibiki_common::holidays;
-use hibiki_common::recurrence::{Recurrence, Schedule};
+use hibiki_common::domain::holidays;
+use hibiki_common::domain::recurrence::{Recurrence, Schedule};
 use jiff::Timestamp;
 use jiff::tz::TimeZone;
 

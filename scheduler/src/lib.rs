@@ -10,20 +10,20 @@ use std::time::Duration;
 
 use futures::StreamExt;
 
-use hibiki_common::ids::{LogId, ReminderId};
-use hibiki_common::jobs::PushJob;
-use hibiki_common::queue::Queues;
-use hibiki_common::states::FireKind;
-use hibiki_common::status::RuntimeStatus;
-use hibiki_common::storage::{Backend, CHANGES_CHANNEL, CLAIM_CHUNK, Change, Claimed, Db, FallbackClaim, STALE_SEND};
-use hibiki_common::time::Clock;
+use hibiki_common::domain::ids::{LogId, ReminderId};
+use hibiki_common::domain::states::FireKind;
+use hibiki_common::domain::time::Clock;
+use hibiki_common::infra::jobs::PushJob;
+use hibiki_common::infra::queue::Queues;
+use hibiki_common::infra::status::RuntimeStatus;
+use hibiki_common::infra::storage::{Backend, CHANGES_CHANNEL, CLAIM_CHUNK, Change, Claimed, Db, FallbackClaim, STALE_SEND};
 use jiff::{SignedDuration, Timestamp};
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
 use crate::wheel::TimingWheel;
 
-use hibiki_common::status::{SCHEDULER_LEASE as LEASE, SCHEDULER_LEASE_TTL_MS};
+use hibiki_common::infra::status::{SCHEDULER_LEASE as LEASE, SCHEDULER_LEASE_TTL_MS};
 
 #[derive(Debug, Clone)]
 pub struct SchedulerConfig {
@@ -224,7 +224,7 @@ impl Scheduler {
     /// Loads every fire within the horizon (startup, takeover, periodic reconcile). Fires that
     /// are already past are due at once: the missed-fire rules apply when they are claimed.
     async fn reload(&self, wheel: &mut TimingWheel<Key>) {
-        let until = hibiki_common::time::from_millis(wheel.horizon_end() * 1000);
+        let until = hibiki_common::domain::time::from_millis(wheel.horizon_end() * 1000);
         match self.db.fires_before(until).await {
             Ok(fires) => {
                 for f in fires {
@@ -280,7 +280,7 @@ impl Scheduler {
                 let fires = chunk.iter().map(|(k, _)| *k).collect();
                 // Everything in the chunk is due by its last (latest) second.
                 let last = chunk.iter().map(|(_, second)| *second).max().unwrap_or(0);
-                (fires, hibiki_common::time::from_millis(last * 1000).max(now))
+                (fires, hibiki_common::domain::time::from_millis(last * 1000).max(now))
             })
             .collect();
         let db = self.db.clone();
@@ -351,7 +351,7 @@ impl Scheduler {
             .await;
     }
 
-    /// Emails the entries no device showed in time (see `common/src/storage/fallback.rs`), and
+    /// Emails the entries no device showed in time (see `common/src/infra/storage/fallback.rs`), and
     /// answers when to look again: when the next pending one falls due, or in a minute.
     #[tracing::instrument(name = "email_fallbacks", skip_all)]
     async fn send_fallbacks(&self) -> tokio::time::Instant {

@@ -22,7 +22,7 @@ both_backends!(
     an_account_at_its_limits_has_a_small_cached_feed,
     one_64_shares_one_limit => Options {
         behind_proxy: true,
-        configure: Some(|c: &mut hibiki_common::config::Config| c.api_rate_per_minute = 100),
+        configure: Some(|c: &mut hibiki_common::infra::config::Config| c.api_rate_per_minute = 100),
         ..Default::default()
     },
     dev_login_is_refused_through_a_proxy => Options { dev_login: true, ..Default::default() },
@@ -454,7 +454,7 @@ async fn history_and_archives_are_kept_as_long_as_decided(app: &TestApp) {
 async fn archived_reminders_page(app: &TestApp) {
     let (token, user) = app.sign_in(&unique_email()).await;
     let user_id = user["id"].as_str().unwrap().to_owned();
-    let keys = hibiki_common::crypto::Keys::from_data_key(&hibiki_common::keys::data_key(&app.config).unwrap());
+    let keys = hibiki_common::infra::crypto::Keys::from_data_key(&hibiki_common::infra::keys::data_key(&app.config).unwrap());
     let now = Timestamp::now().as_millisecond();
     for i in 0..120i64 {
         let id = uuid::Uuid::new_v4().to_string();

@@ -178,7 +178,7 @@ async fn snooze_and_recurring_complete(app: &TestApp, sink: &PushSink) {
         .execute(app.db.pool())
         .await
         .unwrap();
-    app.db.reminder_changed(&reminder_id.parse::<hibiki_common::ids::ReminderId>().unwrap()).await;
+    app.db.reminder_changed(&reminder_id.parse::<hibiki_common::domain::ids::ReminderId>().unwrap()).await;
     let got = sink.wait_for(sub_id, 2, 15).await;
     assert_eq!(got.len(), 2, "the snooze fired");
     assert_eq!(got[1]["payload"]["notification"]["data"]["reminder_id"], reminder_id.as_str());
@@ -421,12 +421,15 @@ async fn concurrent_claims_of_a_fire_yield_one_delivery(app: &TestApp, _sink: &P
         .await,
     )
     .await;
-    let id = r["data"]["id"].as_str().unwrap().parse::<hibiki_common::ids::ReminderId>().unwrap();
+    let id = r["data"]["id"].as_str().unwrap().parse::<hibiki_common::domain::ids::ReminderId>().unwrap();
     let now = Timestamp::now() + SignedDuration::from_hours(3);
-    let claims = futures::future::join_all((0..8).map(|_| app.db.claim_fire(&id, hibiki_common::states::FireKind::Occurrence, now))).await;
+    let claims =
+        futures::future::join_all((0..8).map(|_| app.db.claim_fire(&id, hibiki_common::domain::states::FireKind::Occurrence, now))).await;
     let delivered = claims
         .iter()
-        .filter(|c| matches!(c, Ok(hibiki_common::storage::Claimed::Deliver { .. } | hibiki_common::storage::Claimed::Missed { .. })))
+        .filter(|c| {
+            matches!(c, Ok(hibiki_common::infra::storage::Claimed::Deliver { .. } | hibiki_common::infra::storage::Claimed::Missed { .. }))
+        })
         .count();
     assert_eq!(delivered, 1, "{claims:?}");
 }
@@ -448,10 +451,16 @@ async fn an_occurrence_missed_by_downtime_is_logged_not_delivered(app: &TestApp,
     .await;
     let id = r["data"]["id"].as_str().unwrap().to_owned();
     let back = due + SignedDuration::from_mins(16);
-    let claimed =
-        app.db.claim_fire(&id.parse::<hibiki_common::ids::ReminderId>().unwrap(), hibiki_common::states::FireKind::Occurrence, back).await;
+    let claimed = app
+        .db
+        .claim_fire(
+            &id.parse::<hibiki_common::domain::ids::ReminderId>().unwrap(),
+            hibiki_common::domain::states::FireKind::Occurrence,
+            back,
+        )
+        .await;
     let next = due + SignedDuration::from_hours(24);
-    assert!(matches!(&claimed, Ok(hibiki_common::storage::Claimed::Missed { next: Some(n), .. }) if *n == next), "{claimed:?}");
+    assert!(matches!(&claimed, Ok(hibiki_common::infra::storage::Claimed::Missed { next: Some(n), .. }) if *n == next), "{claimed:?}");
     let logs = json(app.get(&format!("/api/reminders/{id}/logs"), Some(&token)).await).await;
     assert_eq!(logs["data"].as_array().unwrap().len(), 1, "{logs}");
     assert_eq!(logs["data"][0]["status"], "missed");
@@ -670,9 +679,15 @@ async fn housekeeping_archives_and_retires(app: &TestApp, sink: &PushSink) {
     .await;
     // It fires at its second (claimed as of then) and nobody answers; housekeeping runs as of
     // a day, then eight days, later.
-    let claimed =
-        app.db.claim_fire(&id.parse::<hibiki_common::ids::ReminderId>().unwrap(), hibiki_common::states::FireKind::Occurrence, due).await;
-    assert!(matches!(claimed, Ok(hibiki_common::storage::Claimed::Deliver { .. })), "{claimed:?}");
+    let claimed = app
+        .db
+        .claim_fire(
+            &id.parse::<hibiki_common::domain::ids::ReminderId>().unwrap(),
+            hibiki_common::domain::states::FireKind::Occurrence,
+            due,
+        )
+        .await;
+    assert!(matches!(claimed, Ok(hibiki_common::infra::storage::Claimed::Deliver { .. })), "{claimed:?}");
     let day = SignedDuration::from_hours(24);
     assert_eq!(hibiki_worker::housekeeping::run_once(&app.db, due + day).await.unwrap().0, 0, "overdue, kept for 7 days");
     let (a, b, _) = hibiki_worker::housekeeping::run_once(&app.db, due + day * 8).await.unwrap();

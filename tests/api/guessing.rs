@@ -4,9 +4,10 @@
 //! the losers of a race of correct submissions do not count.
 
 use futures::future::join_all;
-use hibiki_common::crypto::Keys;
-use hibiki_common::jobs::MailJob;
-use hibiki_common::signin::{self, SignInError};
+use hibiki_common::infra::crypto::Keys;
+use hibiki_common::infra::jobs::MailJob;
+use hibiki_common::infra::storage::Store;
+use hibiki_common::usecases::signin::{self, SignInError};
 use jiff::{SignedDuration, Timestamp};
 use serde_json::json;
 
@@ -17,25 +18,25 @@ both_backends!(a_month_of_guessing_judges_at_most_100_wrong_codes, guesses_with_
 
 /// What a sign-in mail job would send: the worker reads it sealed from the database (the
 /// job names the pending sign-in, never the code).
-async fn secret_of(app: &TestApp, keys: &Keys, mail: &MailJob, now: Timestamp) -> signin::MailSecret {
+async fn secret_of(store: &Store, mail: &MailJob, now: Timestamp) -> signin::MailSecret {
     let MailJob::SignIn { sign_in, .. } = mail else { panic!("not a sign-in mail: {mail:?}") };
-    signin::sign_in_mail(&app.db, keys, sign_in, now).await.unwrap().expect("the sign-in mail is pending").secret
+    signin::sign_in_mail(store, sign_in, now).await.unwrap().expect("the sign-in mail is pending").secret
 }
 
 /// The fastest attacker the limits allow: asks for a code whenever it may, guesses until the
 /// code burns or code sign-in is blocked, waits out each block, for 30 days.
 async fn a_month_of_guessing_judges_at_most_100_wrong_codes(app: &TestApp) {
-    let keys = Keys::from_data_key(&[7u8; 32]);
+    let store = Store { db: app.db.clone(), keys: Keys::from_data_key(&[7u8; 32]) };
     let email = unique_email();
     let start = Timestamp::now();
     let end = start + SignedDuration::from_hours(24 * 30);
     let mut now = start;
     let (mut judged, mut blocks, mut codes, mut link_only) = (0, Vec::new(), 0, 0);
     while now < end {
-        let wrong = match signin::request_code(&app.db, &keys, &email, hibiki_common::states::Language::En, now).await {
+        let wrong = match signin::request_code(&store, &email, hibiki_common::domain::states::Language::En, now).await {
             Ok(requested) => {
                 codes += 1;
-                match secret_of(app, &keys, &requested.mail, now).await.code {
+                match secret_of(&store, &requested.mail, now).await.code {
                     Some(code) => {
                         if code == "000000" {
                             "111111".to_owned()
@@ -57,7 +58,7 @@ async fn a_month_of_guessing_judges_at_most_100_wrong_codes(app: &TestApp) {
             Err(e) => panic!("{e}"),
         };
         loop {
-            match signin::verify_code(&app.db, &keys, &email, &wrong, "", now).await {
+            match signin::verify_code(&store, &email, &wrong, "", now).await {
                 Err(SignInError::OtpInvalid) => judged += 1,
                 Err(SignInError::AttemptsExceeded { retry_after_secs: None }) => {
                     judged += 1; // this guess burned the code
@@ -83,11 +84,11 @@ async fn a_month_of_guessing_judges_at_most_100_wrong_codes(app: &TestApp) {
     assert!(blocks.windows(2).all(|w| w[1] >= w[0]), "blocks do not shrink: {blocks:?}");
     assert!(link_only > 0, "codes asked for while blocked carried only the link");
     // A successful sign-in (by the link, the owner's way in) resets the growth.
-    let requested = signin::request_code(&app.db, &keys, &email, hibiki_common::states::Language::En, now + SignedDuration::from_hours(2))
+    let requested = signin::request_code(&store, &email, hibiki_common::domain::states::Language::En, now + SignedDuration::from_hours(2))
         .await
         .unwrap();
-    let link_token = secret_of(app, &keys, &requested.mail, now + SignedDuration::from_hours(2)).await.link_token;
-    signin::verify_link(&app.db, &keys, &link_token, "", now + SignedDuration::from_hours(2)).await.unwrap();
+    let link_token = secret_of(&store, &requested.mail, now + SignedDuration::from_hours(2)).await.link_token;
+    signin::verify_link(&store, &link_token, "", now + SignedDuration::from_hours(2)).await.unwrap();
     let row: Option<i64> =
         sqlx::query_scalar("SELECT blocks FROM auth_failures WHERE email = $1").bind(&email).fetch_optional(app.db.pool()).await.unwrap();
     assert_eq!(row, None, "signing in clears the failures and blocks");

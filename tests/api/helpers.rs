@@ -6,8 +6,8 @@ use std::process::Stdio;
 use std::time::Duration;
 
 use hibiki::{Application, Parts};
-use hibiki_common::config::Config;
-use hibiki_common::storage::Db;
+use hibiki_common::infra::config::Config;
+use hibiki_common::infra::storage::Db;
 use serde_json::{Value, json};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -251,7 +251,7 @@ impl TestApp {
     }
 
     /// The app's clock (its scheduler, workers and API share it).
-    pub fn clock(&self) -> hibiki_common::time::Clock {
+    pub fn clock(&self) -> hibiki_common::domain::time::Clock {
         self.app.as_ref().expect("running").clock.clone()
     }
 
@@ -262,7 +262,8 @@ impl TestApp {
     pub async fn run_until(&self, at: jiff::Timestamp) {
         loop {
             let next: Option<i64> = sqlx::query_scalar("SELECT MIN(fire_at) FROM fires").fetch_one(self.db.pool()).await.unwrap();
-            let Some(next) = next.map(hibiki_common::time::from_millis).map(hibiki_common::time::ceil_to_second).filter(|n| *n <= at)
+            let Some(next) =
+                next.map(hibiki_common::domain::time::from_millis).map(hibiki_common::domain::time::ceil_to_second).filter(|n| *n <= at)
             else {
                 break;
             };

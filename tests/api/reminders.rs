@@ -360,9 +360,15 @@ async fn a_fired_one_time_reminder_reads_overdue_once_its_second_has_passed(app:
     let due = Timestamp::from_second(Timestamp::now().as_second() + 3600).unwrap();
     let r = create(app, &token, json!({ "title": "take medicine", "send_at": due.to_string() })).await;
     let id = r["id"].as_str().unwrap().to_owned();
-    let claimed =
-        app.db.claim_fire(&id.parse::<hibiki_common::ids::ReminderId>().unwrap(), hibiki_common::states::FireKind::Occurrence, due).await;
-    assert!(matches!(claimed, Ok(hibiki_common::storage::Claimed::Deliver { next: None, .. })), "{claimed:?}");
+    let claimed = app
+        .db
+        .claim_fire(
+            &id.parse::<hibiki_common::domain::ids::ReminderId>().unwrap(),
+            hibiki_common::domain::states::FireKind::Occurrence,
+            due,
+        )
+        .await;
+    assert!(matches!(claimed, Ok(hibiki_common::infra::storage::Claimed::Deliver { next: None, .. })), "{claimed:?}");
     let before = json(app.get(&format!("/api/reminders/{id}"), Some(&token)).await).await;
     assert_eq!(before["data"]["overdue"], false, "its second has not come on the API's clock");
     app.advance_clock(SignedDuration::from_mins(61));

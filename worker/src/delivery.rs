@@ -7,12 +7,12 @@ use std::time::Duration;
 
 use futures::StreamExt;
 use futures::stream::FuturesUnordered;
-use hibiki_common::crypto::Keys;
-use hibiki_common::ids::{LogId, SubscriptionId, UserId};
-use hibiki_common::jobs::PushJob;
-use hibiki_common::states::{DeviceDeliveryStatus, EntryKind, EntryStatus};
-use hibiki_common::storage::{Db, DeviceResult, Outgoing, STALE_SEND, SubscriptionKeys};
-use hibiki_common::time::Clock;
+use hibiki_common::domain::ids::{LogId, SubscriptionId, UserId};
+use hibiki_common::domain::states::{DeviceDeliveryStatus, EntryKind, EntryStatus};
+use hibiki_common::domain::time::Clock;
+use hibiki_common::infra::crypto::Keys;
+use hibiki_common::infra::jobs::PushJob;
+use hibiki_common::infra::storage::{Db, DeviceResult, Outgoing, STALE_SEND, SubscriptionKeys};
 use jiff::Timestamp;
 use tokio::sync::Semaphore;
 

@@ -10,9 +10,9 @@ use apalis::prelude::*;
 use apalis_cron::{CronScheduler, Tick};
 use std::path::PathBuf;
 
-use hibiki_common::queue::Queues;
-use hibiki_common::storage::Db;
-use hibiki_common::time::Clock;
+use hibiki_common::domain::time::Clock;
+use hibiki_common::infra::queue::Queues;
+use hibiki_common::infra::storage::Db;
 use jiff::{SignedDuration, Timestamp};
 use tokio_util::sync::CancellationToken;
 
@@ -54,10 +54,11 @@ impl Extras {
             None => 0,
         };
         let mails = match &self.outbox {
-            Some(dir) => hibiki_common::outbox::prune(dir, std::time::SystemTime::now(), hibiki_common::outbox::KEEP).unwrap_or_else(|e| {
-                tracing::warn!(error = %e, "could not prune the outbox");
-                0
-            }),
+            Some(dir) => hibiki_common::infra::outbox::prune(dir, std::time::SystemTime::now(), hibiki_common::infra::outbox::KEEP)
+                .unwrap_or_else(|e| {
+                    tracing::warn!(error = %e, "could not prune the outbox");
+                    0
+                }),
             None => 0,
         };
         (jobs, mails)

@@ -7,13 +7,12 @@ use std::path::PathBuf;
 use secrecy::ExposeSecret;
 use std::time::Duration;
 
-use hibiki_common::config::Config;
-use hibiki_common::crypto::Keys;
-use hibiki_common::jobs::MailJob;
-use hibiki_common::signin;
-use hibiki_common::states::Language;
-use hibiki_common::storage::{Db, FallbackMail};
-use hibiki_common::zone::Zone;
+use hibiki_common::domain::states::Language;
+use hibiki_common::domain::zone::Zone;
+use hibiki_common::infra::config::Config;
+use hibiki_common::infra::jobs::MailJob;
+use hibiki_common::infra::storage::{FallbackMail, Store};
+use hibiki_common::usecases::signin;
 
 use crate::payload::app_url;
 use crate::texts::{Mail, MailText};
@@ -134,7 +133,7 @@ impl Mailer {
             Some(url) => Transport::Smtp(
                 AsyncSmtpTransport::<Tokio1Executor>::from_url(url.expose_secret())?.timeout(Some(Duration::from_secs(20))).build(),
             ),
-            None => Transport::Outbox(hibiki_common::outbox::dir(&config.data_dir)),
+            None => Transport::Outbox(hibiki_common::infra::outbox::dir(&config.data_dir)),
         };
         Ok(Mailer {
             transport,
@@ -162,14 +161,14 @@ impl Mailer {
                 smtp.send(message).await?;
             }
             Transport::Outbox(dir) => {
-                hibiki_common::files::create_private_dir(dir)?;
+                hibiki_common::infra::files::create_private_dir(dir)?;
                 let name = format!("{}-{}.eml", jiff::Timestamp::now().as_millisecond(), uuid_like());
                 let path = dir.join(&name);
-                hibiki_common::files::write_private(&path, &message.formatted())?;
+                hibiki_common::infra::files::write_private(&path, &message.formatted())?;
                 // The embedded default has no mail server: the log says where the mail is, and
                 // on a laptop the sign-in code itself. Never the body: fallback mails carry
                 // reminder titles.
-                let to = hibiki_common::email::mask(to);
+                let to = hibiki_common::domain::email::mask(to);
                 match code.filter(|_| self.log_codes) {
                     Some(code) => tracing::info!(%to, file = %path.display(), code, "mail written to the outbox (no SMTP configured)"),
                     None => tracing::info!(%to, file = %path.display(), "mail written to the outbox (no SMTP configured)"),
@@ -188,7 +187,7 @@ fn uuid_like() -> String {
 
 /// A job made ready: to whom, what, and the sign-in it spends (forgotten once sent).
 struct Ready {
-    to: hibiki_common::email::Email,
+    to: hibiki_common::domain::email::Email,
     subject: String,
     body: String,
     code: Option<String>,
@@ -198,11 +197,12 @@ struct Ready {
 /// Reads what a job names from the database and renders it in the recipient's language
 /// (their saved language wins over the request's hint: a new address has none yet). `None`:
 /// nothing to send any more (the code was used or replaced, the account or reminder is gone).
-async fn prepare(mailer: &Mailer, db: &Db, keys: &Keys, job: &MailJob) -> Result<Option<Ready>, MailError> {
+async fn prepare(mailer: &Mailer, store: &Store, job: &MailJob) -> Result<Option<Ready>, MailError> {
+    let (db, keys) = (&store.db, &store.keys);
     let now = jiff::Timestamp::now();
     match job {
         MailJob::SignIn { sign_in, lang } => {
-            let Some(mail) = signin::sign_in_mail(db, keys, sign_in, now).await.map_err(MailError::Store)? else {
+            let Some(mail) = signin::sign_in_mail(store, sign_in, now).await.map_err(MailError::Store)? else {
                 tracing::info!("sign-in email dropped: its code was used, replaced or already sent");
                 return Ok(None);
             };
@@ -245,11 +245,11 @@ async fn prepare(mailer: &Mailer, db: &Db, keys: &Keys, job: &MailJob) -> Result
 /// Sends one mail job. Temporary SMTP failures are retried here with backoff; the error of
 /// the last try is returned. A sign-in mail's secrets are forgotten once it is sent (or
 /// refused for good).
-pub async fn send_job(mailer: &Mailer, db: &Db, keys: &Keys, job: &MailJob) -> Result<(), MailError> {
-    let Some(ready) = prepare(mailer, db, keys, job).await? else { return Ok(()) };
+pub async fn send_job(mailer: &Mailer, store: &Store, job: &MailJob) -> Result<(), MailError> {
+    let Some(ready) = prepare(mailer, store, job).await? else { return Ok(()) };
     let forget = || async {
         if let Some(reference) = &ready.sign_in
-            && let Err(e) = signin::sign_in_mail_sent(db, reference).await
+            && let Err(e) = signin::sign_in_mail_sent(store, reference).await
         {
             tracing::warn!(error = %e, "could not forget a sent sign-in mail's secrets");
         }

@@ -3,9 +3,9 @@
 //! declarative support hand the same JSON to the service worker. In the user's language, and
 //! short enough to stay under push services' size limit.
 
-use hibiki_common::ids::{LogId, ReminderId};
-pub use hibiki_common::push_message::{PushAction, PushData, PushMessage, PushNotification, PushType};
-use hibiki_common::states::{EntryKind, Language, NotificationAction};
+use hibiki_common::domain::ids::{LogId, ReminderId};
+pub use hibiki_common::domain::push_message::{PushAction, PushData, PushMessage, PushNotification, PushType};
+use hibiki_common::domain::states::{EntryKind, Language, NotificationAction};
 
 /// The payload's JSON must stay under this (the encrypted message under 4096 bytes).
 pub const MAX_PAYLOAD_BYTES: usize = 3000;

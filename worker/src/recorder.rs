@@ -5,8 +5,8 @@
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
-use hibiki_common::ids::SubscriptionId;
-use hibiki_common::storage::{Db, DeviceResult};
+use hibiki_common::domain::ids::SubscriptionId;
+use hibiki_common::infra::storage::{Db, DeviceResult};
 use tokio::sync::{mpsc, oneshot};
 
 /// Answers are written at least this often, and whenever this many are waiting: a worker
@@ -114,7 +114,7 @@ async fn write(db: &Db, answers: &[DeviceResult], successes: &mut SuccessThrottl
     }
     let succeeded: Vec<SubscriptionId> = answers
         .iter()
-        .filter(|a| a.status == hibiki_common::states::DeviceDeliveryStatus::Sent && successes.due(&a.subscription_id))
+        .filter(|a| a.status == hibiki_common::domain::states::DeviceDeliveryStatus::Sent && successes.due(&a.subscription_id))
         .map(|a| a.subscription_id)
         .collect();
     if let Some(at) = answers.last().map(|a| a.at)

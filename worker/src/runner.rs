@@ -4,9 +4,9 @@ use std::sync::Arc;
 
 use apalis::layers::retry::RetryPolicy;
 use apalis::prelude::*;
-use hibiki_common::jobs::{MailJob, PushJob};
-use hibiki_common::queue::{Queues, REDIS_POLL, Wakers};
-use hibiki_common::storage::Db;
+use hibiki_common::infra::jobs::{MailJob, PushJob};
+use hibiki_common::infra::queue::{Queues, REDIS_POLL, Wakers};
+use hibiki_common::infra::storage::Store;
 use tokio_util::sync::CancellationToken;
 
 use crate::delivery::{self, DeliveryContext};
@@ -19,9 +19,8 @@ pub const PUSH_CONCURRENCY: usize = 2048;
 
 pub struct MailContext {
     pub mailer: Mailer,
-    pub db: Db,
-    /// Opens a fallback email's reminder.
-    pub keys: hibiki_common::crypto::Keys,
+    /// Reads what a job names (a sign-in mail's secret, a fallback's reminder).
+    pub store: Store,
 }
 
 async fn handle_push(job: PushJob, ctx: Data<Arc<DeliveryContext>>) -> Result<(), BoxDynError> {
@@ -29,7 +28,7 @@ async fn handle_push(job: PushJob, ctx: Data<Arc<DeliveryContext>>) -> Result<()
 }
 
 async fn handle_mail(job: MailJob, ctx: Data<Arc<MailContext>>) -> Result<(), BoxDynError> {
-    crate::mail::send_job(&ctx.mailer, &ctx.db, &ctx.keys, &job).await.map_err(|e| Box::new(e) as BoxDynError)
+    crate::mail::send_job(&ctx.mailer, &ctx.store, &job).await.map_err(|e| Box::new(e) as BoxDynError)
 }
 
 /// Runs `start` again whenever the worker it starts stops before `shutdown`. apalis' Redis

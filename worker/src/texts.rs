@@ -6,7 +6,7 @@
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
-use hibiki_common::states::Language;
+use hibiki_common::domain::states::Language;
 use serde::Deserialize;
 
 /// A mail's subject and body, filled.

@@ -1,9 +1,9 @@
 use axum::extract::State;
 use axum::http::StatusCode;
+use hibiki_common::domain::access::{MAIL_KIND_TEST, MAILS_PER_HOUR};
+use hibiki_common::domain::settings::{Settings, SettingsPatch};
 use hibiki_common::error::FieldCode;
-use hibiki_common::jobs::MailJob;
-use hibiki_common::settings::{Settings, SettingsPatch};
-use hibiki_common::signin::{MAIL_KIND_TEST, MAILS_PER_HOUR};
+use hibiki_common::infra::jobs::MailJob;
 use jiff::SignedDuration;
 use serde::Deserialize;
 use utoipa::ToSchema;
@@ -23,7 +23,7 @@ pub struct DeleteAccount {
 /// The user's settings.
 #[utoipa::path(get, path = "/api/settings", tag = "account", responses((status = 200, body = Settings)))]
 pub async fn get_settings(State(state): State<AppState>, auth: AuthUser) -> ApiResult<Answer<Settings>> {
-    Ok(Answer(state.db.settings(&auth.user.id).await?))
+    Ok(Answer(state.store.db.settings(&auth.user.id).await?))
 }
 
 /// Change any settings.
@@ -34,9 +34,9 @@ pub async fn put_settings(
     ApiJson(mut patch): ApiJson<SettingsPatch>,
 ) -> ApiResult<Answer<Settings>> {
     patch.check()?;
-    let mut settings = state.db.settings(&auth.user.id).await?;
+    let mut settings = state.store.db.settings(&auth.user.id).await?;
     patch.apply(&mut settings);
-    state.db.save_settings(&auth.user.id, &settings, state.clock.now()).await?;
+    state.store.db.save_settings(&auth.user.id, &settings, state.clock.now()).await?;
     Ok(Answer(settings))
 }
 
@@ -46,14 +46,15 @@ pub async fn delete_account(State(state): State<AppState>, auth: AuthUser, ApiJs
     if !req.confirm.trim().eq_ignore_ascii_case(auth.user.email.as_str()) {
         return Err(ApiError::field("confirm", FieldCode::InvalidChoice.because("Type your email address to confirm")));
     }
-    state.db.delete_user(&auth.user).await?;
+    state.store.db.delete_user(&auth.user).await?;
     // Nothing of the account stays behind: its queued jobs, and its mails in the outbox.
     let jobs = state.queues.forget_user(&auth.user.id).await.map_err(|_| ApiError::Unavailable("queue"))?;
     let mails = if state.config.smtp_url.is_none() {
-        hibiki_common::outbox::forget(&hibiki_common::outbox::dir(&state.config.data_dir), auth.user.email.as_str()).unwrap_or_else(|e| {
-            tracing::warn!(error = %e, user_id = %auth.user.id, "could not clear the outbox of a deleted account");
-            0
-        })
+        hibiki_common::infra::outbox::forget(&hibiki_common::infra::outbox::dir(&state.config.data_dir), auth.user.email.as_str())
+            .unwrap_or_else(|e| {
+                tracing::warn!(error = %e, user_id = %auth.user.id, "could not clear the outbox of a deleted account");
+                0
+            })
     } else {
         0
     };
@@ -66,14 +67,14 @@ pub async fn delete_account(State(state): State<AppState>, auth: AuthUser, ApiJs
 pub async fn test_email(State(state): State<AppState>, auth: AuthUser) -> ApiResult<(StatusCode, Answer<Queued>)> {
     let now = state.clock.now();
     let email = &auth.user.email;
-    let (sent, oldest) = state.db.mail_sent_since(email, MAIL_KIND_TEST, now - SignedDuration::from_hours(1)).await?;
+    let (sent, oldest) = state.store.db.mail_sent_since(email, MAIL_KIND_TEST, now - SignedDuration::from_hours(1)).await?;
     if sent >= MAILS_PER_HOUR {
         let oldest = oldest.unwrap_or(now.as_millisecond());
         let retry_after = ((oldest + 3_600_000 - now.as_millisecond()) / 1000).max(1);
         return Err(ApiError::RateLimited { retry_after });
     }
-    let lang = state.db.settings(&auth.user.id).await?.language;
-    state.db.log_mail(email, MAIL_KIND_TEST, now).await?;
+    let lang = state.store.db.settings(&auth.user.id).await?.language;
+    state.store.db.log_mail(email, MAIL_KIND_TEST, now).await?;
     state.queues.mail(MailJob::Test { user_id: auth.user.id, lang }).await.map_err(|_| ApiError::Unavailable("mail queue"))?;
     Ok((StatusCode::ACCEPTED, Answer(Queued { queued: true })))
 }

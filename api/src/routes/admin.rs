@@ -1,6 +1,6 @@
 use axum::extract::State;
 use hibiki_common::error::FieldCode;
-use hibiki_common::storage::{AdminStats, AdminUser as AdminUserRow};
+use hibiki_common::infra::storage::{AdminStats, AdminUser as AdminUserRow};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
@@ -31,7 +31,7 @@ pub struct UserPage {
 #[utoipa::path(get, path = "/api/admin/stats", tag = "admin", responses((status = 200, body = AdminStats), (status = 403)))]
 pub async fn stats(State(state): State<AppState>, _admin: AdminUser) -> ApiResult<Answer<AdminStats>> {
     let depth = state.queues.depth().await.unwrap_or(-1);
-    Ok(Answer(state.db.admin_stats(state.clock.now(), depth).await?))
+    Ok(Answer(state.store.db.admin_stats(state.clock.now(), depth).await?))
 }
 
 /// Users with reminder counts and last activity (never reminder contents).
@@ -51,6 +51,6 @@ pub async fn users(State(state): State<AppState>, _admin: AdminUser, ApiQuery(q)
             FieldCode::OutOfRange.because("per_page must be between 1 and 100").with("min", 1).with("max", 100),
         ));
     }
-    let (users, total) = state.db.admin_users(page, per_page).await?;
+    let (users, total) = state.store.db.admin_users(page, per_page).await?;
     Ok(Answer(UserPage { users, page, per_page, total }))
 }

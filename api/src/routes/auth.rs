@@ -1,10 +1,11 @@
 use axum::extract::State;
 use axum::http::header::SET_COOKIE;
 use axum::http::{HeaderMap, StatusCode};
+use hibiki_common::domain::access::{CODE_TTL_SECS, RESEND_AFTER_SECS, SESSION_TTL};
+use hibiki_common::domain::ids::SessionId;
 use hibiki_common::error::FieldCode;
-use hibiki_common::ids::SessionId;
-use hibiki_common::signin::{self, CODE_TTL_SECS, RESEND_AFTER_SECS, SESSION_TTL, SignedIn};
-use hibiki_common::storage::User;
+use hibiki_common::infra::storage::User;
+use hibiki_common::usecases::signin::{self, SignedIn};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
@@ -110,8 +111,8 @@ pub const DEV_ADDRESSES: [&str; 4] = ["dev@example.com", "test@example.com", "de
 #[utoipa::path(post, path = "/api/auth/otp", request_body = OtpRequest, tag = "auth", security(()),
     responses((status = 202, body = OtpSent), (status = 400, description = "EMAIL_INVALID"), (status = 429, description = "RATE_LIMITED")))]
 pub async fn request_otp(State(state): State<AppState>, ApiJson(req): ApiJson<OtpRequest>) -> ApiResult<(StatusCode, Answer<OtpSent>)> {
-    let lang = hibiki_common::states::Language::from_hint(req.lang.as_deref());
-    let requested = signin::request_code(&state.db, &state.keys, &req.email, lang, state.clock.now()).await?;
+    let lang = hibiki_common::domain::states::Language::from_hint(req.lang.as_deref());
+    let requested = signin::request_code(&state.store, &req.email, lang, state.clock.now()).await?;
     state.queues.mail(requested.mail).await.map_err(|_| ApiError::Unavailable("mail queue"))?;
     metrics::counter!("hibiki_otp_requested_total").increment(1);
     let answer = OtpSent { expires_in: CODE_TTL_SECS, resend_after: RESEND_AFTER_SECS, code_sign_in: requested.code_sign_in };
@@ -122,7 +123,7 @@ pub async fn request_otp(State(state): State<AppState>, ApiJson(req): ApiJson<Ot
 #[utoipa::path(post, path = "/api/auth/verify", request_body = VerifyRequest, tag = "auth", security(()),
     responses((status = 200, body = SessionIssued), (status = 400, description = "OTP_INVALID, OTP_EXPIRED"), (status = 429, description = "OTP_ATTEMPTS_EXCEEDED")))]
 pub async fn verify(State(state): State<AppState>, headers: HeaderMap, ApiJson(req): ApiJson<VerifyRequest>) -> ApiResult<Issued> {
-    let result = signin::verify_code(&state.db, &state.keys, &req.email, &req.code, &device(&headers), state.clock.now()).await;
+    let result = signin::verify_code(&state.store, &req.email, &req.code, &device(&headers), state.clock.now()).await;
     record_outcome(&result);
     Ok(issue(&state, result?))
 }
@@ -137,10 +138,10 @@ pub async fn verify_link(
     ApiJson(req): ApiJson<VerifyLinkRequest>,
 ) -> ApiResult<(HeaderMap, Answer<VerifyLinkAnswer>)> {
     if req.peek {
-        let email = signin::peek_link(&state.db, &state.keys, &req.token, state.clock.now()).await?;
+        let email = signin::peek_link(&state.store, &req.token, state.clock.now()).await?;
         return Ok((HeaderMap::new(), Answer(VerifyLinkAnswer::Peek(LinkPeek { email }))));
     }
-    let result = signin::verify_link(&state.db, &state.keys, &req.token, &device(&headers), state.clock.now()).await;
+    let result = signin::verify_link(&state.store, &req.token, &device(&headers), state.clock.now()).await;
     record_outcome(&result);
     let (headers, Answer(issued)) = issue(&state, result?);
     Ok((headers, Answer(VerifyLinkAnswer::SignedIn(issued))))
@@ -174,9 +175,9 @@ pub async fn dev_login(
         ));
     }
     // The developer addresses are valid ones.
-    let email = hibiki_common::email::Email::parse(&email).map_err(|_| ApiError::NotFound)?;
+    let email = hibiki_common::domain::email::Email::parse(&email).map_err(|_| ApiError::NotFound)?;
     let signed_in =
-        signin::start_session(&state.db, &state.keys, &email, hibiki_common::states::Language::En, &device(&headers), state.clock.now())
+        signin::start_session(&state.store, &email, hibiki_common::domain::states::Language::En, &device(&headers), state.clock.now())
             .await?;
     Ok(issue(&state, signed_in))
 }
@@ -193,10 +194,10 @@ pub async fn session(State(state): State<AppState>, AuthUser { user, .. }: AuthU
 #[utoipa::path(post, path = "/api/auth/logout", tag = "auth", params(LogoutQuery), responses((status = 204), (status = 401)))]
 pub async fn logout(State(state): State<AppState>, ApiQuery(q): ApiQuery<LogoutQuery>, auth: AuthUser) -> ApiResult<SignedOut> {
     if q.all {
-        let ended = state.db.end_all_sessions(&auth.user.id).await?;
+        let ended = state.store.db.end_all_sessions(&auth.user.id).await?;
         tracing::info!(user_id = %auth.user.id, ended, "signed out everywhere");
     } else {
-        signin::sign_out(&state.db, &auth.token).await?;
+        signin::sign_out(&state.store, &auth.token).await?;
     }
     Ok(signed_out(state.config.secure_cookies()))
 }
@@ -204,15 +205,15 @@ pub async fn logout(State(state): State<AppState>, ApiQuery(q): ApiQuery<LogoutQ
 /// The user's live sessions, most recently used first.
 #[utoipa::path(get, path = "/api/auth/sessions", tag = "auth", responses((status = 200, body = Vec<SessionListed>), (status = 401)))]
 pub async fn sessions(State(state): State<AppState>, auth: AuthUser) -> ApiResult<Answer<Vec<SessionListed>>> {
-    let rows = state.db.sessions_of(&auth.user.id, state.clock.now(), signin::SESSION_LIFETIME).await?;
+    let rows = state.store.db.sessions_of(&auth.user.id, state.clock.now(), signin::SESSION_LIFETIME).await?;
     let listed: Vec<SessionListed> = rows
         .into_iter()
         .map(|r| SessionListed {
             current: r.id == auth.session_id,
             id: r.id,
             label: r.label,
-            created_at: hibiki_common::time::from_millis(r.created_at),
-            last_used_at: hibiki_common::time::from_millis(r.last_used_at),
+            created_at: hibiki_common::domain::time::from_millis(r.created_at),
+            last_used_at: hibiki_common::domain::time::from_millis(r.last_used_at),
         })
         .collect();
     Ok(Answer(listed))
@@ -222,7 +223,7 @@ pub async fn sessions(State(state): State<AppState>, auth: AuthUser) -> ApiResul
 #[utoipa::path(delete, path = "/api/auth/sessions/{id}", tag = "auth", params(("id" = String, Path)),
     responses((status = 204), (status = 404, description = "NOT_FOUND")))]
 pub async fn end_session(State(state): State<AppState>, ApiPath(id): ApiPath<SessionId>, auth: AuthUser) -> ApiResult<StatusCode> {
-    if !state.db.end_session(&auth.user.id, &id).await? {
+    if !state.store.db.end_session(&auth.user.id, &id).await? {
         return Err(ApiError::NotFound);
     }
     Ok(StatusCode::NO_CONTENT)
@@ -231,7 +232,7 @@ pub async fn end_session(State(state): State<AppState>, ApiPath(id): ApiPath<Ses
 /// The session's device label, from the request's `User-Agent`.
 fn device(headers: &HeaderMap) -> String {
     let agent = headers.get(axum::http::header::USER_AGENT).and_then(|v| v.to_str().ok()).unwrap_or("");
-    hibiki_common::device::label_of_agent(agent)
+    hibiki_common::domain::device::label_of_agent(agent)
 }
 
 fn record_outcome<T>(result: &Result<T, signin::SignInError>) {

@@ -3,9 +3,9 @@
 use axum::extract::{Path, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
-use hibiki_common::calendar::{self, FeedOptions};
-use hibiki_common::crypto::session_hash;
-use hibiki_common::reminder::StatusFilter;
+use hibiki_common::domain::calendar::{self, FeedOptions};
+use hibiki_common::domain::reminder::StatusFilter;
+use hibiki_common::infra::crypto::session_hash;
 use serde::Serialize;
 use utoipa::ToSchema;
 
@@ -24,8 +24,8 @@ pub struct CalendarUrl {
 /// A new secret feed URL; any earlier one stops working.
 #[utoipa::path(post, path = "/api/calendar/token", tag = "calendar", responses((status = 201, body = CalendarUrl)))]
 pub async fn create_token(State(state): State<AppState>, auth: AuthUser) -> ApiResult<(StatusCode, Answer<CalendarUrl>)> {
-    let token = state.keys.token();
-    state.db.set_calendar_token(&auth.user.id, Some(&session_hash(&token))).await?;
+    let token = state.store.keys.token();
+    state.store.db.set_calendar_token(&auth.user.id, Some(&session_hash(&token))).await?;
     state.feeds.forget(&auth.user.id);
     let base = state.config.public_url.as_str().trim_end_matches('/');
     Ok((StatusCode::CREATED, Answer(CalendarUrl { url: format!("{base}/api/calendar/{token}.ics") })))
@@ -34,7 +34,7 @@ pub async fn create_token(State(state): State<AppState>, auth: AuthUser) -> ApiR
 /// The feed URL stops working.
 #[utoipa::path(delete, path = "/api/calendar/token", tag = "calendar", responses((status = 204)))]
 pub async fn delete_token(State(state): State<AppState>, auth: AuthUser) -> ApiResult<StatusCode> {
-    state.db.set_calendar_token(&auth.user.id, None).await?;
+    state.store.db.set_calendar_token(&auth.user.id, None).await?;
     state.feeds.forget(&auth.user.id);
     Ok(StatusCode::NO_CONTENT)
 }
@@ -47,14 +47,14 @@ pub async fn delete_token(State(state): State<AppState>, auth: AuthUser) -> ApiR
 pub async fn feed(State(state): State<AppState>, Path(file): Path<String>, headers: HeaderMap) -> ApiResult<Response> {
     let token = file.strip_suffix(".ics").filter(|t| !t.is_empty() && t.len() <= 64).ok_or(ApiError::NotFound)?;
     let token_hash = session_hash(token);
-    let user = state.db.calendar_user(&token_hash).await?.ok_or(ApiError::NotFound)?;
+    let user = state.store.db.calendar_user(&token_hash).await?.ok_or(ApiError::NotFound)?;
     state.limiters.check_feed(&token_hash)?;
     let now = state.clock.now();
-    let settings = state.db.settings(&user.id).await?;
+    let settings = state.store.db.settings(&user.id).await?;
     // The spelled-out dates move with the day, so the day is part of what the feed is made of.
     let fingerprint = format!(
         "{}:{}:{}:{}",
-        state.db.feed_fingerprint(&user.id).await?,
+        state.store.db.feed_fingerprint(&user.id).await?,
         settings.language,
         settings.hide_notification_content,
         now.as_second().div_euclid(86_400)
@@ -62,7 +62,7 @@ pub async fn feed(State(state): State<AppState>, Path(file): Path<String>, heade
     let rendered = match state.feeds.get(&user.id, &fingerprint) {
         Some(rendered) => rendered,
         None => {
-            let reminders = state.db.list_reminders(&state.keys, &user.id, StatusFilter::Active, now).await?;
+            let reminders = state.store.db.list_reminders(&state.store.keys, &user.id, StatusFilter::Active, now).await?;
             let host = state.config.public_url.host_str().unwrap_or("hibiki").to_owned();
             let options = FeedOptions { host: &host, language: settings.language, hide_content: settings.hide_notification_content, now };
             let body = calendar::feed(&reminders, &options);

@@ -1,7 +1,7 @@
 use axum::extract::State;
 use axum::http::StatusCode;
-use hibiki_common::status::{SCHEDULER_LEASE, SCHEDULER_LEASE_TTL_MS, percentile};
-use hibiki_common::storage::{DeliveryCounts, TimelineBucket};
+use hibiki_common::infra::status::{SCHEDULER_LEASE, SCHEDULER_LEASE_TTL_MS, percentile};
+use hibiki_common::infra::storage::{DeliveryCounts, TimelineBucket};
 use jiff::{SignedDuration, Timestamp};
 use serde::Serialize;
 use utoipa::ToSchema;
@@ -51,7 +51,7 @@ pub async fn detail(State(state): State<AppState>) -> (StatusCode, Answer<Health
 }
 
 async fn check_health(state: &AppState) -> (StatusCode, Health) {
-    let database = match tokio::time::timeout(std::time::Duration::from_secs(3), state.db.ping()).await {
+    let database = match tokio::time::timeout(std::time::Duration::from_secs(3), state.store.db.ping()).await {
         Ok(Ok(())) => "ok",
         _ => "down",
     };
@@ -71,7 +71,7 @@ async fn check_health(state: &AppState) -> (StatusCode, Health) {
     let code = if database == "ok" { StatusCode::OK } else { StatusCode::SERVICE_UNAVAILABLE };
     // The shipped holiday table runs out some day: warn 90 days ahead (it does not degrade
     // delivery; schedules just stop seeing holidays after it).
-    let table = hibiki_common::holidays::table();
+    let table = hibiki_common::domain::holidays::table();
     let holidays = table.coverage_now();
     let body = Health { status, checks: HealthChecks { database, queue, scheduler, mail, holidays }, holidays_until: table.last };
     (code, body)
@@ -108,7 +108,7 @@ async fn scheduler_last_seen_ms(state: &AppState) -> Option<i64> {
     if let Some(tick) = state.status.scheduler_last_tick_ms() {
         return Some(tick);
     }
-    let expiry = state.db.lease_expiry(SCHEDULER_LEASE).await.ok()??;
+    let expiry = state.store.db.lease_expiry(SCHEDULER_LEASE).await.ok()??;
     Some((expiry - SCHEDULER_LEASE_TTL_MS).min(state.clock.now().as_millisecond()))
 }
 
@@ -123,12 +123,12 @@ async fn summarize(state: &AppState) -> ApiResult<StatusSummary> {
     let now = state.clock.now();
     let hour_ago = now - SignedDuration::from_hours(1);
     // One read feeds the timeline and the last hour's lateness.
-    let (timeline_1h, samples) = state.db.delivery_timeline_with_lateness(now, SignedDuration::from_mins(5), 12).await?;
+    let (timeline_1h, samples) = state.store.db.delivery_timeline_with_lateness(now, SignedDuration::from_mins(5), 12).await?;
     let mut lateness: Vec<i64> =
         samples.into_iter().filter(|(created, _)| *created > hour_ago.as_millisecond()).map(|(_, late)| late).collect();
     lateness.sort_unstable();
     Ok(StatusSummary {
-        scheduler_last_tick: scheduler_last_seen_ms(state).await.map(hibiki_common::time::from_millis),
+        scheduler_last_tick: scheduler_last_seen_ms(state).await.map(hibiki_common::domain::time::from_millis),
         lateness_1h: Lateness {
             p50_ms: percentile(&lateness, 50.0),
             p95_ms: percentile(&lateness, 95.0),
@@ -136,10 +136,10 @@ async fn summarize(state: &AppState) -> ApiResult<StatusSummary> {
             max_ms: lateness.last().copied(),
         },
         queue_depth: state.queues.depth().await.unwrap_or(-1),
-        deliveries_5m: state.db.delivery_counts_since(now - SignedDuration::from_mins(5)).await?,
-        deliveries_1h: state.db.delivery_counts_since(hour_ago).await?,
+        deliveries_5m: state.store.db.delivery_counts_since(now - SignedDuration::from_mins(5)).await?,
+        deliveries_1h: state.store.db.delivery_counts_since(hour_ago).await?,
         timeline_1h,
-        holidays_until: hibiki_common::holidays::table().last,
-        holidays: hibiki_common::holidays::table().coverage_now(),
+        holidays_until: hibiki_common::domain::holidays::table().last,
+        holidays: hibiki_common::domain::holidays::table().coverage_now(),
     })
 }

@@ -3,11 +3,11 @@ use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use hibiki_common::domain::ids::{LogId, SubscriptionId};
+use hibiki_common::domain::push_endpoint;
 use hibiki_common::error::FieldCode;
-use hibiki_common::ids::{LogId, SubscriptionId};
-use hibiki_common::jobs::PushJob;
-use hibiki_common::push_endpoint;
-use hibiki_common::storage::Subscription;
+use hibiki_common::infra::jobs::PushJob;
+use hibiki_common::infra::storage::Subscription;
 use jiff::SignedDuration;
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
@@ -122,7 +122,7 @@ pub async fn vapid_public_key(State(state): State<AppState>) -> Answer<VapidPubl
 /// This user's devices.
 #[utoipa::path(get, path = "/api/notifications/subscriptions", tag = "notifications", responses((status = 200, body = [Subscription])))]
 pub async fn subscriptions(State(state): State<AppState>, auth: AuthUser) -> ApiResult<Answer<Vec<Subscription>>> {
-    Ok(Answer(state.db.subscriptions(&auth.user.id).await?))
+    Ok(Answer(state.store.db.subscriptions(&auth.user.id).await?))
 }
 
 /// Remove one of this user's devices: it gets no more pushes.
@@ -132,7 +132,7 @@ pub async fn delete_subscription(
     auth: AuthUser,
     crate::extract::ApiPath(id): crate::extract::ApiPath<SubscriptionId>,
 ) -> ApiResult<StatusCode> {
-    state.db.delete_subscription_by_id(&auth.user.id, &id).await?;
+    state.store.db.delete_subscription_by_id(&auth.user.id, &id).await?;
     Ok(StatusCode::NO_CONTENT)
 }
 
@@ -161,7 +161,7 @@ pub async fn action(State(state): State<AppState>, ApiQuery(q): ApiQuery<ActionQ
         Some("unsubscribe") => {
             let auth = req.user(&state).await?;
             let un: UnsubscribeRequest = req.json(&state).await?;
-            state.db.delete_subscription_of_user(&auth.user.id, &un.endpoint).await?;
+            state.store.db.delete_subscription_of_user(&auth.user.id, &un.endpoint).await?;
             Ok(NotificationsAnswer::Done)
         }
         Some("test") => {
@@ -202,6 +202,7 @@ async fn subscribe(state: &AppState, auth: &AuthUser, req: SubscribeRequest) -> 
     }
     errors.into_result()?;
     let id = state
+        .store
         .db
         .upsert_subscription(
             &auth.user.id,
@@ -216,20 +217,20 @@ async fn subscribe(state: &AppState, auth: &AuthUser, req: SubscribeRequest) -> 
 }
 
 async fn acknowledge(state: &AppState, ack: AckRequest) -> ApiResult<()> {
-    if !state.keys.verify_action_token(&ack.log_id, &ack.action_token) {
+    if !state.store.keys.verify_action_token(&ack.log_id, &ack.action_token) {
         return Err(ApiError::NotFound);
     }
-    let entry = state.db.delivery(&ack.log_id).await?.ok_or(ApiError::NotFound)?;
-    state.db.mark_shown(&entry.log_id, ack.endpoint.as_deref(), state.clock.now()).await?;
+    let entry = state.store.db.delivery(&ack.log_id).await?.ok_or(ApiError::NotFound)?;
+    state.store.db.mark_shown(&entry.log_id, ack.endpoint.as_deref(), state.clock.now()).await?;
     metrics::counter!("hibiki_notifications_shown_total").increment(1);
     Ok(())
 }
 
 async fn test(state: &AppState, auth: &AuthUser) -> ApiResult<Queued> {
-    if state.db.subscriptions(&auth.user.id).await?.is_empty() {
+    if state.store.db.subscriptions(&auth.user.id).await?.is_empty() {
         return Err(ApiError::SubscriptionNotFound);
     }
-    if let Some(retry_after) = state.db.claim_test_push(&auth.user.id, state.clock.now(), TEST_PUSH_EVERY).await? {
+    if let Some(retry_after) = state.store.db.claim_test_push(&auth.user.id, state.clock.now(), TEST_PUSH_EVERY).await? {
         return Err(ApiError::RateLimited { retry_after });
     }
     state.queues.push(PushJob::Test { user_id: auth.user.id }).await.map_err(|_| ApiError::Unavailable("push queue"))?;

@@ -1,14 +1,13 @@
 use axum::extract::State;
 use axum::http::{HeaderName, StatusCode};
-use hibiki_common::alarms::{self, Alarms};
+use hibiki_common::domain::ids::{LogId, ReminderId};
+use hibiki_common::domain::recurrence::Recurrence;
+use hibiki_common::domain::reminder::{self, PreviewInput, Reminder, ReminderInput, ReminderPatch, StatusFilter, Timing};
+use hibiki_common::domain::states::NotificationAction;
 use hibiki_common::error::FieldCode;
 use hibiki_common::error::FieldErrors;
-use hibiki_common::ids::{LogId, ReminderId};
-use hibiki_common::lifecycle::Event;
-use hibiki_common::recurrence::Recurrence;
-use hibiki_common::reminder::{self, Contents, PreviewInput, Reminder, ReminderInput, ReminderPatch, StatusFilter, Timing};
-use hibiki_common::states::NotificationAction;
-use hibiki_common::storage::DeliveryLog;
+use hibiki_common::infra::storage::DeliveryLog;
+use hibiki_common::usecases::reminders::{self, NotificationAct, Proof};
 use jiff::Timestamp;
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
@@ -71,7 +70,8 @@ pub async fn list(
         errors.add("offset", FieldCode::OutOfRange.because("offset must be 0 or more").with("min", 0));
     }
     errors.into_result()?;
-    let (page, total) = state.db.list_reminders_page(&state.keys, &auth.user.id, q.status, limit, offset, state.clock.now()).await?;
+    let (page, total) =
+        state.store.db.list_reminders_page(&state.store.keys, &auth.user.id, q.status, limit, offset, state.clock.now()).await?;
     Ok(([(HeaderName::from_static("x-total-count"), total.to_string())], Answer(page)))
 }
 
@@ -129,20 +129,7 @@ pub async fn create_or_act(
 }
 
 async fn create(state: &AppState, auth: &AuthUser, input: ReminderInput) -> ApiResult<(StatusCode, Answer<Reminder>)> {
-    let now = state.clock.now();
-    let mut errors = FieldErrors::default();
-    let timezone = match input.timezone {
-        Some(tz) => reminder::check_zone(&tz, &mut errors),
-        None => state.db.settings(&auth.user.id).await?.timezone,
-    };
-    let mut contents = Contents { title: input.title, description: input.description, send_to: input.send_to, metadata: input.metadata };
-    let mut timing = Timing { send_at: input.send_at, timezone, recurrence: input.recurrence.unwrap_or(Recurrence::once()) };
-    reminder::check_contents(&mut contents, &mut errors);
-    reminder::check_timing(&mut timing, true, now, &mut errors);
-    let mut alarms = Alarms { alerts: input.alerts.unwrap_or_else(alarms::default_alerts), repeat: input.repeat_until_done };
-    alarms::check(&mut alarms.alerts, alarms.repeat.as_ref(), &mut errors);
-    errors.into_result()?;
-    let created = state.db.create_reminder(&state.keys, &auth.user.id, &contents, &timing, &alarms, now).await?;
+    let created = reminders::create(&state.store, &auth.user.id, input, state.clock.now()).await?;
     metrics::counter!("hibiki_reminders_created_total").increment(1);
     Ok((StatusCode::CREATED, Answer(created)))
 }
@@ -150,28 +137,26 @@ async fn create(state: &AppState, auth: &AuthUser, input: ReminderInput) -> ApiR
 /// Complete or snooze from a notification. The same (log_id, action) twice changes nothing
 /// the second time.
 async fn handle(state: &AppState, auth: Option<AuthUser>, req: HandleRequest) -> ApiResult<(StatusCode, Answer<Reminder>)> {
-    let now = state.clock.now();
-    let entry = state.db.delivery(&req.log_id).await?.ok_or(ApiError::NotFound)?;
-    let token_ok = req.action_token.as_deref().is_some_and(|t| state.keys.verify_action_token(&req.log_id, t));
-    let session_ok = auth.as_ref().is_some_and(|a| a.user.id == entry.user_id);
-    if entry.reminder_id != req.reminder_id || !(token_ok || session_ok) {
-        // Someone else's, or no proof: indistinguishable from a missing entry.
-        return match auth {
-            None if req.action_token.is_none() => Err(ApiError::Unauthorized),
-            _ => Err(ApiError::NotFound),
-        };
+    let act = NotificationAct {
+        reminder_id: req.reminder_id,
+        log_id: req.log_id,
+        action: req.action,
+        snooze_minutes: req.snooze_minutes,
+        snooze_until: req.snooze_until,
+    };
+    let proof = Proof { user: auth.as_ref().map(|a| &a.user.id), action_token: req.action_token.as_deref() };
+    match reminders::act_on_notification(&state.store, act, proof, state.clock.now()).await? {
+        Some(acted) => {
+            if acted.changed {
+                metrics::counter!("hibiki_notification_actions_total", "action" => req.action.as_str()).increment(1);
+            }
+            Ok((StatusCode::OK, Answer(acted.reminder)))
+        }
+        // Someone else's, or no proof: indistinguishable from a missing entry; asked with
+        // nothing at all, it needs a sign-in.
+        None if auth.is_none() && req.action_token.is_none() => Err(ApiError::Unauthorized),
+        None => Err(ApiError::NotFound),
     }
-    let user_id = entry.user_id;
-    let r = state.db.get_reminder(&state.keys, &user_id, &entry.reminder_id, now).await?;
-    let default_snooze = state.db.settings(&user_id).await?.default_snooze_minutes;
-    let effect =
-        reminder::action_effect(req.action, r.recurrence.is_one_time(), req.snooze_minutes, req.snooze_until, default_snooze, now)?;
-    let plan = r.plan(Event::Acted { occurrence: entry.occurrence(), effect }, now);
-    if state.db.apply_action(&req.log_id, &r.id, &user_id, req.action, &plan, now).await? {
-        metrics::counter!("hibiki_notification_actions_total", "action" => req.action.as_str()).increment(1);
-    }
-    state.db.touch_user(&user_id, now).await?;
-    Ok((StatusCode::OK, Answer(state.db.get_reminder(&state.keys, &user_id, &r.id, now).await?)))
 }
 
 /// `POST /api/reminders/{id}/send`'s answer.
@@ -195,23 +180,23 @@ pub async fn send(
     ApiPath(id): ApiPath<ReminderId>,
 ) -> ApiResult<(StatusCode, Answer<SendNowAnswer>)> {
     let now = state.clock.now();
-    let r = state.db.get_reminder(&state.keys, &auth.user.id, &id, now).await?;
-    if let Some(retry_after) = state.db.send_now_wait(&auth.user.id, now, state.config.send_now_interval_ms as i64).await? {
+    let r = state.store.db.get_reminder(&state.store.keys, &auth.user.id, &id, now).await?;
+    if let Some(retry_after) = state.store.db.send_now_wait(&auth.user.id, now, state.config.send_now_interval_ms as i64).await? {
         return Err(ApiError::RateLimited { retry_after });
     }
-    let fallback = state.db.settings(&auth.user.id).await?.email_fallback_minutes;
-    let devices = state.db.target_device_count(&auth.user.id, r.send_to.as_deref()).await?;
-    let log_id = state.db.create_send_now(&r.id, &auth.user.id, devices, fallback, now).await?;
+    let fallback = state.store.db.settings(&auth.user.id).await?.email_fallback_minutes;
+    let devices = state.store.db.target_device_count(&auth.user.id, r.send_to.as_deref()).await?;
+    let log_id = state.store.db.create_send_now(&r.id, &auth.user.id, devices, fallback, now).await?;
     let mut email = false;
     if devices > 0 {
         // The entry is already durable: if the queue is unreachable now, the scheduler's
         // reconcile pass enqueues it again, so the answer is still "accepted".
-        if let Err(e) = state.queues.push(hibiki_common::jobs::PushJob::Deliver { log_id }).await {
+        if let Err(e) = state.queues.push(hibiki_common::infra::jobs::PushJob::Deliver { log_id }).await {
             tracing::warn!(error = %e, %log_id, "could not enqueue a send-now delivery; the scheduler will");
         }
     } else if fallback.is_some() {
-        match state.db.claim_fallback(&log_id, now).await? {
-            hibiki_common::storage::FallbackClaim::Send(job) => {
+        match state.store.db.claim_fallback(&log_id, now).await? {
+            hibiki_common::infra::storage::FallbackClaim::Send(job) => {
                 state.queues.mail(job).await.map_err(|_| ApiError::Unavailable("mail queue"))?;
                 email = true;
             }
@@ -226,7 +211,7 @@ pub async fn send(
 /// One reminder.
 #[utoipa::path(get, path = "/api/reminders/{id}", params(("id" = String, Path, description = "the reminder id")), tag = "reminders", responses((status = 200, body = Reminder), (status = 404)))]
 pub async fn get(State(state): State<AppState>, auth: AuthUser, ApiPath(id): ApiPath<ReminderId>) -> ApiResult<Answer<Reminder>> {
-    Ok(Answer(state.db.get_reminder(&state.keys, &auth.user.id, &id, state.clock.now()).await?))
+    Ok(Answer(state.store.db.get_reminder(&state.store.keys, &auth.user.id, &id, state.clock.now()).await?))
 }
 
 /// Edit any fields of a reminder. A new time must be in the future; giving a completed
@@ -239,10 +224,7 @@ pub async fn update(
     ApiPath(id): ApiPath<ReminderId>,
     ApiJson(patch): ApiJson<ReminderPatch>,
 ) -> ApiResult<Answer<Reminder>> {
-    let now = state.clock.now();
-    let mut r = state.db.get_reminder(&state.keys, &auth.user.id, &id, now).await?;
-    let applied = patch.apply_to(&mut r, now)?;
-    Ok(Answer(state.db.save_reminder(&state.keys, &r, applied, now).await?))
+    Ok(Answer(reminders::edit(&state.store, &auth.user.id, &id, patch, state.clock.now()).await?))
 }
 
 /// Skip the reminder's next occurrence: its local date joins `recurrence.skip` (skipped
@@ -250,16 +232,13 @@ pub async fn update(
 #[utoipa::path(post, path = "/api/reminders/{id}/skip", params(("id" = String, Path, description = "the reminder id")), tag = "reminders",
     responses((status = 200, body = Reminder), (status = 400), (status = 404)))]
 pub async fn skip(State(state): State<AppState>, auth: AuthUser, ApiPath(id): ApiPath<ReminderId>) -> ApiResult<Answer<Reminder>> {
-    let now = state.clock.now();
-    let mut r = state.db.get_reminder(&state.keys, &auth.user.id, &id, now).await?;
-    let applied = reminder::skip_next(&mut r, now)?;
-    Ok(Answer(state.db.save_reminder(&state.keys, &r, applied, now).await?))
+    Ok(Answer(reminders::skip_next(&state.store, &auth.user.id, &id, state.clock.now()).await?))
 }
 
 /// Delete a reminder and its delivery log.
 #[utoipa::path(delete, path = "/api/reminders/{id}", params(("id" = String, Path, description = "the reminder id")), tag = "reminders", responses((status = 204), (status = 404)))]
 pub async fn delete(State(state): State<AppState>, auth: AuthUser, ApiPath(id): ApiPath<ReminderId>) -> ApiResult<StatusCode> {
-    state.db.delete_reminder(&auth.user.id, &id).await?;
+    state.store.db.delete_reminder(&auth.user.id, &id).await?;
     Ok(StatusCode::NO_CONTENT)
 }
 
@@ -276,14 +255,14 @@ pub async fn preview(
     let mut errors = FieldErrors::default();
     let timezone = match input.timezone {
         Some(tz) => reminder::check_zone(&tz, &mut errors),
-        None => state.db.settings(&auth.user.id).await?.timezone,
+        None => state.store.db.settings(&auth.user.id).await?.timezone,
     };
     let recurrence = input.recurrence.unwrap_or(Recurrence::once());
     if let Err(e) = recurrence.validate() {
         errors.add("recurrence", e.problem());
     }
     errors.into_result()?;
-    let send_at = hibiki_common::time::ceil_to_second(input.send_at);
+    let send_at = hibiki_common::domain::time::ceil_to_second(input.send_at);
     let timing = Timing { send_at, timezone, recurrence };
     Ok(Answer(Occurrences { occurrences: timing.schedule().occurrences(send_at, count) }))
 }
@@ -298,7 +277,7 @@ pub async fn occurrences(
     ApiQuery(q): ApiQuery<CountQuery>,
 ) -> ApiResult<Answer<Occurrences>> {
     let count = reminder::preview_count(q.count)?;
-    let r = state.db.get_reminder(&state.keys, &auth.user.id, &id, state.clock.now()).await?;
+    let r = state.store.db.get_reminder(&state.store.keys, &auth.user.id, &id, state.clock.now()).await?;
     let occurrences = match (r.is_active, r.scheduled_at) {
         (true, Some(next)) => r.timing().schedule().occurrences(next, count),
         _ => Vec::new(),
@@ -310,6 +289,6 @@ pub async fn occurrences(
 #[utoipa::path(get, path = "/api/reminders/{id}/logs", params(("id" = String, Path, description = "the reminder id")), tag = "reminders", responses((status = 200, body = [DeliveryLog]), (status = 404)))]
 pub async fn logs(State(state): State<AppState>, auth: AuthUser, ApiPath(id): ApiPath<ReminderId>) -> ApiResult<Answer<Vec<DeliveryLog>>> {
     // Answer 404 for someone else's reminder rather than an empty list.
-    state.db.get_reminder(&state.keys, &auth.user.id, &id, state.clock.now()).await?;
-    Ok(Answer(state.db.delivery_logs(&auth.user.id, &id).await?))
+    state.store.db.get_reminder(&state.store.keys, &auth.user.id, &id, state.clock.now()).await?;
+    Ok(Answer(state.store.db.delivery_logs(&auth.user.id, &id).await?))
 }

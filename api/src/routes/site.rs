@@ -1,7 +1,7 @@
 //! What the web app needs to know about this deployment before anyone signs in.
 
 use axum::extract::State;
-use hibiki_common::config::Operator;
+use hibiki_common::infra::config::Operator;
 use serde::Serialize;
 use utoipa::ToSchema;
 

@@ -1,0 +1,20 @@
+//! The domain: Hibiki's values and rules as plain types and pure functions (no I/O): ids,
+//! times and zones, reminders, their recurrence, alarms and the fire lifecycle, settings,
+//! the calendar feed, the push message.
+
+pub mod access;
+pub mod alarms;
+pub mod calendar;
+pub mod device;
+pub mod email;
+pub mod holidays;
+pub mod ids;
+pub mod lifecycle;
+pub mod push_endpoint;
+pub mod push_message;
+pub mod recurrence;
+pub mod reminder;
+pub mod settings;
+pub mod states;
+pub mod time;
+pub mod zone;

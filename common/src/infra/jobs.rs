@@ -1,0 +1,59 @@
+//! Job types that cross process boundaries, and the names of their queues. Defined once here
+//! so the API (which enqueues) and the worker (which runs) cannot disagree.
+
+use serde::{Deserialize, Serialize};
+
+use crate::domain::ids::{LogId, UserId};
+use crate::domain::states::Language;
+
+/// A push to send.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum PushJob {
+    /// A delivery log entry: the reminder goes to every device of its user (or `send_to`).
+    Deliver { log_id: LogId },
+    /// Many entries, usually of one second: a burst travels as a few jobs, not one per push.
+    DeliverBatch { log_ids: Vec<LogId> },
+    /// `POST /api/notifications?action=test`.
+    Test { user_id: UserId },
+}
+
+/// Entries per `DeliverBatch` job: big enough that a burst is a few queue round trips, small
+/// enough that several workers share a burst.
+pub const DELIVER_BATCH: usize = 250;
+
+impl PushJob {
+    /// The jobs that deliver `log_ids`, [`DELIVER_BATCH`] entries each.
+    pub fn deliver_all(log_ids: Vec<LogId>) -> Vec<PushJob> {
+        log_ids
+            .chunks(DELIVER_BATCH)
+            .map(|c| if c.len() == 1 { PushJob::Deliver { log_id: c[0] } } else { PushJob::DeliverBatch { log_ids: c.to_vec() } })
+            .collect()
+    }
+}
+
+/// An email to send. A job names what to send, never a secret or an address: the worker reads
+/// the recipient, and a sign-in mail's sealed code and link, from the database, and renders
+/// the mail in the recipient's language.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum MailJob {
+    /// A sign-in email (the 6-digit code and the link, or only the link while code sign-in is
+    /// blocked), named by its pending sign-in's reference (a keyed hash, hex).
+    SignIn { sign_in: String, lang: Language },
+    /// `POST /api/test-email`.
+    Test { user_id: UserId, lang: Language },
+    /// A reminder no device showed (the email fallback). The contents are read from the
+    /// database when it is sent, so the queue never holds them.
+    Fallback { user_id: UserId, log_id: LogId, lang: Language },
+}
+
+impl MailJob {
+    /// The account the job is for, if it names one (a sign-in may be for a new address).
+    pub fn user_id(&self) -> Option<&UserId> {
+        match self {
+            MailJob::SignIn { .. } => None,
+            MailJob::Test { user_id, .. } | MailJob::Fallback { user_id, .. } => Some(user_id),
+        }
+    }
+}

@@ -1,0 +1,292 @@
+//! The push worker's statements, each for many delivery log entries at once: a job carries a
+//! chunk of a second's entries, and a burst is a few statements per chunk, not several per push.
+//!
+//! Entries are found by id. `COALESCE(status, '') = 'queued'` keeps PostgreSQL from reaching
+//! them through the index on `status` instead: right after a burst its statistics still say
+//! few entries are queued, and it would scan all 100,000 of them for each chunk (measured:
+//! seconds per statement).
+
+use std::collections::{HashMap, HashSet};
+
+use jiff::{SignedDuration, Timestamp};
+use sqlx::{AssertSqlSafe, Row};
+
+use super::reminders::open_json;
+use super::subscriptions::SubscriptionKeys;
+use super::{Db, placeholders, value_rows};
+use crate::Result;
+use crate::domain::ids::{LogId, ReminderId, SubscriptionId, UserId};
+use crate::domain::states::{DeviceDeliveryStatus, EntryKind, EntryStatus, Language};
+use crate::domain::time::{from_millis, to_millis};
+use crate::infra::crypto::Keys;
+
+/// A send "in flight" longer than this belongs to a dead worker and may be taken over.
+pub const STALE_SEND: SignedDuration = SignedDuration::from_secs(60);
+
+/// Rows per statement (SQLite and PostgreSQL both take this many parameters comfortably).
+const ROWS: usize = 500;
+
+/// A delivery log entry still to be pushed, with what its notification says.
+#[derive(Debug, Clone)]
+pub struct Outgoing {
+    pub log_id: LogId,
+    pub reminder_id: ReminderId,
+    pub kind: EntryKind,
+    pub user_id: UserId,
+    pub occurrence_at: Timestamp,
+    pub late: bool,
+    /// None when the reminder was deleted since it fell due.
+    pub content: Option<OutgoingContent>,
+}
+
+#[derive(Debug, Clone)]
+pub struct OutgoingContent {
+    pub title: String,
+    pub description: Option<String>,
+    /// The devices the reminder goes to; empty or None: all of the user's.
+    pub send_to: Option<Vec<SubscriptionId>>,
+    pub language: Language,
+    pub hide_content: bool,
+}
+
+/// The answer for one (entry, device): `sent`, `failed` or `gone`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DeviceResult {
+    pub log_id: LogId,
+    pub subscription_id: SubscriptionId,
+    pub status: DeviceDeliveryStatus,
+    pub response: Option<u16>,
+    pub at: Timestamp,
+}
+
+/// An entry closed by [`Db::settle_deliveries`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Settled {
+    pub log_id: LogId,
+    pub status: EntryStatus,
+    pub kind: EntryKind,
+    pub occurrence_at: Timestamp,
+    pub sent_at: Option<Timestamp>,
+}
+
+impl Db {
+    /// The entries among `log_ids` that are still `queued`, with their reminders' contents
+    /// opened and their users' notification settings.
+    pub async fn outgoing(&self, keys: &Keys, log_ids: &[LogId]) -> Result<Vec<Outgoing>> {
+        let mut out = Vec::with_capacity(log_ids.len());
+        for chunk in log_ids.chunks(ROWS) {
+            let sql = format!(
+                "SELECT l.id, l.reminder_id, l.user_id, l.occurrence_at, l.late, l.kind, r.id AS found, r.title, r.description, r.send_to,
+                     u.language, u.hide_notification_content
+                 FROM delivery_logs l
+                 LEFT JOIN reminders r ON r.id = l.reminder_id AND r.user_id = l.user_id
+                 LEFT JOIN users u ON u.id = l.user_id
+                 WHERE COALESCE(l.status, '') = 'queued' AND l.id IN ({})",
+                placeholders(1, chunk.len())
+            );
+            let mut query = sqlx::query(AssertSqlSafe(sql));
+            for id in chunk {
+                query = query.bind(id);
+            }
+            for row in query.fetch_all(&self.pool).await? {
+                let reminder_id: ReminderId = row.try_get("reminder_id")?;
+                let content = match (row.try_get::<Option<String>, _>("found")?, row.try_get::<Option<String>, _>("language")?) {
+                    (Some(_), Some(language)) => {
+                        let title: Vec<u8> = row.try_get("title")?;
+                        let description: Option<Vec<u8>> = row.try_get("description")?;
+                        Some(OutgoingContent {
+                            title: keys.open_string(&format!("{reminder_id}/title"), &title)?,
+                            description: description.map(|d| keys.open_string(&format!("{reminder_id}/description"), &d)).transpose()?,
+                            send_to: open_json(keys, &format!("{reminder_id}/send_to"), row.try_get("send_to")?)?,
+                            language: Language::parse(&language).unwrap_or(Language::En),
+                            hide_content: row.try_get::<Option<i64>, _>("hide_notification_content")?.unwrap_or(0) != 0,
+                        })
+                    }
+                    _ => None,
+                };
+                out.push(Outgoing {
+                    log_id: row.try_get("id")?,
+                    kind: EntryKind::parse(&row.try_get::<String, _>("kind")?).unwrap_or(EntryKind::Occurrence),
+                    user_id: row.try_get("user_id")?,
+                    occurrence_at: from_millis(row.try_get("occurrence_at")?),
+                    late: row.try_get::<i64, _>("late")? != 0,
+                    reminder_id,
+                    content,
+                });
+            }
+        }
+        Ok(out)
+    }
+
+    /// Each user's overdue reminders at `at` (one-time, fired, no action yet): the app badge.
+    pub async fn overdue_counts(&self, user_ids: &[UserId], at: Timestamp) -> Result<HashMap<UserId, u32>> {
+        let mut counts = HashMap::new();
+        for chunk in user_ids.chunks(ROWS) {
+            let sql = format!(
+                "SELECT r.user_id, COUNT(*) AS n FROM reminders r
+                 WHERE r.is_active = 1 AND r.recurrence = '{{\"kind\":\"none\"}}' AND r.scheduled_at <= $1
+                   AND NOT EXISTS (SELECT 1 FROM fires f WHERE f.reminder_id = r.id AND f.kind IN ('occurrence', 'snooze')) AND r.user_id IN ({})
+                 GROUP BY r.user_id",
+                placeholders(2, chunk.len())
+            );
+            let mut query = sqlx::query(AssertSqlSafe(sql)).bind(to_millis(at));
+            for id in chunk {
+                query = query.bind(id);
+            }
+            for row in query.fetch_all(&self.pool).await? {
+                counts.insert(row.try_get("user_id")?, u32::try_from(row.try_get::<i64, _>("n")?).unwrap_or(u32::MAX));
+            }
+        }
+        Ok(counts)
+    }
+
+    /// The devices of each user, oldest first.
+    pub async fn devices_of(&self, user_ids: &[UserId]) -> Result<HashMap<UserId, Vec<SubscriptionKeys>>> {
+        let mut devices: HashMap<UserId, Vec<SubscriptionKeys>> = HashMap::new();
+        for chunk in user_ids.chunks(ROWS) {
+            let sql = format!(
+                "SELECT id, user_id, endpoint, p256dh, auth FROM push_subscriptions WHERE user_id IN ({}) ORDER BY created_at, id",
+                placeholders(1, chunk.len())
+            );
+            let mut query = sqlx::query(AssertSqlSafe(sql));
+            for id in chunk {
+                query = query.bind(id);
+            }
+            for r in query.fetch_all(&self.pool).await? {
+                devices.entry(r.try_get("user_id")?).or_default().push(SubscriptionKeys {
+                    id: r.try_get("id")?,
+                    endpoint: r.try_get("endpoint")?,
+                    p256dh: r.try_get("p256dh")?,
+                    auth: r.try_get("auth")?,
+                });
+            }
+        }
+        Ok(devices)
+    }
+
+    /// Takes (entry, device) pairs for sending; answers the pairs taken. A pair is not taken
+    /// when it was sent already or another worker is sending it now; a send that has been "in
+    /// flight" for longer than `stale` (its worker died) is taken over.
+    ///
+    /// Each pair comes with its entry's second: a claim made ahead counts from that second, as
+    /// the worker holds the push until then.
+    pub async fn claim_devices(
+        &self,
+        pairs: &[(LogId, SubscriptionId, Timestamp)],
+        now: Timestamp,
+        stale: SignedDuration,
+    ) -> Result<HashSet<(LogId, SubscriptionId)>> {
+        let now_ms = to_millis(now);
+        // One statement may not touch a row twice (PostgreSQL refuses).
+        let mut seen = HashSet::new();
+        let unique: Vec<&(LogId, SubscriptionId, Timestamp)> = pairs.iter().filter(|(l, s, _)| seen.insert((l, s))).collect();
+        let mut taken = HashSet::new();
+        for chunk in unique.chunks(ROWS) {
+            let sql = format!(
+                "INSERT INTO deliveries (log_id, subscription_id, status, attempts, updated_at) VALUES {}
+                 ON CONFLICT (log_id, subscription_id) DO UPDATE SET status = 'sending', attempts = deliveries.attempts + 1, updated_at = excluded.updated_at
+                 WHERE deliveries.status = 'retry' OR (deliveries.status = 'sending' AND deliveries.updated_at < $1)
+                 RETURNING log_id, subscription_id",
+                value_rows(2, chunk.len(), 3, |c, p| match c {
+                    1 => format!("{p}, 'sending', 1"),
+                    2 => format!("CAST({p} AS BIGINT)"),
+                    _ => p,
+                })
+            );
+            let mut query = sqlx::query(AssertSqlSafe(sql)).bind(now_ms - stale.as_millis() as i64);
+            for (log_id, subscription_id, second) in chunk {
+                query = query.bind(log_id).bind(subscription_id).bind(to_millis(*second).max(now_ms));
+            }
+            for row in query.fetch_all(&self.pool).await? {
+                taken.insert((row.try_get("log_id")?, row.try_get("subscription_id")?));
+            }
+        }
+        Ok(taken)
+    }
+
+    /// Records the answers of sends claimed with [`Db::claim_devices`].
+    pub async fn record_device_results(&self, results: &[DeviceResult]) -> Result<()> {
+        for chunk in results.chunks(ROWS) {
+            let sql = format!(
+                "UPDATE deliveries SET status = v.column3, response_status = CAST(v.column4 AS BIGINT), updated_at = CAST(v.column5 AS BIGINT),
+                     sent_at = CASE WHEN v.column3 = 'sent' THEN CAST(v.column5 AS BIGINT) ELSE deliveries.sent_at END
+                 FROM (VALUES {}) AS v WHERE deliveries.log_id = v.column1 AND deliveries.subscription_id = v.column2",
+                value_rows(1, chunk.len(), 5, |_, p| p)
+            );
+            let mut query = sqlx::query(AssertSqlSafe(sql));
+            for r in chunk {
+                query = query
+                    .bind(r.log_id)
+                    .bind(r.subscription_id)
+                    .bind(r.status.as_str())
+                    .bind(r.response.map(i64::from))
+                    .bind(to_millis(r.at));
+            }
+            query.execute(&self.pool).await?;
+        }
+        Ok(())
+    }
+
+    /// Closes each entry still `queued` whose devices are all done: `sent` when some device
+    /// got it (with the first answer's time), else `failed`. An entry with a device still in
+    /// flight stays open: the worker sending that device closes it. Answers the entries closed.
+    pub async fn settle_deliveries(&self, log_ids: &[LogId]) -> Result<Vec<Settled>> {
+        let mut settled = Vec::new();
+        for chunk in log_ids.chunks(ROWS) {
+            let sql = format!(
+                "UPDATE delivery_logs SET
+                     status = CASE WHEN EXISTS (SELECT 1 FROM deliveries d WHERE d.log_id = delivery_logs.id AND d.status = 'sent') THEN 'sent' ELSE 'failed' END,
+                     sent_at = COALESCE((SELECT MIN(d.sent_at) FROM deliveries d WHERE d.log_id = delivery_logs.id AND d.status = 'sent'), sent_at)
+                 WHERE COALESCE(status, '') = 'queued' AND id IN ({})
+                     AND NOT EXISTS (SELECT 1 FROM deliveries d WHERE d.log_id = delivery_logs.id AND d.status = 'sending')
+                 RETURNING id, status, kind, occurrence_at, sent_at",
+                placeholders(1, chunk.len())
+            );
+            let mut query = sqlx::query(AssertSqlSafe(sql));
+            for id in chunk {
+                query = query.bind(id);
+            }
+            for row in query.fetch_all(&self.pool).await? {
+                settled.push(Settled {
+                    log_id: row.try_get("id")?,
+                    status: EntryStatus::parse(&row.try_get::<String, _>("status")?).unwrap_or(EntryStatus::Failed),
+                    kind: EntryKind::parse(&row.try_get::<String, _>("kind")?).unwrap_or(EntryKind::Occurrence),
+                    occurrence_at: from_millis(row.try_get("occurrence_at")?),
+                    sent_at: row.try_get::<Option<i64>, _>("sent_at")?.map(from_millis),
+                });
+            }
+        }
+        Ok(settled)
+    }
+
+    /// Closes entries still `queued` that have nothing to send: `cancelled` (the reminder is
+    /// gone) or `no_devices`.
+    pub async fn close_deliveries(&self, log_ids: &[LogId], status: EntryStatus) -> Result<()> {
+        for chunk in log_ids.chunks(ROWS) {
+            let sql = format!(
+                "UPDATE delivery_logs SET status = $1 WHERE COALESCE(status, '') = 'queued' AND id IN ({})",
+                placeholders(2, chunk.len())
+            );
+            let mut query = sqlx::query(AssertSqlSafe(sql)).bind(status.as_str());
+            for id in chunk {
+                query = query.bind(id);
+            }
+            query.execute(&self.pool).await?;
+        }
+        Ok(())
+    }
+
+    /// Devices that received a push (their last success feeds the 180-day rule and the health
+    /// view).
+    pub async fn devices_succeeded(&self, ids: &[SubscriptionId], now: Timestamp) -> Result<()> {
+        for chunk in ids.chunks(ROWS) {
+            let sql = format!("UPDATE push_subscriptions SET last_success_at = $1 WHERE id IN ({})", placeholders(2, chunk.len()));
+            let mut query = sqlx::query(AssertSqlSafe(sql)).bind(to_millis(now));
+            for id in chunk {
+                query = query.bind(id);
+            }
+            query.execute(&self.pool).await?;
+        }
+        Ok(())
+    }
+}

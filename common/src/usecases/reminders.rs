@@ -1,0 +1,91 @@
+//! A person's reminders: create, edit, skip, and act on a notification. Each checks the
+//! request with the domain's rules, asks the lifecycle what follows, and writes through the
+//! store; the API's handlers only parse and wrap.
+
+use jiff::Timestamp;
+
+use crate::Result;
+use crate::domain::alarms::{self, Alarms};
+use crate::domain::ids::{LogId, ReminderId, UserId};
+use crate::domain::lifecycle::Event;
+use crate::domain::recurrence::Recurrence;
+use crate::domain::reminder::{self, Contents, Reminder, ReminderInput, ReminderPatch, Timing};
+use crate::domain::states::NotificationAction;
+use crate::error::FieldErrors;
+use crate::infra::storage::Store;
+
+/// Creates a reminder from what the client sent; its zone is the user's when it names none.
+pub async fn create(store: &Store, user_id: &UserId, input: ReminderInput, now: Timestamp) -> Result<Reminder> {
+    let mut errors = FieldErrors::default();
+    let timezone = match input.timezone {
+        Some(tz) => reminder::check_zone(&tz, &mut errors),
+        None => store.db.settings(user_id).await?.timezone,
+    };
+    let mut contents = Contents { title: input.title, description: input.description, send_to: input.send_to, metadata: input.metadata };
+    let mut timing = Timing { send_at: input.send_at, timezone, recurrence: input.recurrence.unwrap_or(Recurrence::once()) };
+    reminder::check_contents(&mut contents, &mut errors);
+    reminder::check_timing(&mut timing, true, now, &mut errors);
+    let mut alarms = Alarms { alerts: input.alerts.unwrap_or_else(alarms::default_alerts), repeat: input.repeat_until_done };
+    alarms::check(&mut alarms.alerts, alarms.repeat.as_ref(), &mut errors);
+    errors.into_result()?;
+    store.db.create_reminder(&store.keys, user_id, &contents, &timing, &alarms, now).await
+}
+
+/// Edits the user's reminder as `patch` says (a new time must be in the future).
+pub async fn edit(store: &Store, user_id: &UserId, id: &ReminderId, patch: ReminderPatch, now: Timestamp) -> Result<Reminder> {
+    let mut r = store.db.get_reminder(&store.keys, user_id, id, now).await?;
+    let applied = patch.apply_to(&mut r, now)?;
+    store.db.save_reminder(&store.keys, &r, applied, now).await
+}
+
+/// Skips the reminder's next occurrence.
+pub async fn skip_next(store: &Store, user_id: &UserId, id: &ReminderId, now: Timestamp) -> Result<Reminder> {
+    let mut r = store.db.get_reminder(&store.keys, user_id, id, now).await?;
+    let applied = reminder::skip_next(&mut r, now)?;
+    store.db.save_reminder(&store.keys, &r, applied, now).await
+}
+
+/// What a notification's Complete or Snooze asks.
+#[derive(Debug, Clone)]
+pub struct NotificationAct {
+    pub reminder_id: ReminderId,
+    pub log_id: LogId,
+    pub action: NotificationAction,
+    pub snooze_minutes: Option<i64>,
+    pub snooze_until: Option<Timestamp>,
+}
+
+/// Who stands behind an act: the signed-in user, and the push's action token.
+#[derive(Debug, Clone, Copy)]
+pub struct Proof<'a> {
+    pub user: Option<&'a UserId>,
+    pub action_token: Option<&'a str>,
+}
+
+/// What acting did: the reminder as it is now, and whether this act changed anything (the
+/// same act twice changes nothing the second time).
+#[derive(Debug)]
+pub struct Acted {
+    pub reminder: Reminder,
+    pub changed: bool,
+}
+
+/// Completes or snoozes the whole occurrence a notification was for. `None` when the entry
+/// is missing, someone else's, or the proof does not cover it: the caller cannot tell which.
+pub async fn act_on_notification(store: &Store, act: NotificationAct, proof: Proof<'_>, now: Timestamp) -> Result<Option<Acted>> {
+    let Some(entry) = store.db.delivery(&act.log_id).await? else { return Ok(None) };
+    let token_ok = proof.action_token.is_some_and(|t| store.keys.verify_action_token(&act.log_id, t));
+    let session_ok = proof.user.is_some_and(|u| *u == entry.user_id);
+    if entry.reminder_id != act.reminder_id || !(token_ok || session_ok) {
+        return Ok(None);
+    }
+    let user_id = entry.user_id;
+    let r = store.db.get_reminder(&store.keys, &user_id, &entry.reminder_id, now).await?;
+    let default_snooze = store.db.settings(&user_id).await?.default_snooze_minutes;
+    let effect =
+        reminder::action_effect(act.action, r.recurrence.is_one_time(), act.snooze_minutes, act.snooze_until, default_snooze, now)?;
+    let plan = r.plan(Event::Acted { occurrence: entry.occurrence(), effect }, now);
+    let changed = store.db.apply_action(&act.log_id, &r.id, &user_id, act.action, &plan, now).await?;
+    store.db.touch_user(&user_id, now).await?;
+    Ok(Some(Acted { reminder: store.db.get_reminder(&store.keys, &user_id, &r.id, now).await?, changed }))
+}
