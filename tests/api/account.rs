@@ -64,14 +64,8 @@ async fn deleting_the_account_leaves_no_row_behind(app: &TestApp) {
         }
     }
     // A delivery log entry and a second session, so every table has something of the user.
-    sqlx::query(
-        "INSERT INTO delivery_logs (id, reminder_id, user_id, occurrence_at, status, created_at) VALUES ('log-1', $1, $2, 0, 'sent', 0)",
-    )
-    .bind(&reminder_id)
-    .bind(&user_id)
-    .execute(app.db.pool())
-    .await
-    .unwrap();
+    let sent = app.post(&format!("/api/reminders/{reminder_id}/send"), &json!({}), Some(&token)).await;
+    assert_eq!(sent.status(), 202);
     sqlx::query("INSERT INTO auth_failures (email, failures, blocked_until, updated_at) VALUES ($1, 1, 0, 0)")
         .bind(&email)
         .execute(app.db.pool())

@@ -21,15 +21,12 @@ async fn the_cron_worker_archives_unanswered_reminders(app: &TestApp) {
     )
     .await;
     let id = r["data"]["id"].as_str().unwrap().to_owned();
-    // As if it fired 8 days ago and nobody answered.
-    let eight_days_ago = (Timestamp::now() - SignedDuration::from_hours(24 * 8)).as_millisecond();
-    sqlx::query("DELETE FROM fires WHERE reminder_id = $1").bind(&id).execute(app.db.pool()).await.unwrap();
-    sqlx::query("UPDATE reminders SET scheduled_at = $1 WHERE id = $2")
-        .bind(eight_days_ago)
-        .bind(&id)
-        .execute(app.db.pool())
-        .await
-        .unwrap();
+    // It rings in an hour and nobody answers for eight days: steps of the app's clock.
+    let due: Timestamp = r["data"]["send_at"].as_str().unwrap().parse().unwrap();
+    app.run_until(due).await;
+    let fired = json(app.get(&format!("/api/reminders/{id}"), Some(&token)).await).await;
+    assert_eq!((fired["data"]["status"].as_str(), fired["data"]["scheduled_at"].as_str()), (Some("pending"), Some(due.to_string().as_str())), "{fired}");
+    app.advance_clock(SignedDuration::from_hours(24 * 8));
 
     // Two "worker processes", each with the schedule at every second.
     let stop = tokio_util::sync::CancellationToken::new();
