@@ -111,6 +111,7 @@ impl ApiError {
                 SignInError::EmailInvalid(_) => (StatusCode::BAD_REQUEST, "EMAIL_INVALID"),
                 SignInError::RateLimited { .. } => (StatusCode::TOO_MANY_REQUESTS, "RATE_LIMITED"),
                 SignInError::OtpInvalid | SignInError::NoCodePending => (StatusCode::BAD_REQUEST, "OTP_INVALID"),
+                SignInError::OtpReplaced => (StatusCode::BAD_REQUEST, "OTP_REPLACED"),
                 SignInError::CodeBurned => (StatusCode::TOO_MANY_REQUESTS, "OTP_ATTEMPTS_EXCEEDED"),
                 SignInError::OtpExpired => (StatusCode::BAD_REQUEST, "OTP_EXPIRED"),
                 SignInError::AttemptsExceeded { .. } => (StatusCode::TOO_MANY_REQUESTS, "OTP_ATTEMPTS_EXCEEDED"),

@@ -86,6 +86,7 @@ pub fn routes() -> Routes {
         .routes(routes!(reminders::occurrences))
         .routes(routes!(reminders::logs))
         .routes(routes!(reminders::skip))
+        .routes(routes!(reminders::complete_early))
         .routes(routes!(reminders::send))
         .routes(routes!(calendar::create_token, calendar::delete_token))
         .routes(routes!(calendar::feed))

@@ -12,6 +12,7 @@ both_backends!(
     resend_needs_sixty_seconds_and_three_mails_per_hour_at_most,
     five_wrong_codes_burn_the_code_but_the_link_still_works,
     an_expired_code_is_refused,
+    a_code_a_resend_replaced_is_told_apart_and_counts_as_a_guess,
     code_and_link_are_single_use_and_spend_each_other,
     eight_concurrent_correct_codes_give_one_session,
     forty_concurrent_wrong_guesses_count_at_most_five,
@@ -151,6 +152,37 @@ async fn an_expired_code_is_refused(app: &TestApp) {
     let body = expect_error(app.post("/api/auth/verify", &json!({ "email": email, "code": code }), None).await, 400, "OTP_EXPIRED").await;
     assert_eq!(body["error"]["message"], "Verification code has expired. Please request a new one.");
     expect_error(app.post("/api/auth/verify-link", &json!({ "token": link }), None).await, 400, "LINK_INVALID").await;
+}
+
+/// The code of an earlier email, after a resend replaced it: `OTP_REPLACED` (use the newest
+/// email), counted as a wrong guess like any other; the newest code still signs in.
+async fn a_code_a_resend_replaced_is_told_apart_and_counts_as_a_guess(app: &TestApp) {
+    let email = unique_email();
+    app.post("/api/auth/otp", &json!({ "email": email }), None).await;
+    let (first, _) = app.latest_code(&email, 1).await;
+    app.advance_clock(jiff::SignedDuration::from_secs(61));
+    app.post("/api/auth/otp", &json!({ "email": email }), None).await;
+    let (newest, _) = app.latest_code(&email, 2).await;
+    if first == newest {
+        return; // one chance in a million: the resend drew the same code
+    }
+    let body = expect_error(app.post("/api/auth/verify", &json!({ "email": email, "code": first }), None).await, 400, "OTP_REPLACED").await;
+    assert!(body["error"]["message"].as_str().unwrap().contains("newest email"), "{body}");
+    // Four more guesses of the old code: the fifth wrong guess burns the newest code.
+    for _ in 0..3 {
+        expect_error(app.post("/api/auth/verify", &json!({ "email": email, "code": first }), None).await, 400, "OTP_REPLACED").await;
+    }
+    expect_error(app.post("/api/auth/verify", &json!({ "email": email, "code": first }), None).await, 429, "OTP_ATTEMPTS_EXCEEDED").await;
+    expect_error(app.post("/api/auth/verify", &json!({ "email": email, "code": newest }), None).await, 429, "OTP_ATTEMPTS_EXCEEDED").await;
+    // A fresh code after that: a wrong one that was never sent is only incorrect.
+    app.advance_clock(jiff::SignedDuration::from_secs(61));
+    app.post("/api/auth/otp", &json!({ "email": email }), None).await;
+    let (third, _) = app.latest_code(&email, 3).await;
+    let never_sent = if third == "123456" { "654321" } else { "123456" };
+    if never_sent != newest {
+        expect_error(app.post("/api/auth/verify", &json!({ "email": email, "code": never_sent }), None).await, 400, "OTP_INVALID").await;
+    }
+    assert_eq!(app.post("/api/auth/verify", &json!({ "email": email, "code": third }), None).await.status(), 200);
 }
 
 async fn code_and_link_are_single_use_and_spend_each_other(app: &TestApp) {

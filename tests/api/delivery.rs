@@ -60,6 +60,44 @@ async fn a_stepped_clock_runs_a_day_of_rings_without_waiting(app: &TestApp, sink
     println!("a stepped day of rings took {:?}", started.elapsed());
 }
 
+/// Done early (`POST /api/reminders/{id}/complete`), before it rings: a one-time reminder is
+/// completed and never rings; a recurring one's next occurrence (and its alert) does not
+/// ring, the one after does.
+async fn done_early_means_the_next_occurrence_does_not_ring(app: &TestApp, sink: &PushSink) {
+    let (token, sub) = user_with_device(app, sink).await;
+    let sub_id = sub["id"].as_str().unwrap();
+    let due = Timestamp::from_second(app.now().as_second() + 3600).unwrap();
+    let create = |body: Value| {
+        let post = app.post("/api/reminders", &body, Some(&token));
+        async move { json(post.await).await["data"].clone() }
+    };
+    let once = create(json!({ "title": "pill", "send_at": due.to_string() })).await;
+    let daily = create(json!({ "title": "walk", "send_at": due.to_string(), "recurrence": { "kind": "daily" },
+                               "alerts": [{ "before_minutes": 10 }, { "before_minutes": 0 }] }))
+    .await;
+    let done = json(app.post(&format!("/api/reminders/{}/complete", once["id"].as_str().unwrap()), &json!({}), Some(&token)).await).await;
+    assert_eq!((done["data"]["status"].as_str(), done["data"]["is_active"].as_bool()), (Some("completed"), Some(false)), "{done}");
+    let again = app.post(&format!("/api/reminders/{}/complete", once["id"].as_str().unwrap()), &json!({}), Some(&token)).await;
+    assert_eq!(again.status(), 200, "completing a completed one changes nothing");
+    let moved = json(app.post(&format!("/api/reminders/{}/complete", daily["id"].as_str().unwrap()), &json!({}), Some(&token)).await).await;
+    let tomorrow = due + SignedDuration::from_hours(24);
+    assert_eq!(
+        (moved["data"]["status"].as_str(), moved["data"]["scheduled_at"].as_str()),
+        (Some("pending"), Some(tomorrow.to_string().as_str()))
+    );
+    // Through the day after: only tomorrow's alert and occurrence ring.
+    app.run_until(tomorrow + SignedDuration::from_secs(1)).await;
+    let got = sink.received(sub_id).await;
+    let rang: Vec<(&str, &str)> = got
+        .iter()
+        .map(|p| (p["payload"]["notification"]["title"].as_str().unwrap(), p["payload"]["notification"]["data"]["kind"].as_str().unwrap()))
+        .collect();
+    assert_eq!(rang, [("walk", "alert"), ("walk", "occurrence")], "{got:?}");
+    let logs = json(app.get(&format!("/api/reminders/{}/logs", daily["id"].as_str().unwrap()), Some(&token)).await).await;
+    assert!(logs["data"].as_array().unwrap().iter().all(|e| e["occurrence_at"].as_str().unwrap() > due.to_string().as_str()), "{logs}");
+    expect_error(app.post("/api/reminders/not-an-id/complete", &json!({}), Some(&token)).await, 404, "NOT_FOUND").await;
+}
+
 async fn a_reminder_arrives_at_its_second(app: &TestApp, sink: &PushSink) {
     let (token, sub) = user_with_device(app, sink).await;
     let sub_id = sub["id"].as_str().unwrap();
@@ -170,16 +208,9 @@ async fn snooze_and_recurring_complete(app: &TestApp, sink: &PushSink) {
         "VALIDATION_FAILED",
     )
     .await;
-    // Bring the snooze forward to 2 s from now instead of waiting 5 minutes.
-    let soon = (Timestamp::now().as_second() + 2) * 1000;
-    sqlx::query("UPDATE fires SET fire_at = $1 WHERE reminder_id = $2 AND kind = 'snooze'")
-        .bind(soon)
-        .bind(&reminder_id)
-        .execute(app.db.pool())
-        .await
-        .unwrap();
-    app.db.reminder_changed(&reminder_id.parse::<hibiki_common::domain::ids::ReminderId>().unwrap()).await;
-    let got = sink.wait_for(sub_id, 2, 15).await;
+    // Five minutes on, without waiting them.
+    app.run_until(app.now() + SignedDuration::from_mins(5) + SignedDuration::from_secs(1)).await;
+    let got = sink.received(sub_id).await;
     assert_eq!(got.len(), 2, "the snooze fired");
     assert_eq!(got[1]["payload"]["notification"]["data"]["reminder_id"], reminder_id.as_str());
     assert_ne!(got[1]["payload"]["notification"]["data"]["log_id"], log_id.as_str(), "a new delivery log entry");
@@ -364,6 +395,7 @@ macro_rules! delivery_tests {
 delivery_tests!(
     a_reminder_arrives_at_its_second,
     a_stepped_clock_runs_a_day_of_rings_without_waiting,
+    done_early_means_the_next_occurrence_does_not_ring,
     snooze_and_recurring_complete,
     subscriptions_test_pushes_and_gone_devices,
     retries_honour_retry_after,

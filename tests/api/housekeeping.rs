@@ -25,7 +25,11 @@ async fn the_cron_worker_archives_unanswered_reminders(app: &TestApp) {
     let due: Timestamp = r["data"]["send_at"].as_str().unwrap().parse().unwrap();
     app.run_until(due).await;
     let fired = json(app.get(&format!("/api/reminders/{id}"), Some(&token)).await).await;
-    assert_eq!((fired["data"]["status"].as_str(), fired["data"]["scheduled_at"].as_str()), (Some("pending"), Some(due.to_string().as_str())), "{fired}");
+    assert_eq!(
+        (fired["data"]["status"].as_str(), fired["data"]["scheduled_at"].as_str()),
+        (Some("pending"), Some(due.to_string().as_str())),
+        "{fired}"
+    );
     app.advance_clock(SignedDuration::from_hours(24 * 8));
 
     // Two "worker processes", each with the schedule at every second.

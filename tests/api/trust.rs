@@ -279,6 +279,31 @@ async fn editing_never_traps(app: &TestApp, sink: &PushSink) {
 
 /// An occurrence no device shows within the delay is emailed once; one a device showed, or
 /// one acted on first, is not; at most 20 a day.
+/// No device, the fallback on: an occurrence with an alert before it and repeats after it is
+/// emailed once (its alert and repeats add none); the next day's occurrence once more.
+async fn one_fallback_email_per_occurrence(app: &TestApp, _sink: &PushSink) {
+    let email = unique_email();
+    let (token, _) = app.sign_in(&email).await;
+    json(app.put("/api/settings", &json!({ "email_fallback_minutes": 1 }), &token).await).await;
+    let due = Timestamp::from_second(app.now().as_second() + 3600).unwrap();
+    create(
+        app,
+        &token,
+        json!({ "title": "Water the plants", "send_at": due.to_string(), "recurrence": { "kind": "daily" },
+                "alerts": [{ "before_minutes": 5 }, { "before_minutes": 0 }], "repeat_until_done": { "every_minutes": 1, "max_times": 3 } }),
+    )
+    .await;
+    app.run_until(due + SignedDuration::from_mins(10)).await;
+    let mails = app.mails_for(&email, 2).await;
+    app.settle().await;
+    assert_eq!(app.read_mails(&email).len(), 2, "the sign-in mail and one fallback: {mails:?}");
+    assert!(mails[1].1.contains("Water the plants"), "{mails:?}");
+    app.run_until(due + SignedDuration::from_hours(24) + SignedDuration::from_mins(10)).await;
+    app.mails_for(&email, 3).await;
+    app.settle().await;
+    assert_eq!(app.read_mails(&email).len(), 3, "one more for the next day's occurrence");
+}
+
 async fn email_fallback(app: &TestApp, sink: &PushSink) {
     // Three users with a device each, fallback after one (test) minute.
     let mut users = Vec::new();
@@ -455,5 +480,6 @@ trust_tests!(
     shown_devices_and_removal,
     overdue_and_snoozed,
     editing_never_traps,
-    email_fallback
+    email_fallback,
+    one_fallback_email_per_occurrence
 );

@@ -121,7 +121,7 @@ pub async fn request_otp(State(state): State<AppState>, ApiJson(req): ApiJson<Ot
 
 /// Sign in with the emailed 6-digit code.
 #[utoipa::path(post, path = "/api/auth/verify", request_body = VerifyRequest, tag = "auth", security(()),
-    responses((status = 200, body = SessionIssued), (status = 400, description = "OTP_INVALID, OTP_EXPIRED"), (status = 429, description = "OTP_ATTEMPTS_EXCEEDED")))]
+    responses((status = 200, body = SessionIssued), (status = 400, description = "OTP_INVALID, OTP_EXPIRED, OTP_REPLACED (a code that a resend replaced)"), (status = 429, description = "OTP_ATTEMPTS_EXCEEDED")))]
 pub async fn verify(State(state): State<AppState>, headers: HeaderMap, ApiJson(req): ApiJson<VerifyRequest>) -> ApiResult<Issued> {
     let result = signin::verify_code(&state.store, &req.email, &req.code, &device(&headers), state.clock.now()).await;
     record_outcome(&result);

@@ -235,6 +235,20 @@ pub async fn skip(State(state): State<AppState>, auth: AuthUser, ApiPath(id): Ap
     Ok(Answer(reminders::skip_next(&state.store, &auth.user.id, &id, state.clock.now()).await?))
 }
 
+/// Done early, before it rings: a one-time reminder is completed; a recurring one's next
+/// occurrence (or the snoozed one) is done and will not ring, and it moves on.
+#[utoipa::path(post, path = "/api/reminders/{id}/complete", params(("id" = String, Path, description = "the reminder id")), tag = "reminders",
+    responses((status = 200, body = Reminder), (status = 404)))]
+pub async fn complete_early(
+    State(state): State<AppState>,
+    auth: AuthUser,
+    ApiPath(id): ApiPath<ReminderId>,
+) -> ApiResult<Answer<Reminder>> {
+    let done = reminders::complete_early(&state.store, &auth.user.id, &id, state.clock.now()).await?;
+    metrics::counter!("hibiki_notification_actions_total", "action" => "complete_early").increment(1);
+    Ok(Answer(done))
+}
+
 /// Delete a reminder and its delivery log.
 #[utoipa::path(delete, path = "/api/reminders/{id}", params(("id" = String, Path, description = "the reminder id")), tag = "reminders", responses((status = 204), (status = 404)))]
 pub async fn delete(State(state): State<AppState>, auth: AuthUser, ApiPath(id): ApiPath<ReminderId>) -> ApiResult<StatusCode> {

@@ -9,8 +9,8 @@ use crate::domain::alarms::{self, Alarms};
 use crate::domain::ids::{LogId, ReminderId, UserId};
 use crate::domain::lifecycle::Event;
 use crate::domain::recurrence::Recurrence;
-use crate::domain::reminder::{self, Contents, Reminder, ReminderInput, ReminderPatch, Timing};
-use crate::domain::states::NotificationAction;
+use crate::domain::reminder::{self, ActionEffect, Contents, Reminder, ReminderInput, ReminderPatch, Timing};
+use crate::domain::states::{FireKind, NotificationAction};
 use crate::error::FieldErrors;
 use crate::infra::storage::Store;
 
@@ -43,6 +43,29 @@ pub async fn skip_next(store: &Store, user_id: &UserId, id: &ReminderId, now: Ti
     let mut r = store.db.get_reminder(&store.keys, user_id, id, now).await?;
     let applied = reminder::skip_next(&mut r, now)?;
     store.db.save_reminder(&store.keys, &r, applied, now).await
+}
+
+/// Done early, before it rings again. A one-time reminder is completed; a recurring one's
+/// occurrence it waits on (a snoozed one, else the next) is done: that one will not ring, nor
+/// its alerts, and it moves on. A recurring reminder with nothing left to ring is completed.
+/// Completing one already completed changes nothing.
+pub async fn complete_early(store: &Store, user_id: &UserId, id: &ReminderId, now: Timestamp) -> Result<Reminder> {
+    let r = store.db.get_reminder(&store.keys, user_id, id, now).await?;
+    if !r.is_active {
+        return Ok(r);
+    }
+    let pending = store.db.fires_of(id).await?;
+    let at = |kind: FireKind| pending.iter().find(|f| f.kind == kind).map(|f| f.fire_at);
+    let (occurrence, effect) = match (r.recurrence.is_one_time(), at(FireKind::Snooze), at(FireKind::Occurrence)) {
+        (true, _, next) => (next.unwrap_or(r.send_at), ActionEffect::Archive),
+        (false, Some(snoozed), _) => (snoozed, ActionEffect::ClearSnooze),
+        (false, None, Some(next)) => (next, ActionEffect::ClearSnooze),
+        (false, None, None) => (r.scheduled_at.unwrap_or(now), ActionEffect::Archive),
+    };
+    let plan = r.plan(Event::Acted { occurrence, effect }, now);
+    store.db.apply_plan(&r.id, user_id, &plan, now).await?;
+    store.db.touch_user(user_id, now).await?;
+    store.db.get_reminder(&store.keys, user_id, id, now).await
 }
 
 /// What a notification's Complete or Snooze asks.

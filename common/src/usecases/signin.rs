@@ -36,6 +36,10 @@ pub enum SignInError {
     OtpInvalid,
     #[error("Verification code has expired. Please request a new one.")]
     OtpExpired,
+    /// A code that a resend replaced: counted as a wrong guess like any other, and answered
+    /// so the person looks for the newest email.
+    #[error("This code was replaced by a newer one. Please use the code in the newest email.")]
+    OtpReplaced,
     /// This guess burned the code, or code sign-in is blocked for the address for a while.
     #[error("Too many wrong codes. Please request a new code.")]
     AttemptsExceeded { retry_after_secs: Option<i64> },
@@ -178,8 +182,9 @@ pub async fn verify_code(store: &Store, raw_email: &str, code: &str, device: &st
         return Err(SignInError::CodeBurned);
     };
     db.record_code_failure(&email, now, FAILURES_BEFORE_BLOCK, BLOCK_SECS * 1000).await?;
+    let replaced = well_formed && row.replaced_code_hash.as_deref().is_some_and(|old| hashes_equal(&candidate, old));
     if n < MAX_CODE_ATTEMPTS {
-        Err(SignInError::OtpInvalid)
+        Err(if replaced { SignInError::OtpReplaced } else { SignInError::OtpInvalid })
     } else {
         // The fifth wrong try burns the code; say so at once so the user asks for a new one.
         Err(SignInError::AttemptsExceeded { retry_after_secs: None })

@@ -20,6 +20,8 @@ fn from_hex(text: &str) -> Option<Vec<u8>> {
 #[derive(Debug, Clone)]
 pub struct OtpRow {
     pub code_hash: Vec<u8>,
+    /// The code a resend replaced (a guess of it is told to use the newest email).
+    pub replaced_code_hash: Option<Vec<u8>>,
     pub attempts: i64,
     pub expires_at: i64,
 }
@@ -51,7 +53,7 @@ impl Db {
         let stored = sqlx::query(
             "INSERT INTO otp_codes (email, code_hash, link_hash, lang, attempts, created_at, expires_at, mail_secret)
              VALUES ($1, $2, $3, $4, 0, $5, $6, $8)
-             ON CONFLICT (email) DO UPDATE SET code_hash = excluded.code_hash, link_hash = excluded.link_hash,
+             ON CONFLICT (email) DO UPDATE SET replaced_code_hash = otp_codes.code_hash, code_hash = excluded.code_hash, link_hash = excluded.link_hash,
                  lang = excluded.lang, attempts = 0, created_at = excluded.created_at, expires_at = excluded.expires_at,
                  mail_secret = excluded.mail_secret
              WHERE otp_codes.created_at <= $7
@@ -80,12 +82,17 @@ impl Db {
     }
 
     pub async fn otp_row(&self, email: &Email) -> Result<Option<OtpRow>> {
-        let row = sqlx::query("SELECT code_hash, attempts, expires_at FROM otp_codes WHERE email = $1")
+        let row = sqlx::query("SELECT code_hash, replaced_code_hash, attempts, expires_at FROM otp_codes WHERE email = $1")
             .bind(email)
             .fetch_optional(&self.pool)
             .await?;
         row.map(|r| {
-            Ok(OtpRow { code_hash: r.try_get("code_hash")?, attempts: r.try_get("attempts")?, expires_at: r.try_get("expires_at")? })
+            Ok(OtpRow {
+                code_hash: r.try_get("code_hash")?,
+                replaced_code_hash: r.try_get("replaced_code_hash")?,
+                attempts: r.try_get("attempts")?,
+                expires_at: r.try_get("expires_at")?,
+            })
         })
         .transpose()
     }

@@ -11,7 +11,7 @@ use sqlx::{AnyConnection, AssertSqlSafe, Row};
 use super::{Db, placeholders, value_rows};
 use crate::domain::ids::{LogId, ReminderId, UserId};
 use crate::domain::lifecycle::{FireChange, Plan, PlannedEntry, PlannedFire};
-use crate::domain::states::{EntryStatus, FireKind};
+use crate::domain::states::{EntryKind, EntryStatus, FireKind};
 use crate::domain::time::{from_millis, to_millis};
 use crate::{Error, Result};
 
@@ -190,7 +190,8 @@ async fn insert_fires<'a>(
 }
 
 /// Logs the plans' entries (an entry already logged for the same occurrence stays, and this
-/// one is not); each to deliver carries its user's email fallback delay (see fallback.rs).
+/// one is not). An occurrence to deliver carries its user's email fallback delay (see
+/// fallback.rs); its alerts, repeats and snoozes never do: one email per occurrence at most.
 async fn log_entries(conn: &mut AnyConnection, plans: &[PlanFor<'_>], now: Timestamp, outcomes: &mut [Outcome]) -> Result<()> {
     let entries: Vec<(usize, LogId, PlannedEntry)> =
         plans.iter().enumerate().filter_map(|(i, p)| Some((i, LogId::generate(), p.plan.entry?))).collect();
@@ -216,22 +217,22 @@ async fn log_entries(conn: &mut AnyConnection, plans: &[PlanFor<'_>], now: Times
         }
         let logged: HashSet<LogId> =
             query.fetch_all(&mut *conn).await?.iter().map(|r| r.try_get("id")).collect::<std::result::Result<_, _>>()?;
-        let mut to_deliver = Vec::new();
+        let mut with_fallback = Vec::new();
         for (i, log_id, e) in chunk {
             if logged.contains(log_id) {
                 outcomes[*i].logged = Some(*log_id);
-                if e.status != EntryStatus::Missed {
-                    to_deliver.push(log_id);
+                if e.status != EntryStatus::Missed && e.kind == EntryKind::Occurrence {
+                    with_fallback.push(log_id);
                 }
             }
         }
-        if !to_deliver.is_empty() {
+        if !with_fallback.is_empty() {
             let sql = format!(
                 "UPDATE delivery_logs SET fallback_minutes = (SELECT u.email_fallback_minutes FROM users u WHERE u.id = delivery_logs.user_id) WHERE id IN ({})",
-                placeholders(1, to_deliver.len())
+                placeholders(1, with_fallback.len())
             );
             let mut query = sqlx::query(AssertSqlSafe(sql));
-            for id in to_deliver {
+            for id in with_fallback {
                 query = query.bind(id);
             }
             query.execute(&mut *conn).await?;

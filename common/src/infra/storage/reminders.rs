@@ -265,6 +265,22 @@ impl Db {
         self.get_reminder(keys, &r.user_id, &r.id, now).await
     }
 
+    /// Carries out a plan the person's own act made outside a notification (done early): its
+    /// fires, and when it completes the reminder, the pending email fallbacks of its entries.
+    pub async fn apply_plan(&self, reminder_id: &ReminderId, user_id: &UserId, plan: &lifecycle::Plan, now: Timestamp) -> Result<()> {
+        let mut tx = self.pool.begin().await?;
+        if plan.archive {
+            sqlx::query("UPDATE delivery_logs SET fallback_minutes = NULL WHERE fallback_minutes IS NOT NULL AND reminder_id = $1")
+                .bind(reminder_id)
+                .execute(&mut *tx)
+                .await?;
+        }
+        apply_plans(&mut tx, &[PlanFor { reminder_id, user_id, plan }], now).await?;
+        tx.commit().await?;
+        self.reminder_changed(reminder_id).await;
+        Ok(())
+    }
+
     pub async fn delete_reminder(&self, user_id: &UserId, id: &ReminderId) -> Result<()> {
         let mut tx = self.pool.begin().await?;
         let deleted = sqlx::query("DELETE FROM reminders WHERE id = $1 AND user_id = $2")
