@@ -243,6 +243,7 @@ export function createApiClient(options: ApiClientOptions = {}) {
       update: (rid: string, input: Partial<ReminderInput>) => put<Reminder>(`/api/reminders/${id(rid)}`, input),
       remove: (rid: string) => del<void>(`/api/reminders/${id(rid)}`),
       sendNow: (rid: string) => post<SendNowAnswer>(`/api/reminders/${id(rid)}/send`),
+      completeEarly: (rid: string) => post<Reminder>(`/api/reminders/${id(rid)}/complete`),
       handle: (input: HandleInput) => post<Reminder>(HANDLE_PATH, input),
       preview: (input: ReminderInput, count = 5) =>
         post<Occurrences>('/api/reminders/preview', input, { query: { count } }),

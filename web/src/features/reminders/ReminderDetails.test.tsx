@@ -207,8 +207,40 @@ describe('ReminderDetails', () => {
     server({}, []);
     renderDetails(reminder());
     expect(await screen.findByText('Not delivered yet.')).toBeInTheDocument();
-    expect(screen.getByText('Complete and snooze become available once the reminder has been delivered.')).toBeInTheDocument();
+    expect(screen.getByText('Snooze becomes available once the reminder has been delivered; Done marks it done before it rings.')).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Complete' })).toBeNull();
+  });
+
+  it('done early, before it rings: a one-time reminder is completed', async () => {
+    const s = server({ 'POST /api/reminders/r1/complete': () => ok(reminder({ is_archived: true, is_active: false, status: 'completed' })) }, []);
+    renderDetails(reminder());
+    fireEvent.click(await screen.findByRole('button', { name: 'Mark “Medicine” done now, before it rings' }));
+    await waitFor(() => expect(toasts()).toContain('success: Marked as complete.'));
+    expect(s.posts()).toEqual([{ method: 'POST', url: '/api/reminders/r1/complete', body: undefined }]);
+  });
+
+  it('done early on a repeating reminder says when it rings next; so does Done once the last one is complete', async () => {
+    const next = '2030-01-02T00:00:00Z';
+    const done = [log('l3', '2029-12-31T00:00:00Z', { action: 'complete' } as Partial<DeliveryLog>)];
+    const s = server({ 'POST /api/reminders/r1/complete': () => ok(reminder({ recurrence: { kind: 'daily' } as Reminder['recurrence'], scheduled_at: next })) }, done);
+    renderDetails(reminder({ recurrence: { kind: 'daily' } as Reminder['recurrence'] }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Mark “Medicine” done now, before it rings' }));
+    await waitFor(() => expect(toasts().some((t) => t.startsWith('success: Done. It rings next on '))).toBe(true));
+    expect(s.posts().map((c) => c.url)).toEqual(['/api/reminders/r1/complete']);
+  });
+
+  it('done early needs the network: offline it is disabled and says why', async () => {
+    server({}, []);
+    render(
+      <SWRConfig value={{ provider: () => new Map(), dedupingInterval: 0 }}>
+        <MemoryRouter initialEntries={['/en/reminders']}>
+          <ReminderDetails reminder={reminder()} snoozeMinutes={10} snoozeClock={CLOCK} online={false} />
+        </MemoryRouter>
+      </SWRConfig>,
+    );
+    const button = await screen.findByRole('button', { name: 'Mark “Medicine” done now, before it rings' });
+    expect(button).toBeDisabled();
+    expect(button).toHaveAccessibleDescription('Marking done needs a connection.');
   });
 
   it('an archived reminder shows its history only: no next occurrences, no actions', async () => {

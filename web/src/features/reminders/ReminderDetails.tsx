@@ -7,6 +7,7 @@ import { useLang } from '../../lib/useLang';
 import { useDates } from '../../shared/useDates';
 import { alertsText, nagText } from './alarmText';
 import { DeliveryHistory } from './DeliveryHistory';
+import { DoneEarlyButton } from './DoneEarlyButton';
 import { latestLog } from './reminderLogic';
 import { SnoozeMenu } from './SnoozeMenu';
 import type { SnoozeClock } from './snoozeUntil';
@@ -21,7 +22,17 @@ const UPCOMING = 5;
  * next occurrences, the delivery history, and Complete / Snooze (for the latest delivery) and
  * Send now. Complete and snooze are queued when offline.
  */
-export function ReminderDetails({ reminder, snoozeMinutes, snoozeClock }: { reminder: Reminder; snoozeMinutes: number; snoozeClock: SnoozeClock }) {
+export function ReminderDetails({
+  reminder,
+  snoozeMinutes,
+  snoozeClock,
+  online = true,
+}: {
+  reminder: Reminder;
+  snoozeMinutes: number;
+  snoozeClock: SnoozeClock;
+  online?: boolean;
+}) {
   const { t } = useTranslation(['reminders', 'errors']);
   const lang = useLang();
   const dates = useDates();
@@ -70,6 +81,10 @@ export function ReminderDetails({ reminder, snoozeMinutes, snoozeClock }: { remi
             </button>
             <SnoozeMenu id={id} snooze={snooze} clock={snoozeClock} disabled={busy !== null} onSnooze={() => void handle('snooze')} />
           </>
+        )}
+        {/* Before it rings (or, recurring, once the last one is done): done early. */}
+        {!reminder.is_archived && (!canHandle || (recurring && last?.action === 'complete')) && (
+          <DoneEarlyButton reminder={reminder} dates={dates} online={online} className="button small primary" />
         )}
         {!reminder.is_archived && recurring && (
           <button type="button" className="button small secondary" disabled={busy !== null} onClick={() => void skipNext()}>

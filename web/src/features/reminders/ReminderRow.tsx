@@ -5,6 +5,7 @@ import type { Recurrence, Reminder } from '../../lib/types';
 import { useLang } from '../../lib/useLang';
 import type { Dates } from '../../shared/useDates';
 import { alertsText, nagText } from './alarmText';
+import { DoneEarlyButton } from './DoneEarlyButton';
 import { ReminderDetails } from './ReminderDetails';
 import type { SnoozeClock } from './snoozeUntil';
 import { When } from './When';
@@ -70,6 +71,8 @@ export function ReminderRow({
             {expanded ? t('details.hide') : t('details.show')}
           </button>
         )}
+        {/* Done before it rings; inside open details it sits with the other actions. */}
+        {!r.is_archived && !expanded && !isTempId(r.id) && <DoneEarlyButton reminder={r} dates={dates} online={online} />}
         {!r.is_archived && (
           <button type="button" className="button small secondary" onClick={() => onEdit(r)} aria-label={t('editNamed', { title: r.title })}>
             {t('edit')}
@@ -90,7 +93,7 @@ export function ReminderRow({
       {expanded && !isTempId(r.id) && (
         <div id={`details-${r.id}`} className="reminder-details-wrap">
           {highlighted && <p className="badge">{t('details.openedFromNotification')}</p>}
-          <ReminderDetails reminder={r} snoozeMinutes={snoozeMinutes} snoozeClock={snoozeClock} />
+          <ReminderDetails reminder={r} snoozeMinutes={snoozeMinutes} snoozeClock={snoozeClock} online={online} />
         </div>
       )}
     </li>
