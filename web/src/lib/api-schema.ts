@@ -625,12 +625,13 @@ export interface components {
         DeliveryCounts: {
             /**
              * Format: int64
-             * @description Entries no device received.
+             * @description Entries that reached no device and were not emailed.
              */
             failed: number;
             /**
              * Format: int64
-             * @description Entries a push service accepted for at least one device.
+             * @description Entries that reached the person: a push service accepted them for a device, or they
+             *     were emailed (the fallback).
              */
             sent: number;
         };

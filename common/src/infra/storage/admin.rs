@@ -2,7 +2,7 @@
 
 use jiff::{SignedDuration, Timestamp};
 use serde::Serialize;
-use sqlx::Row;
+use sqlx::{AssertSqlSafe, Row};
 use utoipa::ToSchema;
 
 use super::Db;
@@ -47,11 +47,17 @@ pub struct AdminUser {
 
 #[derive(Debug, Clone, Copy, Default, Serialize, ToSchema)]
 pub struct DeliveryCounts {
-    /// Entries a push service accepted for at least one device.
+    /// Entries that reached the person: a push service accepted them for a device, or they
+    /// were emailed (the fallback).
     pub sent: i64,
-    /// Entries no device received.
+    /// Entries that reached no device and were not emailed.
     pub failed: i64,
 }
+
+/// An entry that reached the person: pushed to a device, or emailed.
+const DELIVERED: &str = "(status = 'sent' OR emailed_at IS NOT NULL)";
+/// An entry no push service took and no email carried.
+const UNDELIVERED: &str = "(status = 'failed' AND emailed_at IS NULL)";
 
 impl Db {
     pub async fn admin_stats(&self, now: Timestamp, queue_depth: i64) -> Result<AdminStats> {
@@ -90,11 +96,11 @@ impl Db {
         let mut timeline: Vec<TimelineBucket> = (0..buckets)
             .map(|i| TimelineBucket { start: from_millis(start + width_ms * i as i64), sent: 0, failed: 0, lateness_p99_ms: None })
             .collect();
-        let rows = sqlx::query(
-            "SELECT (created_at - $1) / $2 AS bucket, COUNT(CASE WHEN status = 'sent' THEN 1 END) AS sent,
-                 COUNT(CASE WHEN status = 'failed' THEN 1 END) AS failed
-             FROM delivery_logs WHERE created_at >= $1 AND created_at < $3 GROUP BY (created_at - $1) / $2",
-        )
+        let rows = sqlx::query(AssertSqlSafe(format!(
+            "SELECT (created_at - $1) / $2 AS bucket, COUNT(CASE WHEN {DELIVERED} THEN 1 END) AS sent,
+                 COUNT(CASE WHEN {UNDELIVERED} THEN 1 END) AS failed
+             FROM delivery_logs WHERE created_at >= $1 AND created_at < $3 GROUP BY (created_at - $1) / $2"
+        )))
         .bind(start)
         .bind(width_ms)
         .bind(end)
@@ -140,10 +146,10 @@ impl Db {
     }
 
     pub async fn delivery_counts_since(&self, since: Timestamp) -> Result<DeliveryCounts> {
-        let row = sqlx::query(
-            "SELECT COUNT(CASE WHEN status = 'sent' THEN 1 END) AS sent, COUNT(CASE WHEN status = 'failed' THEN 1 END) AS failed
-             FROM delivery_logs WHERE created_at > $1",
-        )
+        let row = sqlx::query(AssertSqlSafe(format!(
+            "SELECT COUNT(CASE WHEN {DELIVERED} THEN 1 END) AS sent, COUNT(CASE WHEN {UNDELIVERED} THEN 1 END) AS failed
+             FROM delivery_logs WHERE created_at > $1"
+        )))
         .bind(to_millis(since))
         .fetch_one(&self.pool)
         .await?;
