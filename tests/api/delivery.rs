@@ -85,6 +85,21 @@ async fn done_early_means_the_next_occurrence_does_not_ring(app: &TestApp, sink:
         (moved["data"]["status"].as_str(), moved["data"]["scheduled_at"].as_str()),
         (Some("pending"), Some(tomorrow.to_string().as_str()))
     );
+    // What rings next starts tomorrow: its alert, then the occurrence.
+    let next = json(app.get(&format!("/api/reminders/{}/occurrences?count=2", daily["id"].as_str().unwrap()), Some(&token)).await).await;
+    assert_eq!(next["data"]["occurrences"][0], tomorrow.to_string(), "{next}");
+    let rings: Vec<(String, String)> = next["data"]["rings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| (r["at"].as_str().unwrap().to_owned(), r["kind"].as_str().unwrap().to_owned()))
+        .collect();
+    let at = |t: Timestamp, kind: &str| (t.to_string(), kind.to_owned());
+    let (day, ten) = (SignedDuration::from_hours(24), SignedDuration::from_mins(10));
+    assert_eq!(
+        rings,
+        [at(tomorrow - ten, "alert"), at(tomorrow, "occurrence"), at(tomorrow + day - ten, "alert"), at(tomorrow + day, "occurrence")]
+    );
     // Through the day after: only tomorrow's alert and occurrence ring.
     app.run_until(tomorrow + SignedDuration::from_secs(1)).await;
     let got = sink.received(sub_id).await;
@@ -95,6 +110,10 @@ async fn done_early_means_the_next_occurrence_does_not_ring(app: &TestApp, sink:
     assert_eq!(rang, [("walk", "alert"), ("walk", "occurrence")], "{got:?}");
     let logs = json(app.get(&format!("/api/reminders/{}/logs", daily["id"].as_str().unwrap()), Some(&token)).await).await;
     assert!(logs["data"].as_array().unwrap().iter().all(|e| e["occurrence_at"].as_str().unwrap() > due.to_string().as_str()), "{logs}");
+    // Nothing past is ever listed as next: once tomorrow's rang, the day after is first.
+    let next = json(app.get(&format!("/api/reminders/{}/occurrences?count=1", daily["id"].as_str().unwrap()), Some(&token)).await).await;
+    let first_ring: Timestamp = next["data"]["rings"][0]["at"].as_str().unwrap().parse().unwrap();
+    assert!(first_ring > app.now(), "{next}");
     expect_error(app.post("/api/reminders/not-an-id/complete", &json!({}), Some(&token)).await, 404, "NOT_FOUND").await;
 }
 

@@ -1,6 +1,7 @@
 use axum::extract::State;
 use axum::http::{HeaderName, StatusCode};
 use hibiki_common::domain::ids::{LogId, ReminderId};
+use hibiki_common::domain::lifecycle::Ring;
 use hibiki_common::domain::recurrence::Recurrence;
 use hibiki_common::domain::reminder::{self, PreviewInput, Reminder, ReminderInput, ReminderPatch, StatusFilter, Timing};
 use hibiki_common::domain::states::NotificationAction;
@@ -49,6 +50,10 @@ pub struct CountQuery {
 pub struct Occurrences {
     #[schema(value_type = Vec<String>)]
     pub occurrences: Vec<Timestamp>,
+    /// A reminder's next rings, in time order: snooze, repeats, alerts and occurrences (not in
+    /// a preview).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rings: Option<Vec<Ring>>,
 }
 
 /// The user's reminders, ordered by their next occurrence (archived: newest first), a page at
@@ -278,7 +283,7 @@ pub async fn preview(
     errors.into_result()?;
     let send_at = hibiki_common::domain::time::ceil_to_second(input.send_at);
     let timing = Timing { send_at, timezone, recurrence };
-    Ok(Answer(Occurrences { occurrences: timing.schedule().occurrences(send_at, count) }))
+    Ok(Answer(Occurrences { occurrences: timing.schedule().occurrences(send_at, count), rings: None }))
 }
 
 /// The reminder's next occurrences from now.
@@ -291,12 +296,8 @@ pub async fn occurrences(
     ApiQuery(q): ApiQuery<CountQuery>,
 ) -> ApiResult<Answer<Occurrences>> {
     let count = reminder::preview_count(q.count)?;
-    let r = state.store.db.get_reminder(&state.store.keys, &auth.user.id, &id, state.clock.now()).await?;
-    let occurrences = match (r.is_active, r.scheduled_at) {
-        (true, Some(next)) => r.timing().schedule().occurrences(next, count),
-        _ => Vec::new(),
-    };
-    Ok(Answer(Occurrences { occurrences }))
+    let (occurrences, rings) = reminders::upcoming(&state.store, &auth.user.id, &id, state.clock.now(), count).await?;
+    Ok(Answer(Occurrences { occurrences, rings: Some(rings) }))
 }
 
 /// The reminder's delivery log, newest first.

@@ -249,6 +249,49 @@ fn acted(subject: Subject<'_>, occurrence: Timestamp, effect: ActionEffect, now:
     Plan { fires, entry: None, archive }
 }
 
+/// A ring to come, for the "next notifications" list.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, utoipa::ToSchema)]
+pub struct Ring {
+    #[schema(value_type = String, format = DateTime)]
+    pub at: Timestamp,
+    pub kind: FireKind,
+    /// The occurrence it is for (an alert's or repeat's; a snooze's own instant).
+    #[schema(value_type = String, format = DateTime)]
+    pub occurrence_at: Timestamp,
+}
+
+/// What rings after `now`, in time order: the pending snooze and repeat, then the next
+/// `count` occurrences from the pending occurrence fire on (what the scheduler will ring: an
+/// occurrence done early or skipped is not among them), each with its alerts still to come.
+/// Never a past instant; nothing for an inactive reminder. Answers the occurrences and every
+/// ring.
+pub fn upcoming(subject: Subject<'_>, pending: &[PlannedFire], now: Timestamp, count: usize) -> (Vec<Timestamp>, Vec<Ring>) {
+    if !subject.is_active {
+        return (Vec::new(), Vec::new());
+    }
+    let mut rings: Vec<Ring> = pending
+        .iter()
+        .filter(|f| matches!(f.kind, FireKind::Snooze | FireKind::Repeat) && f.fire_at > now)
+        .map(|f| Ring { at: f.fire_at, kind: f.kind, occurrence_at: f.occurrence_at })
+        .collect();
+    let next = pending.iter().find(|f| f.kind == FireKind::Occurrence).map(|f| f.fire_at);
+    let occurrences: Vec<Timestamp> = match next {
+        Some(first) => subject.timing.schedule().occurrences(first, count).into_iter().filter(|at| *at >= now).collect(),
+        None => Vec::new(),
+    };
+    for &at in &occurrences {
+        rings.push(Ring { at, kind: FireKind::Occurrence, occurrence_at: at });
+        for alert in subject.alarms.alerts.iter().filter(|a| a.before_minutes > 0) {
+            let alert_at = at - SignedDuration::from_mins(i64::from(alert.before_minutes));
+            if alert_at > now {
+                rings.push(Ring { at: alert_at, kind: FireKind::Alert, occurrence_at: at });
+            }
+        }
+    }
+    rings.sort_by_key(|r| (r.at, r.kind as u8));
+    (occurrences, rings)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -507,5 +550,45 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn what_rings_next_is_never_past_and_shows_snoozes_alerts_and_repeats() {
+        let (t, a) = (daily(), alarms(&[0, 10], Some((5, 3))));
+        let subject = Subject { timing: &t, alarms: &a, is_active: true };
+        let kinds = |rings: &[Ring]| rings.iter().map(|r| (r.at.to_string(), r.kind)).collect::<Vec<_>>();
+        // Today's occurrence rang at 09:00 and was snoozed to 09:30; a repeat is pending for
+        // it; tomorrow's occurrence is the pending occurrence fire. At 09:20:
+        let pending = [
+            PlannedFire::at(FireKind::Snooze, at("2026-11-25T09:30:00Z")),
+            put(FireKind::Repeat, "2026-11-25T09:25:00Z", "2026-11-25T09:00:00Z"),
+            PlannedFire::at(FireKind::Occurrence, at("2026-11-26T09:00:00Z")),
+            put(FireKind::Alert, "2026-11-26T08:50:00Z", "2026-11-26T09:00:00Z"),
+        ];
+        let (occurrences, rings) = upcoming(subject, &pending, at("2026-11-25T09:20:00Z"), 2);
+        assert_eq!(occurrences, vec![at("2026-11-26T09:00:00Z"), at("2026-11-27T09:00:00Z")]);
+        assert_eq!(
+            kinds(&rings),
+            vec![
+                ("2026-11-25T09:25:00Z".into(), FireKind::Repeat),
+                ("2026-11-25T09:30:00Z".into(), FireKind::Snooze),
+                ("2026-11-26T08:50:00Z".into(), FireKind::Alert),
+                ("2026-11-26T09:00:00Z".into(), FireKind::Occurrence),
+                ("2026-11-27T08:50:00Z".into(), FireKind::Alert),
+                ("2026-11-27T09:00:00Z".into(), FireKind::Occurrence),
+            ]
+        );
+        // Past fires (a snooze or repeat due this second is claimed, not listed) never show.
+        let (_, later) = upcoming(subject, &pending, at("2026-11-26T08:55:00Z"), 1);
+        assert_eq!(kinds(&later), vec![("2026-11-26T09:00:00Z".into(), FireKind::Occurrence)]);
+        // A one-time reminder that rang (no pending occurrence) lists nothing past.
+        let (o, a1) = (once(), alarms(&[0], None));
+        let fired = upcoming(Subject { timing: &o, alarms: &a1, is_active: true }, &[], at("2026-11-25T10:00:00Z"), 5);
+        assert_eq!(fired, (vec![], vec![]));
+        // An occurrence done early is not listed: the pending fire moved past it.
+        let moved = [PlannedFire::at(FireKind::Occurrence, at("2026-11-27T09:00:00Z"))];
+        let (occurrences, _) = upcoming(subject, &moved, at("2026-11-25T10:00:00Z"), 1);
+        assert_eq!(occurrences, vec![at("2026-11-27T09:00:00Z")]);
+        assert_eq!(upcoming(Subject { is_active: false, ..subject }, &pending, at("2026-11-25T09:20:00Z"), 5), (vec![], vec![]));
     }
 }

@@ -7,7 +7,7 @@ use jiff::Timestamp;
 use crate::Result;
 use crate::domain::alarms::{self, Alarms};
 use crate::domain::ids::{LogId, ReminderId, UserId};
-use crate::domain::lifecycle::Event;
+use crate::domain::lifecycle::{self, Event, Ring, Subject};
 use crate::domain::recurrence::Recurrence;
 use crate::domain::reminder::{self, ActionEffect, Contents, Reminder, ReminderInput, ReminderPatch, Timing};
 use crate::domain::states::{FireKind, NotificationAction};
@@ -66,6 +66,21 @@ pub async fn complete_early(store: &Store, user_id: &UserId, id: &ReminderId, no
     store.db.apply_plan(&r.id, user_id, &plan, now).await?;
     store.db.touch_user(user_id, now).await?;
     store.db.get_reminder(&store.keys, user_id, id, now).await
+}
+
+/// What rings next for the user's reminder: its next `count` occurrences and every ring to
+/// come (snooze, repeat, alerts), none past.
+pub async fn upcoming(
+    store: &Store,
+    user_id: &UserId,
+    id: &ReminderId,
+    now: Timestamp,
+    count: usize,
+) -> Result<(Vec<Timestamp>, Vec<Ring>)> {
+    let r = store.db.get_reminder(&store.keys, user_id, id, now).await?;
+    let pending = store.db.pending_fires(id).await?;
+    let (timing, alarms) = (r.timing(), r.alarms());
+    Ok(lifecycle::upcoming(Subject { timing: &timing, alarms: &alarms, is_active: r.is_active }, &pending, now, count))
 }
 
 /// What a notification's Complete or Snooze asks.

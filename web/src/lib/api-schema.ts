@@ -747,6 +747,11 @@ export interface components {
                 [key: string]: number;
             } | null;
         };
+        /**
+         * @description A pending fire of a reminder: its next occurrence, or the snooze of one.
+         * @enum {string}
+         */
+        FireKind: "occurrence" | "snooze" | "alert" | "repeat";
         /** @description `POST /api/reminders?action=handle` body. */
         HandleRequest: {
             action: components["schemas"]["NotificationAction"];
@@ -826,6 +831,11 @@ export interface components {
         NotificationsPostBody: components["schemas"]["SubscribeRequest"] | components["schemas"]["UnsubscribeRequest"] | components["schemas"]["AckRequest"];
         Occurrences: {
             occurrences: string[];
+            /**
+             * @description A reminder's next rings, in time order: snooze, repeats, alerts and occurrences (not in
+             *     a preview).
+             */
+            rings?: components["schemas"]["Ring"][] | null;
         };
         /**
          * @description The operator's details, for the information pages (特定商取引法に基づく表記 needs the seller,
@@ -1070,6 +1080,17 @@ export interface components {
             every_minutes: number;
             /** Format: int32 */
             max_times: number;
+        };
+        /** @description A ring to come, for the "next notifications" list. */
+        Ring: {
+            /** Format: date-time */
+            at: string;
+            kind: components["schemas"]["FireKind"];
+            /**
+             * Format: date-time
+             * @description The occurrence it is for (an alert's or repeat's; a snooze's own instant).
+             */
+            occurrence_at: string;
         };
         /** @description `POST /api/reminders/{id}/send`'s answer. */
         SendNowAnswer: {

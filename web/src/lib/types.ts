@@ -65,6 +65,8 @@ export type ReminderStatusFilter = Schemas['StatusFilter'];
 
 /** POST /api/reminders/preview, GET /api/reminders/{id}/occurrences */
 export type Occurrences = Schemas['Occurrences'];
+/** One ring to come in a reminder's next notifications (occurrence, alert, repeat, snooze). */
+export type Ring = Schemas['Ring'];
 
 export type DeliveryKind = Schemas['EntryKind'];
 export type DeliveryStatus = Schemas['EntryStatus'];

@@ -318,6 +318,24 @@ impl Db {
         rows.iter().map(fire_from_row).collect()
     }
 
+    /// The reminder's pending fires as the lifecycle plans them (with the occurrence each is for).
+    pub async fn pending_fires(&self, reminder_id: &ReminderId) -> Result<Vec<PlannedFire>> {
+        let rows = sqlx::query("SELECT kind, fire_at, occurrence_at FROM fires WHERE reminder_id = $1")
+            .bind(reminder_id)
+            .fetch_all(&self.pool)
+            .await?;
+        rows.iter()
+            .map(|r| {
+                let kind: String = r.try_get("kind")?;
+                Ok(PlannedFire {
+                    kind: FireKind::parse(&kind).ok_or_else(|| Error::Corrupt(format!("fire kind {kind:?}")))?,
+                    fire_at: from_millis(r.try_get("fire_at")?),
+                    occurrence_at: from_millis(r.try_get("occurrence_at")?),
+                })
+            })
+            .collect()
+    }
+
     /// Every fire due before `until` (the scheduler's horizon), earliest first.
     pub async fn fires_before(&self, until: Timestamp) -> Result<Vec<Fire>> {
         let rows = sqlx::query("SELECT reminder_id, kind, fire_at FROM fires WHERE fire_at < $1 ORDER BY fire_at")

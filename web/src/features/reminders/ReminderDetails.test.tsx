@@ -97,6 +97,32 @@ describe('ReminderDetails', () => {
     expect(older.querySelector('.badge.warning')).not.toBeNull();
   });
 
+  it('next notifications list every ring to come, saying which are alerts, repeats or the snooze', async () => {
+    server({
+      'GET /api/reminders/r1/occurrences': () =>
+        ok({
+          occurrences: ['2030-01-02T00:00:00Z'],
+          rings: [
+            { at: '2030-01-01T00:05:00Z', kind: 'repeat', occurrence_at: '2030-01-01T00:00:00Z' },
+            { at: '2030-01-01T00:10:00Z', kind: 'snooze', occurrence_at: '2030-01-01T00:10:00Z' },
+            { at: '2030-01-01T23:50:00Z', kind: 'alert', occurrence_at: '2030-01-02T00:00:00Z' },
+            { at: '2030-01-02T00:00:00Z', kind: 'occurrence', occurrence_at: '2030-01-02T00:00:00Z' },
+          ],
+        }),
+    });
+    renderDetails(reminder({ recurrence: { kind: 'daily' } as Reminder['recurrence'] }));
+    const upcoming = await screen.findByRole('region', { name: 'Next notifications' });
+    await waitFor(() => expect(within(upcoming).getAllByRole('listitem')).toHaveLength(4));
+    const items = within(upcoming).getAllByRole('listitem').map((li) => li.querySelector('.badge')?.textContent ?? '');
+    expect(items).toEqual(['Repeat', 'Snoozed', 'Alert', '']);
+  });
+
+  it('with nothing left to ring, the list says so rather than showing a past time', async () => {
+    server({ 'GET /api/reminders/r1/occurrences': () => ok({ occurrences: [], rings: [] }) });
+    renderDetails(reminder({ overdue: true }));
+    expect(await screen.findByText('Nothing more is scheduled to ring.')).toBeInTheDocument();
+  });
+
   it('Complete answers the latest delivery and says so', async () => {
     const s = server({ 'POST /api/reminders': () => ok(reminder({ status: 'completed' })) });
     renderDetails(reminder());

@@ -69,6 +69,7 @@ export function ReminderDetails({
           loading={occurrences.isLoading}
           failed={!!occurrences.error}
           occurrences={occurrences.data?.occurrences ?? []}
+          rings={occurrences.data?.rings}
           when={when}
         />
       )}
