@@ -224,8 +224,6 @@ function Troubleshooting({ onTestSent }: { onTestSent: () => void }) {
       known={knownAnswers(facts, ios, isStandalone())}
       enableFailed={enableFailed}
       hints={{
-        iosDevice: t('guide.troubleshooting.thisDevice', { state: t(ios ? 'guide.troubleshooting.answers.yes' : 'guide.troubleshooting.answers.no') }),
-        homeScreen: t('guide.troubleshooting.thisDevice', { state: t(isStandalone() ? 'guide.troubleshooting.answers.yes' : 'guide.troubleshooting.answers.no') }),
         permission: hint('permission'),
         subscribed: hint('subscription'),
         serviceWorker: hint('serviceWorker'),

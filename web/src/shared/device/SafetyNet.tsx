@@ -19,11 +19,10 @@ export function SafetyNet() {
       </p>
       <p>{t('safetyNet.anotherBrowser')}</p>
       <p>
-        {minutes === undefined
-          ? t('safetyNet.emailUnknown')
-          : minutes === null
-            ? t('safetyNet.emailOff')
-            : `${t('safetyNet.emailOn', { n: minutes })} ${t('safetyNet.emailNoDevice')}`}{' '}
+        {minutes === undefined ? t('safetyNet.emailUnknown') : minutes === null ? t('safetyNet.emailOff') : t('safetyNet.emailOn', { n: minutes })}
+      </p>
+      {minutes !== undefined && minutes !== null && <p>{t('safetyNet.emailNoDevice')}</p>}
+      <p>
         <LangLink to="/settings">{t('safetyNet.settingsLink')}</LangLink>
       </p>
     </section>
