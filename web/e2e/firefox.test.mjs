@@ -524,8 +524,8 @@ describe('this device, the test notification and the device list in Firefox', ()
 
         // Never subscribed: the dashboard says this device will not ring, and how to fix it.
         await page.waitForSelector('[data-testid="device-setup"]');
-        await waitForText(page, tr(c.lang, 'notifications:setup.title'));
-        await waitForText(page, tr(c.lang, 'notifications:setup.ask'));
+        await waitForText(page, tr(c.lang, 'device:notice.title'));
+        await waitForText(page, tr(c.lang, 'device:fix.ask'));
         await closeToasts(page);
         await page.screenshot({ path: screenshotPath(`firefox-${c.lang}-device-notice`) });
 
@@ -533,7 +533,7 @@ describe('this device, the test notification and the device list in Firefox', ()
         const notice = await page.waitForSelector('[data-testid="device-setup"] button');
         await notice.click();
         assert.ok(await allowNotificationPrompt(chrome, page, server.url), 'the prompt had an Allow button');
-        await waitForText(page, tr(c.lang, 'notifications:setup.enabledTry'));
+        await waitForText(page, tr(c.lang, 'device:notice.enabledTry'));
         await page.waitForFunction(() => !document.querySelector('[data-testid="device-setup"]'));
 
         // The test notification: the button waits for this device to show it.

@@ -153,11 +153,11 @@ describe('no English on a Japanese page', () => {
         await checkPage(page, `/guide ${tab}`);
       }
       await page.getByRole('tab', { name: t('info:guide.tabs.troubleshooting') }).click();
-      for (const a of ['noNotifications', 'no', 'allowed']) await page.getByRole('button', { name: t(`info:guide.troubleshooting.answers.${a}`), exact: true }).click();
-      await page.getByRole('heading', { name: t('info:guide.troubleshooting.questions.subscribed') }).waitFor();
       await checkPage(page, '/guide wizard question');
-      await page.getByRole('button', { name: t('info:guide.troubleshooting.answers.no'), exact: true }).click();
-      await page.getByRole('heading', { name: t('info:guide.troubleshooting.fixes.resubscribe.title') }).waitFor();
+      await page.getByRole('button', { name: t('info:guide.troubleshooting.answers.noNotifications'), exact: true }).click();
+      // the wizard does not ask what it knows (not an iPhone; headless Chromium blocks notifications): the fix at once
+      await page.getByRole('heading', { name: t('info:guide.troubleshooting.fixes.unblock.title') }).waitFor();
+      await page.locator('.wizard-trail li[data-known="true"]', { hasText: t('info:guide.troubleshooting.known') }).first().waitFor();
       await checkPage(page, '/guide wizard fix');
       assert.deepEqual(errors, []);
       await ctx.close();

@@ -19,10 +19,10 @@ after(async () => {
 // unblock them in Chrome; granted but never subscribed, the step is to enable. (Firefox, whose
 // permission starts as "default", shows the "ask" step: firefox.test.mjs.)
 const CASES = [
-  { lang: 'ja', viewport: PHONE, scheme: 'light', permissions: [], step: 'unblock.chrome', button: false },
-  { lang: 'en', viewport: DESKTOP, scheme: 'dark', permissions: [], step: 'unblock.chrome', button: false },
-  { lang: 'ja', viewport: DESKTOP, scheme: 'dark', permissions: ['notifications'], step: 'subscribe', button: true },
-  { lang: 'en', viewport: PHONE, scheme: 'light', permissions: ['notifications'], step: 'subscribe', button: true },
+  { lang: 'ja', viewport: PHONE, scheme: 'light', permissions: [], step: 'fix.unblock.chrome', button: false },
+  { lang: 'en', viewport: DESKTOP, scheme: 'dark', permissions: [], step: 'fix.unblock.chrome', button: false },
+  { lang: 'ja', viewport: DESKTOP, scheme: 'dark', permissions: ['notifications'], step: 'fix.subscribe', button: true },
+  { lang: 'en', viewport: PHONE, scheme: 'light', permissions: ['notifications'], step: 'fix.subscribe', button: true },
 ];
 
 describe('this device first', () => {
@@ -34,13 +34,16 @@ describe('this device first', () => {
       const problems = watchPage(page);
       await page.goto(lang === 'en' ? '/en' : '/');
       const notice = page.getByTestId('device-setup');
-      await notice.getByText(tr(lang, 'notifications:setup.title')).waitFor();
-      await notice.getByText(tr(lang, `notifications:setup.${step}`)).waitFor();
+      await notice.getByText(tr(lang, 'device:notice.title')).waitFor();
+      await notice.getByText(tr(lang, `device:${step}`)).waitFor();
+      // granted or not, a device that was never set up is never told it stopped
+      await notice.getByText(tr(lang, 'device:thisDevice', { state: tr(lang, `device:state.${permissions.length ? 'neverSetUp' : 'blocked'}.label`) })).waitFor();
+      assert.equal(await notice.getByText(tr(lang, 'device:state.stopped.label')).count(), 0);
       assert.equal(await notice.getByRole('button', { name: tr(lang, 'notifications:enable') }).count(), button ? 1 : 0);
       await page.screenshot({ path: screenshotPath(`trust-${lang}-${viewport.width}-${scheme}-dashboard`), fullPage: true });
       await page.getByRole('button', { name: tr(lang, 'reminders:create') }).first().click();
       const dialog = page.getByRole('dialog');
-      await dialog.getByTestId('device-setup').getByText(tr(lang, 'notifications:setup.title')).waitFor();
+      await dialog.getByTestId('device-setup').getByText(tr(lang, 'device:notice.title')).waitFor();
       await page.screenshot({ path: screenshotPath(`trust-${lang}-${viewport.width}-${scheme}-dialog`) });
       await page.keyboard.press('Escape');
       await dialog.waitFor({ state: 'hidden' });
@@ -49,6 +52,8 @@ describe('this device first', () => {
       const test = page.getByRole('button', { name: tr(lang, 'notifications:test.button') });
       await test.waitFor();
       assert.equal(await test.isDisabled(), true);
+      // and says why, in words
+      await page.locator('section.devices').getByText(tr(lang, 'notifications:test.needsSubscription')).waitFor();
       assert.deepEqual(problems, []);
       await ctx.close();
     });

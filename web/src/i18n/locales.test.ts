@@ -279,14 +279,20 @@ describe('keys used in code', () => {
       expect(exists('health', `checks.${c}`)).toBe(true);
       for (const s of ['warning', 'error']) expect(exists('health', `advice.${c}.${s}`)).toBe(true);
     }
-    for (const c of ['unsupported', 'blocked', 'serviceWorker', 'config', 'network', 'authRequired']) {
+    for (const c of ['unsupported', 'blocked', 'serviceWorker', 'pushService', 'timeout', 'config', 'network', 'authRequired', 'failed']) {
       expect(exists('notifications', `errors.${c}`)).toBe(true);
     }
+    for (const c of ['serviceWorker', 'config', 'network', 'authRequired', 'failed']) expect(exists('notifications', `next.${c}`)).toBe(true);
     for (const f of ['audio', 'schedule', 'interactive']) {
       expect(exists('home', `features.${f}.title`) && exists('home', `features.${f}.text`)).toBe(true);
     }
     for (const tab of ['active', 'completed']) expect(exists('reminders', `tabs.${tab}`)).toBe(true);
-    expect(exists('health', 'advice.notifications.lost')).toBe(true);
+    for (const s of ['checking', 'neverSetUp', 'receiving', 'stopped', 'blocked', 'unsupported']) {
+      expect(exists('device', `state.${s}.label`) && exists('device', `state.${s}.summary`)).toBe(true);
+    }
+    for (const f of ['chrome', 'brave', 'edge', 'firefox', 'safari', 'other']) {
+      expect(exists('device', `fix.unblock.${f}`) && exists('notifications', `next.pushService.${f}`)).toBe(true);
+    }
     for (const s of LOG_STATES) expect(exists('reminders', `details.state.${s}`)).toBe(true);
     for (const c of ['support', 'cookies', 'storage', 'privateMode', 'privacyBrowser']) {
       expect(exists('info', `guide.browser.checks.${c}`) && exists('info', `guide.browser.advice.${c}`)).toBe(true);

@@ -5,14 +5,17 @@ import { LangLink } from '../../components/LangLink';
 import { browserChecks, gatherBrowserFacts, type BrowserCheck, type BrowserCheckStatus } from '../../features/info/browserChecks';
 import { DiagnosticsList } from '../../features/info/DiagnosticsList';
 import { diagnosticRows } from '../../features/info/diagnostics';
+import { knownAnswers } from '../../features/info/knownAnswers';
 import { TroubleshootingWizard } from '../../features/info/TroubleshootingWizard';
-import { NotificationToggle, TestNotificationButton } from '../../features/notifications/NotificationControls';
+import { EnableNotificationsButton, NotificationToggle, TestNotificationButton } from '../../features/notifications/NotificationControls';
 import { useArchivedPage } from '../../features/reminders/useArchived';
 import { useReminders } from '../../features/reminders/useReminders';
 import { useAuth } from '../../lib/authStore';
-import { isStandalone } from '../../lib/platform';
+import { isIos, isStandalone } from '../../lib/platform';
 import { usePushState } from '../../lib/push/usePushState';
 import { GUIDE_STEPS, markGuideStep, toggleGuideStep, useGuideProgress, type GuideStep } from '../../shared/guideProgress';
+import { DeviceStateLine } from '../../shared/device/DeviceStateLine';
+import { SafetyNet } from '../../shared/device/SafetyNet';
 import { StatusDot } from '../../shared/health/HealthChecklist';
 import { useHealth } from '../../shared/health/useHealth';
 
@@ -196,19 +199,42 @@ function MarkCreatedWhenAny() {
   return null;
 }
 
-/** The wizard, with what this device reports beside the questions about it and the controls that fix it. */
+/**
+ * The wizard, told what the app knows about this device (those questions are not asked; the
+ * trail shows the answer in the device's words) and given the controls that fix it. Once
+ * enabling has failed here it diagnoses: the cause and next step for this browser, another
+ * browser, and the email fallback with the person's setting as the safety net.
+ */
 function Troubleshooting({ onTestSent }: { onTestSent: () => void }) {
-  const { t } = useTranslation('info');
+  const { t } = useTranslation(['info', 'device']);
   const { facts } = useHealth();
+  const push = usePushState();
+  const [failed, setFailed] = useState(false);
   const rows = Object.fromEntries(diagnosticRows(facts).map((r) => [r.id, r]));
+  const value = (key: string) => (key.startsWith('device:') ? t(key) : t(`guide.diagnostics.values.${key}`));
   const hint = (id: string) => {
     const row = rows[id];
-    return row && row.status !== 'checking' ? t('guide.troubleshooting.thisDevice', { state: t(`guide.diagnostics.values.${row.value}`) }) : undefined;
+    return row && row.status !== 'checking' ? t('guide.troubleshooting.thisDevice', { state: value(row.value) }) : undefined;
   };
+  const ios = isIos({ userAgent: navigator.userAgent, maxTouchPoints: navigator.maxTouchPoints ?? 0 });
+  const enableFailed = failed || (push.lastFailure !== null && facts.device !== 'receiving');
+  const enable = <EnableNotificationsButton diagnose knownFailure={push.lastFailure} onFailed={() => setFailed(true)} />;
   return (
     <TroubleshootingWizard
-      hints={{ permission: hint('permission'), subscribed: hint('subscription'), serviceWorker: hint('serviceWorker') }}
-      actions={{ enable: <NotificationToggle />, resubscribe: <NotificationToggle />, testShown: <TestNotificationButton onSent={onTestSent} /> }}
+      known={knownAnswers(facts, ios, isStandalone())}
+      enableFailed={enableFailed}
+      hints={{
+        permission: hint('permission'),
+        subscribed: hint('subscription'),
+        serviceWorker: hint('serviceWorker'),
+      }}
+      actions={{
+        enable,
+        resubscribe: enable,
+        enableFailed: <SafetyNet />,
+        otherBrowser: <SafetyNet />,
+        testShown: <TestNotificationButton onSent={onTestSent} />,
+      }}
     />
   );
 }
@@ -227,6 +253,7 @@ function Diagnostics() {
   return (
     <section role="tabpanel" aria-label={t('guide.tabs.diagnostics')}>
       <h2>{t('guide.diagnostics.title')}</h2>
+      <DeviceStateLine state={facts.device} summary={facts.device !== 'checking'} />
       <DiagnosticsList facts={facts} />
       <h2>{t('guide.browser.title')}</h2>
       {browser && (

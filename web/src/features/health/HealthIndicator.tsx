@@ -8,7 +8,7 @@ import { useHealth } from '../../shared/health/useHealth';
 /** Header health indicator: a dot with the overall status; opens a small panel. */
 export function HealthIndicator() {
   const { t } = useTranslation('health');
-  const { checks, advice, overall, refresh } = useHealth();
+  const { checks, advice, device, overall, refresh } = useHealth();
   const { open, toggle, close, root, trigger } = usePopover<HTMLDivElement, HTMLButtonElement>();
   const panelId = useId();
   return (
@@ -28,7 +28,7 @@ export function HealthIndicator() {
       {open && (
         <div className="popover" id={panelId} role="region" aria-label={t('title')}>
           <h2 className="popover-title">{t('title')}</h2>
-          <HealthChecklist checks={checks} advice={advice} />
+          <HealthChecklist checks={checks} advice={advice} device={device} />
           <div className="row between">
             <button type="button" className="button small secondary" onClick={refresh}>
               {t('refresh')}

@@ -1,33 +1,46 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
+import { deviceState } from '../../shared/device/deviceState';
 import type { HealthFacts } from '../../shared/health/useHealth';
+import deviceEn from '../../locales/en/device.json';
+import deviceJa from '../../locales/ja/device.json';
 import en from '../../locales/en/info.json';
 import ja from '../../locales/ja/info.json';
 import { diagnosticRows, type DiagnosticRow } from './diagnostics';
 
-const ALL_GOOD: HealthFacts = { supported: true, permission: 'granted', subscribed: true, lost: false, serviceWorker: 'active', connection: 'connected' };
-const row = (facts: Partial<HealthFacts>, id: DiagnosticRow['id']) => diagnosticRows({ ...ALL_GOOD, ...facts }).find((r) => r.id === id)!;
+const ALL_GOOD: HealthFacts = { device: 'receiving', supported: true, permission: 'granted', subscribed: true, lost: false, serviceWorker: 'active', connection: 'connected' };
+/** The facts, with the device state the one function decides from them (never remembered as enabled unless said). */
+const withDevice = (f: Omit<HealthFacts, 'device'>, everEnabled = false): HealthFacts => ({ ...f, device: deviceState({ ...f, serverFailing: false, everEnabled }) });
+const row = (facts: Partial<HealthFacts>, id: DiagnosticRow['id'], everEnabled = false) => {
+  const { device: _, ...rest } = { ...ALL_GOOD, ...facts };
+  return diagnosticRows(withDevice(rest, everEnabled)).find((r) => r.id === id)!;
+};
 
 describe('diagnostics rows', () => {
   it('permission and subscription are separate rows, then the worker and the connection', () => {
     expect(diagnosticRows(ALL_GOOD)).toEqual([
       { id: 'permission', status: 'healthy', value: 'granted' },
-      { id: 'subscription', status: 'healthy', value: 'subscribed' },
+      { id: 'subscription', status: 'healthy', value: 'device:state.receiving.label' },
       { id: 'serviceWorker', status: 'healthy', value: 'swActive' },
       { id: 'connection', status: 'healthy', value: 'connected' },
     ]);
   });
 
-  it('allowed but not subscribed: the permission row is fine and the subscription row says so', () => {
+  it('allowed but never subscribed: the permission row is fine and the subscription row says "not set up", never "stopped"', () => {
     expect(row({ subscribed: false }, 'permission').status).toBe('healthy');
-    expect(row({ subscribed: false }, 'subscription')).toEqual({ id: 'subscription', status: 'warning', value: 'notSubscribed', advice: 'notSubscribed' });
-    expect(row({ lost: true }, 'subscription')).toMatchObject({ status: 'warning', value: 'lost' });
+    const notSetUp = { id: 'subscription', status: 'warning', value: 'device:state.neverSetUp.label', advice: 'device:state.neverSetUp.summary' };
+    expect(row({ subscribed: false }, 'subscription')).toEqual(notSetUp);
+    // the start-up subscribe failed on a device that never received: still not set up
+    expect(row({ subscribed: false, lost: true }, 'subscription')).toEqual(notSetUp);
+    // it received here before: now it stopped
+    expect(row({ subscribed: false, lost: true }, 'subscription', true)).toMatchObject({ status: 'warning', value: 'device:state.stopped.label' });
   });
 
   it('the permission row tells not asked from blocked; the subscription waits for the permission', () => {
     expect(row({ permission: 'default', subscribed: false }, 'permission')).toMatchObject({ status: 'warning', value: 'default' });
     expect(row({ permission: 'denied', subscribed: false }, 'permission')).toMatchObject({ status: 'error', value: 'denied' });
-    expect(row({ permission: 'denied', subscribed: false }, 'subscription')).toMatchObject({ status: 'warning', value: 'needsPermission' });
+    expect(row({ permission: 'denied', subscribed: false }, 'subscription')).toMatchObject({ status: 'error', value: 'device:state.blocked.label' });
+    expect(row({ permission: 'default', subscribed: false }, 'subscription')).toMatchObject({ status: 'warning', value: 'device:state.neverSetUp.label' });
     expect(row({ supported: false, permission: undefined }, 'permission')).toMatchObject({ status: 'error', value: 'unsupported' });
     expect(row({ permission: undefined, subscribed: undefined }, 'subscription').status).toBe('checking');
   });
@@ -63,14 +76,22 @@ describe('diagnostics rows', () => {
       for (const subscribed of [undefined, true, false])
         for (const serviceWorker of ['checking', 'unsupported', 'not-registered', 'registered', 'active'] as const)
           for (const connection of ['checking', 'connected', 'offline', 'serverIssue', 'unableToCheck', 'checkFailed'] as const)
-            for (const supported of [true, false]) facts.push({ supported, permission, subscribed, lost: subscribed === true, serviceWorker, connection });
+            for (const supported of [true, false]) facts.push(withDevice({ supported, permission, subscribed, lost: subscribed === true, serviceWorker, connection }));
     for (const f of facts)
       for (const r of diagnosticRows(f))
-        for (const dict of [en, ja]) {
+        for (const [dict, device] of [
+          [en, deviceEn],
+          [ja, deviceJa],
+        ] as const) {
           const d = dict.guide.diagnostics as { rows: Record<string, string>; values: Record<string, string>; advice: Record<string, string> };
+          const text = (group: Record<string, string>, key: string) => {
+            if (!key.startsWith('device:')) return group[key];
+            const [, state, part] = key.slice('device:'.length).split('.');
+            return (device.state as Record<string, Record<string, string>>)[state!]?.[part!];
+          };
           expect(d.rows[r.id]).toBeTruthy();
-          expect(d.values[r.value], r.value).toBeTruthy();
-          if (r.advice) expect(d.advice[r.advice], r.advice).toBeTruthy();
+          expect(text(d.values, r.value), r.value).toBeTruthy();
+          if (r.advice) expect(text(d.advice, r.advice), r.advice).toBeTruthy();
         }
   });
 });

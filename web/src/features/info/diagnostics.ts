@@ -1,8 +1,10 @@
 /**
  * The guide's system diagnostics (product spec section 4): notification permission and push
  * subscription are separate checks, then the service worker and the server connection with
- * the spec's messages. Texts: info `guide.diagnostics.rows|values|advice.<key>`.
+ * the spec's messages. Texts: info `guide.diagnostics.rows|values|advice.<key>`, or, for a value or
+ * advice given as `device:…`, that key of the device's one vocabulary.
  */
+import { deviceCheck } from '../../shared/device/deviceState';
 import type { CheckStatus } from '../../shared/health/healthLogic';
 import type { HealthFacts } from '../../shared/health/useHealth';
 
@@ -32,15 +34,19 @@ function permissionRow(f: HealthFacts): DiagnosticRow {
   }
 }
 
+/**
+ * The push subscription, said as this device's state (namespace `device`, `state.<state>`): the
+ * same words as the dashboard and the header. `value` and `advice` here are device keys.
+ */
 function subscriptionRow(f: HealthFacts): DiagnosticRow {
   const id = 'subscription';
-  if (!f.supported) return { id, status: 'error', value: 'unsupported', advice: 'unsupported' };
-  if (f.permission === undefined) return { id, status: 'checking', value: 'checking' };
-  // Without the permission there can be no subscription: the permission row says what to do.
-  if (f.permission !== 'granted') return { id, status: 'warning', value: 'needsPermission', advice: 'needsPermission' };
-  if (f.lost) return { id, status: 'warning', value: 'lost', advice: 'lost' };
-  if (f.subscribed === undefined) return { id, status: 'checking', value: 'checking' };
-  return f.subscribed ? { id, status: 'healthy', value: 'subscribed' } : { id, status: 'warning', value: 'notSubscribed', advice: 'notSubscribed' };
+  const state = f.device;
+  return {
+    id,
+    status: deviceCheck(state),
+    value: `device:state.${state}.label`,
+    advice: state === 'receiving' || state === 'checking' ? undefined : `device:state.${state}.summary`,
+  };
 }
 
 function serviceWorkerRow(f: HealthFacts): DiagnosticRow {

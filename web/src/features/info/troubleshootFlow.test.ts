@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import en from '../../locales/en/info.json';
 import ja from '../../locales/ja/info.json';
-import { QUESTIONS, START, answersOf, back, choose, initialWizard, isQuestion, reachable, restart, type AnswerId, type StepId } from './troubleshootFlow';
+import { QUESTIONS, START, answersOf, back, choose, initialWizard, isQuestion, reachable, restart, skipKnown, type AnswerId, type StepId } from './troubleshootFlow';
 
 const walk = (...answers: AnswerId[]) => answers.reduce(choose, initialWizard);
 const questionIds = Object.keys(QUESTIONS) as (keyof typeof QUESTIONS)[];
@@ -37,7 +37,9 @@ describe('troubleshooting flow', () => {
     [['noNotifications', 'yes', 'no'], 'addToHomeScreen'],
     [['noNotifications', 'no', 'notAsked'], 'enable'],
     [['noNotifications', 'no', 'blocked'], 'unblock'],
-    [['noNotifications', 'no', 'allowed', 'no'], 'resubscribe'],
+    [['noNotifications', 'no', 'allowed', 'no'], 'enable'],
+    [['noNotifications', 'no', 'allowed', 'stopped'], 'resubscribe'],
+    [['noNotifications', 'no', 'unsupported'], 'otherBrowser'],
     [['noNotifications', 'no', 'allowed', 'yes', 'no'], 'reload'],
     [['noNotifications', 'no', 'allowed', 'yes', 'yes', 'yes'], 'focusOff'],
     [['noNotifications', 'no', 'allowed', 'yes', 'yes', 'no', 'yes'], 'deviceWorks'],
@@ -92,5 +94,33 @@ describe('troubleshooting flow', () => {
         expect(tr.fixes[f]?.steps.length, f).toBeGreaterThan(0);
       }
     }
+  });
+});
+
+describe('the wizard does not ask what the app knows', () => {
+  it('answers the known questions for the person, marked known, and stops at the first unknown one', () => {
+    const s = skipKnown(choose(initialWizard, 'noNotifications'), { iosDevice: 'no', permission: 'allowed' });
+    expect(s.at).toBe('subscribed');
+    expect(s.answered).toEqual([
+      { question: 'symptom', answer: 'noNotifications' },
+      { question: 'iosDevice', answer: 'no', known: true },
+      { question: 'permission', answer: 'allowed', known: true },
+    ]);
+  });
+  it('granted but never set up goes straight to "turn notifications on", not to "register again"', () => {
+    const s = skipKnown(choose(initialWizard, 'noNotifications'), { iosDevice: 'no', permission: 'allowed', subscribed: 'no' });
+    expect(s.at).toBe('enable');
+    const stopped = skipKnown(choose(initialWizard, 'noNotifications'), { iosDevice: 'no', permission: 'allowed', subscribed: 'stopped' });
+    expect(stopped.at).toBe('resubscribe');
+  });
+  it('back skips over the known answers to the last question the person answered', () => {
+    const s = skipKnown(choose(initialWizard, 'noNotifications'), { iosDevice: 'no', permission: 'blocked' });
+    expect(s.at).toBe('unblock');
+    expect(back(s)).toEqual(initialWizard);
+  });
+  it('nothing known, nothing skipped; the symptom is always asked', () => {
+    expect(skipKnown(initialWizard, { iosDevice: 'no' })).toEqual(initialWizard);
+    const s = choose(initialWizard, 'noNotifications');
+    expect(skipKnown(s, {})).toEqual(s);
   });
 });

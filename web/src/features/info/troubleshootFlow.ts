@@ -7,8 +7,8 @@ export const QUESTIONS = {
   symptom: { answers: { noNotifications: 'iosDevice', late: 'lateWhenOpen', noEmail: 'spamFolder' } },
   iosDevice: { answers: { yes: 'homeScreen', no: 'permission' } },
   homeScreen: { answers: { yes: 'permission', no: 'addToHomeScreen' } },
-  permission: { answers: { allowed: 'subscribed', notAsked: 'enable', blocked: 'unblock' } },
-  subscribed: { answers: { yes: 'serviceWorker', no: 'resubscribe' } },
+  permission: { answers: { allowed: 'subscribed', notAsked: 'enable', blocked: 'unblock', unsupported: 'otherBrowser' } },
+  subscribed: { answers: { yes: 'serviceWorker', no: 'enable', stopped: 'resubscribe' } },
   serviceWorker: { answers: { yes: 'focus', no: 'reload' } },
   focus: { answers: { yes: 'focusOff', no: 'testShown' } },
   testShown: { answers: { yes: 'deviceWorks', no: 'systemSettings' } },
@@ -34,10 +34,28 @@ export function answersOf(q: QuestionId): { answer: AnswerId; next: StepId }[] {
   return Object.entries(QUESTIONS[q].answers).map(([answer, next]) => ({ answer: answer as AnswerId, next: next as StepId }));
 }
 
-/** The wizard's state: the questions answered so far, and where that led. */
+/** The wizard's state: the questions answered so far (`known`: by the app, from this device), and where that led. */
 export interface WizardState {
-  answered: { question: QuestionId; answer: AnswerId }[];
+  answered: { question: QuestionId; answer: AnswerId; known?: true }[];
   at: StepId;
+}
+
+/** What the app already knows about this device: the answers it need not ask for. */
+export type KnownAnswers = Partial<Record<QuestionId, AnswerId>>;
+
+/**
+ * The wizard does not ask what the app already knows: from where it is, every question whose
+ * answer is known is answered (marked known) until one is not, or a fix is reached.
+ */
+export function skipKnown(state: WizardState, known: KnownAnswers): WizardState {
+  let s = state;
+  while (isQuestion(s.at)) {
+    const answer = known[s.at];
+    const next = answer && answersOf(s.at).find((a) => a.answer === answer)?.next;
+    if (!answer || !next) break;
+    s = { answered: [...s.answered, { question: s.at, answer, known: true }], at: next };
+  }
+  return s;
 }
 
 export const initialWizard: WizardState = { answered: [], at: START };
@@ -50,11 +68,13 @@ export function choose(state: WizardState, answer: AnswerId): WizardState {
   return { answered: [...state.answered, { question: state.at, answer }], at: next };
 }
 
-/** One step back: the last question, unanswered again. */
+/** One step back: the last question the person answered, unanswered again (answers the app knew go with it). */
 export function back(state: WizardState): WizardState {
-  const last = state.answered.at(-1);
-  if (!last) return state;
-  return { answered: state.answered.slice(0, -1), at: last.question };
+  if (state.answered.length === 0) return state;
+  const answered = [...state.answered];
+  let last = answered.pop()!;
+  while (last.known && answered.length > 0) last = answered.pop()!;
+  return { answered, at: last.question };
 }
 
 export function restart(): WizardState {

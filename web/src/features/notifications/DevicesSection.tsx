@@ -4,7 +4,9 @@ import useSWR from 'swr';
 import { toast } from '../../components/toast';
 import { api } from '../../lib/api';
 import { currentSubscription, disableNotifications } from '../../lib/push/pushClient';
-import { pushStateChanged, usePushState } from '../../lib/push/usePushState';
+import { pushStateChanged } from '../../lib/push/usePushState';
+import { DeviceStateLine } from '../../shared/device/DeviceStateLine';
+import { useDeviceState } from '../../shared/device/useDeviceState';
 import { swrKeys } from '../../lib/swrKeys';
 import type { Device } from '../../lib/types';
 import { useDates } from '../../shared/useDates';
@@ -17,7 +19,7 @@ import { EnableNotificationsButton, TestNotificationButton } from './Notificatio
 export function DevicesSection() {
   const { t } = useTranslation('notifications');
   const dates = useDates();
-  const push = usePushState();
+  const { state, push } = useDeviceState();
   const devices = useSWR(swrKeys.subscriptions(), () => api.notifications.subscriptions());
   const [thisEndpoint, setThisEndpoint] = useState<string | null>(null);
   const [busy, setBusy] = useState<string | null>(null);
@@ -49,13 +51,14 @@ export function DevicesSection() {
   return (
     <section className="card devices" aria-labelledby="devices-title">
       <h2 id="devices-title">{t('devices.title')}</h2>
+      <DeviceStateLine state={state} summary={state !== 'checking' && state !== 'receiving'} />
       <div className="row">
         {thisOne ? (
           <button type="button" className="button small secondary" disabled={busy !== null} onClick={() => void remove(thisOne)}>
             {t('devices.turnOff')}
           </button>
         ) : (
-          <EnableNotificationsButton onEnabled={() => void devices.mutate()} />
+          <EnableNotificationsButton onEnabled={() => void devices.mutate()} knownFailure={push.lastFailure} />
         )}
         <TestNotificationButton />
       </div>

@@ -1,8 +1,9 @@
 /**
  * What the notification controls say when something goes wrong: the test notification's
- * SUBSCRIPTION_NOT_FOUND, RATE_LIMITED and other failures, and enabling with permission
- * refused, the browser's subscribe failing, no VAPID key, or the network gone. Each answer
- * shows its own toast, in the page's language. The browser's push parts are fakes.
+ * SUBSCRIPTION_NOT_FOUND, RATE_LIMITED and other failures (a toast each), and enabling with
+ * permission refused, the browser's subscribe failing or never finishing, no VAPID key, or the
+ * network gone: beside the button, its cause and the next step for this browser, in the page's
+ * language. A disabled Test button says why in words. The browser's push parts are fakes.
  */
 import { fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { Suspense } from 'react';
@@ -26,6 +27,8 @@ interface FakePush {
   subscribed: boolean;
   /** the browser's pushManager.subscribe fails with this */
   subscribeError?: Error;
+  /** the browser's pushManager.subscribe never settles */
+  subscribeHangs?: boolean;
 }
 
 /** Notification, PushManager and a service worker registration, as far as the controls use them. */
@@ -40,6 +43,7 @@ function installFakePush(f: FakePush) {
   const pushManager = {
     getSubscription: async () => (f.subscribed ? subscription : null),
     subscribe: vi.fn(async () => {
+      if (f.subscribeHangs) return new Promise<never>(() => {});
       if (f.subscribeError) throw f.subscribeError;
       f.subscribed = true;
       return subscription;
@@ -77,6 +81,8 @@ async function renderIn(lang: Lang, ui: React.ReactNode) {
 }
 
 const error = (status: number, code: string) => () => json(status, { success: false, error: { code, message: code } });
+/** The cause and the next step shown beside the enable button. */
+const failureTexts = () => [...document.querySelectorAll('[data-testid="enable-failure"] p')].map((p) => p.textContent);
 const toastTexts = () => [...document.querySelectorAll('.toaster [role]')].map((t) => ({ role: t.getAttribute('role'), text: t.querySelector('span')?.textContent }));
 
 beforeEach(() => {
@@ -119,28 +125,39 @@ describe('test notification: each failure has its own toast', () => {
     const button = screen.getByRole('button', { name: 'Test notification' });
     await waitFor(() => expect(button).toHaveAttribute('title', tr('en', 'notifications:test.needsSubscription')));
     expect(button).toBeDisabled();
+    // and says why in words, not only in a tooltip
+    expect(screen.getByText(tr('en', 'notifications:test.needsSubscription'))).toBeVisible();
   });
 });
 
-describe('enabling notifications: each failure has its own toast', () => {
+describe('enabling notifications: each failure names its cause and the next step', () => {
   const ROUTES = {
     'GET /api/notifications/vapid-public-key': () => ok({ public_key: VAPID }),
     'POST /api/notifications': () => json(204, null),
   };
-  const CASES: { name: string; push: Partial<FakePush>; routes?: Record<string, Handler>; text: string }[] = [
-    { name: 'permission refused at the prompt', push: { prompt: 'denied' }, text: 'notifications:errors.blocked' },
-    { name: 'the prompt dismissed', push: { prompt: 'default' }, text: 'notifications:errors.blocked' },
+  // jsdom's user agent is no known browser: the next steps are the general ones
+  const CASES: { name: string; push: Partial<FakePush>; routes?: Record<string, Handler>; cause: string; next: string }[] = [
+    { name: 'permission refused at the prompt', push: { prompt: 'denied' }, cause: 'notifications:errors.blocked', next: 'device:fix.unblock.other' },
+    { name: 'the prompt dismissed', push: { prompt: 'default' }, cause: 'notifications:errors.blocked', next: 'device:fix.unblock.other' },
     {
-      name: 'the browser cannot subscribe',
+      name: 'the browser cannot subscribe (push service unreachable)',
       push: { subscribeError: new DOMException('Registration failed - push service error', 'AbortError') },
-      text: 'notifications:enableFailed',
+      cause: 'notifications:errors.pushService',
+      next: 'notifications:next.pushService.other',
     },
-    { name: 'the server has no VAPID key', push: {}, routes: { 'GET /api/notifications/vapid-public-key': error(500, 'INTERNAL_ERROR') }, text: 'notifications:errors.config' },
+    {
+      name: 'the server has no VAPID key',
+      push: {},
+      routes: { 'GET /api/notifications/vapid-public-key': error(500, 'INTERNAL_ERROR') },
+      cause: 'notifications:errors.config',
+      next: 'notifications:next.config',
+    },
     {
       name: 'the network fails while registering',
       push: {},
       routes: { 'POST /api/notifications': () => Promise.reject(new TypeError('Failed to fetch')) },
-      text: 'notifications:errors.network',
+      cause: 'notifications:errors.network',
+      next: 'notifications:next.network',
     },
   ];
   for (const lang of ['ja', 'en'] as const) {
@@ -150,10 +167,66 @@ describe('enabling notifications: each failure has its own toast', () => {
         mockFetch({ ...ROUTES, ...c.routes });
         await renderIn(lang, <EnableNotificationsButton />);
         fireEvent.click(screen.getByRole('button', { name: tr(lang, 'notifications:enable') }));
-        await waitFor(() => expect(toastTexts()).toEqual([{ role: 'alert', text: tr(lang, c.text) }]));
+        await waitFor(() => expect(failureTexts()).toEqual([tr(lang, c.cause), tr(lang, c.next)]));
+        expect(screen.getByRole('alert')).toBeVisible();
+        // no greyed button left behind
+        expect(screen.getByRole('button', { name: tr(lang, 'notifications:enable') })).toBeEnabled();
       });
     }
   }
+
+  for (const lang of ['ja', 'en'] as const) {
+    it(`${lang}: a subscribe that never settles shows a spinner with words, then after 10 s the timeout and the next step`, async () => {
+      installFakePush({ permission: 'granted', prompt: 'granted', subscribed: false, subscribeHangs: true });
+      mockFetch(ROUTES);
+      await renderIn(lang, <EnableNotificationsButton />);
+      vi.useFakeTimers({ shouldAdvanceTime: true });
+      try {
+        const button = screen.getByRole('button', { name: tr(lang, 'notifications:enable') });
+        fireEvent.click(button);
+        // waiting: disabled, but with words and a spinner
+        await waitFor(() => expect(screen.getByText(tr(lang, 'notifications:enabling'))).toBeVisible());
+        expect(button).toBeDisabled();
+        expect(document.querySelector('.enable-status .spinner')).not.toBeNull();
+        expect(failureTexts()).toEqual([]);
+        await vi.advanceTimersByTimeAsync(9_000);
+        expect(failureTexts()).toEqual([]);
+        await vi.advanceTimersByTimeAsync(1_500);
+        await waitFor(() => expect(failureTexts()).toEqual([tr(lang, 'notifications:errors.timeout'), tr(lang, 'notifications:next.pushService.other')]));
+        expect(screen.queryByText(tr(lang, 'notifications:enabling'))).toBeNull();
+        expect(button).toBeEnabled();
+      } finally {
+        vi.useRealTimers();
+      }
+    });
+  }
+
+  it('en: in Brave, a push service refusal says to turn on Google services for push messaging', async () => {
+    installFakePush({ permission: 'granted', prompt: 'granted', subscribed: false, subscribeError: new DOMException('Registration failed - push service error', 'AbortError') });
+    mockFetch(ROUTES);
+    const ua = vi.spyOn(navigator, 'userAgent', 'get').mockReturnValue('Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36');
+    Object.defineProperty(navigator, 'brave', { configurable: true, value: { isBrave: async () => true } });
+    try {
+      await renderIn('en', <EnableNotificationsButton />);
+      fireEvent.click(screen.getByRole('button', { name: 'Enable notifications' }));
+      await waitFor(() => expect(failureTexts()).toEqual([tr('en', 'notifications:errors.pushService'), tr('en', 'notifications:next.pushService.brave')]));
+      expect(failureTexts()[1]).toContain('Use Google services for push messaging');
+    } finally {
+      ua.mockRestore();
+      delete (navigator as { brave?: unknown }).brave;
+    }
+  });
+
+  it('ja: in the guide (diagnose), a failure is answered with its diagnosis, not with the same button again', async () => {
+    installFakePush({ permission: 'granted', prompt: 'granted', subscribed: false, subscribeError: new DOMException('Registration failed - push service error', 'AbortError') });
+    mockFetch(ROUTES);
+    const onFailed = vi.fn();
+    await renderIn('ja', <EnableNotificationsButton diagnose onFailed={onFailed} />);
+    fireEvent.click(screen.getByRole('button', { name: tr('ja', 'notifications:enable') }));
+    await waitFor(() => expect(failureTexts()).toEqual([tr('ja', 'notifications:errors.pushService'), tr('ja', 'notifications:next.pushService.other')]));
+    expect(onFailed).toHaveBeenCalledWith('pushService');
+    expect(screen.queryByRole('button', { name: tr('ja', 'notifications:enable') })).toBeNull();
+  });
 
   it('en: success says so, and registers the subscription with the server', async () => {
     const push = installFakePush({ permission: 'default', prompt: 'granted', subscribed: false });
@@ -189,7 +262,7 @@ describe('enabling notifications: the server asks for sign-in (401 on subscribe)
       });
       await renderIn(lang, <EnableNotificationsButton />);
       fireEvent.click(screen.getByRole('button', { name: tr(lang, 'notifications:enable') }));
-      await waitFor(() => expect(toastTexts()).toEqual([{ role: 'alert', text: tr(lang, 'notifications:errors.authRequired') }]));
+      await waitFor(() => expect(failureTexts()).toEqual([tr(lang, 'notifications:errors.authRequired'), tr(lang, 'notifications:next.authRequired')]));
       expect(tr(lang, 'notifications:errors.authRequired')).toBe(lang === 'ja' ? 'ユーザー認証が必要です' : 'User authentication is required');
     });
   }
@@ -223,9 +296,9 @@ describe('push without a service worker (navigator.serviceWorker undefined)', ()
         expect(await screen.findByText(tr(lang, 'notifications:unsupportedShort'))).toHaveAttribute('title', tr(lang, 'notifications:unsupported'));
         const test = screen.getByRole('button', { name: tr(lang, 'notifications:test.button') });
         expect(test).toBeDisabled();
-        // trying anyway (the device notice's button): the spec's service-worker message
+        // trying anyway (the device notice's button): the service-worker cause and what to do
         fireEvent.click(screen.getByRole('button', { name: tr(lang, 'notifications:enable') }));
-        await waitFor(() => expect(toastTexts()).toEqual([{ role: 'alert', text: tr(lang, 'notifications:errors.serviceWorker') }]));
+        await waitFor(() => expect(failureTexts()).toEqual([tr(lang, 'notifications:errors.serviceWorker'), tr(lang, 'notifications:next.serviceWorker')]));
         expect(Notification.requestPermission).not.toHaveBeenCalled();
         expect(fetch).not.toHaveBeenCalled();
       });

@@ -1,41 +1,130 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from '../../components/toast';
-import { enableNotifications, PushError, sendTestNotification } from '../../lib/push/pushClient';
+import { enableNotifications, PushError, sendTestNotification, type PushErrorCode } from '../../lib/push/pushClient';
 import { pushStateChanged, usePushState } from '../../lib/push/usePushState';
+import { thisBrowser } from '../../shared/device/useDeviceState';
 import { markGuideStep } from '../../shared/guideProgress';
 import { waitForShownTest } from './shownSignal';
 
-/** Asks permission and subscribes, saying how it went; `busy` while it runs. */
-function useEnable(onEnabled?: () => void): { enable: () => Promise<void>; busy: boolean } {
+/** How long enabling may take before the app says it has not finished (decisions.md "Trust from the first minute"). */
+export const ENABLE_TIMEOUT_MS = 10_000;
+
+/** Why enabling failed: the push client's answer, or no answer within ENABLE_TIMEOUT_MS. */
+export type EnableFailure = PushErrorCode | 'timeout';
+
+export type EnableStatus = { kind: 'idle' } | { kind: 'waiting' } | { kind: 'failed'; failure: EnableFailure };
+
+/**
+ * Asks permission and subscribes. While it runs the status is `waiting`; a subscribe that has
+ * not finished in 10 s is `failed: timeout` (and still counts if it finishes later); a failure
+ * keeps its cause, which the control shows with the next step for this browser.
+ */
+export function useEnable(onEnabled?: () => void, onFailed?: (failure: EnableFailure) => void): { enable: () => Promise<void>; status: EnableStatus } {
   const { t } = useTranslation('notifications');
-  const [busy, setBusy] = useState(false);
+  const [status, setStatus] = useState<EnableStatus>({ kind: 'idle' });
+  const attempt = useRef(0);
+  const mounted = useRef(true);
+  useEffect(() => {
+    mounted.current = true;
+    return () => {
+      mounted.current = false;
+    };
+  }, []);
   async function enable() {
-    setBusy(true);
+    const id = ++attempt.current;
+    const current = () => mounted.current && attempt.current === id;
+    setStatus({ kind: 'waiting' });
+    const timer = setTimeout(() => {
+      if (!current()) return;
+      setStatus({ kind: 'failed', failure: 'timeout' });
+      onFailed?.('timeout');
+    }, ENABLE_TIMEOUT_MS);
     try {
       await enableNotifications();
       markGuideStep('enable');
+      if (!current()) return;
+      setStatus({ kind: 'idle' });
       toast.success(t('enabled'));
       onEnabled?.();
     } catch (e) {
-      const code = e instanceof PushError ? e.code : 'failed';
-      toast.error(code === 'failed' ? t('enableFailed') : t(`errors.${code}`));
+      if (!current()) return;
+      const failure = e instanceof PushError ? e.code : 'failed';
+      setStatus({ kind: 'failed', failure });
+      onFailed?.(failure);
     } finally {
-      setBusy(false);
+      clearTimeout(timer);
       pushStateChanged();
     }
   }
-  return { enable, busy };
+  return { enable, status };
 }
 
-/** The one-step enable button of the device notice (asks permission, subscribes). */
-export function EnableNotificationsButton({ onEnabled }: { onEnabled?: () => void }) {
-  const { t } = useTranslation('notifications');
-  const { enable, busy } = useEnable(onEnabled);
+/** The cause of a failed enable and the next step for this browser, in words. */
+export function EnableFailureMessage({ failure }: { failure: EnableFailure }) {
+  const { t } = useTranslation(['notifications', 'device']);
+  const family = thisBrowser();
+  const next =
+    failure === 'pushService' || failure === 'timeout'
+      ? t(`next.pushService.${family}`)
+      : failure === 'blocked'
+        ? t(`device:fix.unblock.${family}`)
+        : failure === 'unsupported'
+          ? t('device:fix.unsupported')
+          : t(`next.${failure}`);
   return (
-    <button type="button" className="button small primary" onClick={() => void enable()} disabled={busy}>
-      {t('enable')}
-    </button>
+    <div className="enable-status error" role="alert" data-testid="enable-failure" data-failure={failure}>
+      <p>
+        <strong>{t(`errors.${failure}`)}</strong>
+      </p>
+      <p>{next}</p>
+    </div>
+  );
+}
+
+/** Spinner and words while enabling runs; the cause and next step when it failed. */
+function EnableStatusLine({ status }: { status: EnableStatus }) {
+  const { t } = useTranslation('notifications');
+  if (status.kind === 'waiting') {
+    return (
+      <p className="enable-status" role="status" aria-live="polite">
+        <span className="spinner inline" aria-hidden="true" /> {t('enabling')}
+      </p>
+    );
+  }
+  if (status.kind === 'failed') return <EnableFailureMessage failure={status.failure} />;
+  return null;
+}
+
+/**
+ * The one-step enable button (the device notice, Settings, the guide). With `diagnose`, a failure
+ * is answered with its diagnosis and not with the same button again (the guide's wizard).
+ */
+export function EnableNotificationsButton({
+  onEnabled,
+  onFailed,
+  knownFailure = null,
+  diagnose = false,
+}: {
+  onEnabled?: () => void;
+  onFailed?: (failure: EnableFailure) => void;
+  /** enabling already failed here (the start-up check), for this reason */
+  knownFailure?: EnableFailure | null;
+  diagnose?: boolean;
+}) {
+  const { t } = useTranslation('notifications');
+  const { enable, status } = useEnable(onEnabled, onFailed);
+  const shown: EnableStatus = status.kind === 'idle' && knownFailure ? { kind: 'failed', failure: knownFailure } : status;
+  const hideButton = diagnose && shown.kind === 'failed';
+  return (
+    <div className="enable-control">
+      {!hideButton && (
+        <button type="button" className="button small primary" onClick={() => void enable()} disabled={status.kind === 'waiting'}>
+          {t('enable')}
+        </button>
+      )}
+      <EnableStatusLine status={shown} />
+    </div>
   );
 }
 
@@ -43,7 +132,7 @@ export function EnableNotificationsButton({ onEnabled }: { onEnabled?: () => voi
 export function NotificationToggle() {
   const { t } = useTranslation('notifications');
   const push = usePushState();
-  const { enable, busy } = useEnable();
+  const { enable, status } = useEnable();
 
   if (!push.supported) {
     return (
@@ -56,22 +145,26 @@ export function NotificationToggle() {
   const on = push.permission === 'granted' && push.subscribed === true;
 
   return (
-    <button
-      type="button"
-      className={`button small ${on ? 'secondary' : 'primary'}`}
-      onClick={() => void enable()}
-      disabled={denied || busy || on}
-      title={denied ? t('blocked') : undefined}
-      aria-pressed={on}
-    >
-      {on ? t('on') : denied ? t('blockedShort') : t('enable')}
-    </button>
+    <div className="enable-control">
+      <button
+        type="button"
+        className={`button small ${on ? 'secondary' : 'primary'}`}
+        onClick={() => void enable()}
+        disabled={denied || status.kind === 'waiting' || on}
+        title={denied ? t('blocked') : undefined}
+        aria-pressed={on}
+      >
+        {on ? t('on') : denied ? t('blockedShort') : t('enable')}
+      </button>
+      {!on && <EnableStatusLine status={status} />}
+    </div>
   );
 }
 
 /**
- * The test notification. Disabled until this device is subscribed; its result is what this
- * device did: shown (the service worker said so), or not shown within 10 s, with what to check.
+ * The test notification. Disabled until this device is subscribed (and then says so in words);
+ * its result is what this device did: shown (the service worker said so), or not shown within
+ * 10 s, with what to check.
  */
 export function TestNotificationButton({ onSent }: { onSent?: () => void } = {}) {
   const { t } = useTranslation('notifications');
@@ -93,6 +186,7 @@ export function TestNotificationButton({ onSent }: { onSent?: () => void } = {})
     onSent?.();
     setState((await shown) ? 'shown' : 'notShown');
   }
+  const reason = push.subscribed === undefined ? '' : subscribed ? '' : t('test.needsSubscription');
   return (
     <span className="test-notification">
       <button
@@ -104,8 +198,8 @@ export function TestNotificationButton({ onSent }: { onSent?: () => void } = {})
       >
         {t('test.button')}
       </button>
-      <span role="status" aria-live="polite" className={state === 'notShown' ? 'test-result warning' : 'test-result'}>
-        {state === 'waiting' ? t('test.waiting') : state === 'shown' ? t('test.shown') : state === 'notShown' ? t('test.notShown') : ''}
+      <span role="status" aria-live="polite" className={state === 'notShown' ? 'test-result warning' : reason ? 'test-result muted small' : 'test-result'}>
+        {state === 'waiting' ? t('test.waiting') : state === 'shown' ? t('test.shown') : state === 'notShown' ? t('test.notShown') : reason}
       </span>
     </span>
   );

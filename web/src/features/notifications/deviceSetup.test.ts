@@ -1,28 +1,27 @@
 import { describe, expect, it } from 'vitest';
-import { browserFamily, setupStep, type DeviceFacts } from './deviceSetup';
+import { browserFamily, setupStep, type SetupFacts } from './deviceSetup';
 
-const desktop: DeviceFacts = { pushSupported: true, permission: 'granted', subscribed: true, ios: false, standalone: false };
+const desktop: SetupFacts = { state: 'receiving', permission: 'granted', ios: false, standalone: false };
 
 describe('the one step this device needs', () => {
-  it('is nothing when this device rings', () => {
+  it('is nothing when this device rings, or while its state is read', () => {
     expect(setupStep(desktop)).toBeNull();
+    expect(setupStep({ ...desktop, state: 'checking' })).toBeNull();
   });
-  it('asks, unblocks, subscribes, or says the browser cannot', () => {
-    expect(setupStep({ ...desktop, permission: 'default', subscribed: false })).toBe('ask');
-    expect(setupStep({ ...desktop, permission: 'denied', subscribed: false })).toBe('unblock');
-    expect(setupStep({ ...desktop, subscribed: false })).toBe('subscribe');
-    expect(setupStep({ ...desktop, pushSupported: false, permission: undefined, subscribed: false })).toBe('unsupported');
+  it('asks, finishes the set-up, registers again, unblocks, or says the browser cannot', () => {
+    expect(setupStep({ ...desktop, state: 'neverSetUp', permission: 'default' })).toBe('ask');
+    expect(setupStep({ ...desktop, state: 'neverSetUp' })).toBe('subscribe');
+    expect(setupStep({ ...desktop, state: 'stopped' })).toBe('resubscribe');
+    expect(setupStep({ ...desktop, state: 'blocked', permission: 'denied' })).toBe('unblock');
+    expect(setupStep({ ...desktop, state: 'unsupported', permission: undefined })).toBe('unsupported');
   });
   it('sends iOS Safari outside the installed app to the home screen first', () => {
-    expect(setupStep({ ...desktop, ios: true, standalone: false, pushSupported: false })).toBe('installIos');
-    expect(setupStep({ ...desktop, ios: true, standalone: true, permission: 'default', subscribed: false })).toBe('ask');
-  });
-  it('waits while the subscription is still being read', () => {
-    expect(setupStep({ ...desktop, subscribed: undefined })).toBeNull();
+    expect(setupStep({ ...desktop, ios: true, standalone: false, state: 'unsupported' })).toBe('installIos');
+    expect(setupStep({ ...desktop, ios: true, standalone: true, state: 'neverSetUp', permission: 'default' })).toBe('ask');
   });
 });
 
-describe('browser family for unblocking instructions', () => {
+describe('browser family for the next step', () => {
   it.each([
     ['Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36', 'chrome'],
     ['Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36 Edg/131.0.0.0', 'edge'],
@@ -31,5 +30,9 @@ describe('browser family for unblocking instructions', () => {
     ['curl/8', 'other'],
   ])('%s', (ua, family) => {
     expect(browserFamily(ua)).toBe(family);
+  });
+  it('tells Brave (navigator.brave) from Chrome', () => {
+    const ua = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
+    expect(browserFamily(ua, true)).toBe('brave');
   });
 });

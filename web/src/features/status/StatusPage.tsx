@@ -45,7 +45,7 @@ export default function StatusPage() {
             {th('refresh')}
           </button>
         </div>
-        <HealthChecklist checks={health.checks} />
+        <HealthChecklist checks={health.checks} device={health.device} />
       </section>
       <section className="card server-status">
         <h2>{t('server')}</h2>

@@ -9,6 +9,8 @@ export type PushErrorCode =
   | 'unsupported'
   | 'blocked'
   | 'serviceWorker'
+  /** the browser's push service refused or could not be reached (Brave without Google's push, a private window, a managed browser) */
+  | 'pushService'
   | 'config'
   | 'network'
   | 'authRequired'
@@ -138,14 +140,40 @@ export async function enableNotifications(): Promise<PushSubscription> {
       await sub.unsubscribe();
       sub = null;
     }
-    sub ??= await reg.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: appKey });
+    sub ??= await browserSubscribe(reg, appKey);
     await sendSubscription(sub);
+    lastFailure = null;
+    serverFailing = false;
     setSubscriptionHealth('ok');
     rememberEnabled();
     return sub;
   } catch (e) {
-    throw mapError(e);
+    const err = mapError(e);
+    lastFailure = err.code;
+    notifyHealth();
+    throw err;
   }
+}
+
+/**
+ * The browser's own subscribe. Permission is granted by now, so a refusal here is the push
+ * service's (Brave without "Use Google services for push messaging", a private window, a browser
+ * whose policy turns push off), not the person's.
+ */
+async function browserSubscribe(reg: ServiceWorkerRegistration, appKey: Uint8Array<ArrayBuffer>): Promise<PushSubscription> {
+  try {
+    return await reg.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: appKey });
+  } catch (e) {
+    if (typeof Notification !== 'undefined' && Notification.permission === 'denied') throw new PushError('blocked');
+    throw new PushError('pushService', e instanceof Error ? e.message : String(e));
+  }
+}
+
+let lastFailure: PushErrorCode | null = null;
+
+/** Why the last attempt to enable notifications here failed (this page's life), or null. */
+export function lastEnableFailure(): PushErrorCode | null {
+  return lastFailure;
 }
 
 const ENABLED_ONCE = 'hibiki.pushEnabledOnce';
@@ -167,6 +195,15 @@ function rememberEnabled(): void {
   }
 }
 
+/** Switched off on purpose (or signed out): it did not "stop", it is not set up any more. */
+function forgetEnabled(): void {
+  try {
+    localStorage.removeItem(ENABLED_ONCE);
+  } catch {
+    // nothing stored
+  }
+}
+
 export async function disableNotifications(): Promise<void> {
   const sub = await currentSubscription();
   if (!sub) return;
@@ -174,6 +211,8 @@ export async function disableNotifications(): Promise<void> {
     await api.notifications.unsubscribe(sub.endpoint);
   } finally {
     await sub.unsubscribe();
+    forgetEnabled();
+    serverFailing = false;
     setSubscriptionHealth('unknown');
   }
 }
@@ -187,10 +226,17 @@ export async function disableNotifications(): Promise<void> {
 export type SubscriptionHealth = 'unknown' | 'ok' | 'resubscribed' | 'lost';
 
 let subscriptionHealth: SubscriptionHealth = 'unknown';
+/** the server lists this device's subscription as failing (its last delivery could not be made) */
+let serverFailing = false;
 const healthListeners = new Set<() => void>();
 
 export function getSubscriptionHealth(): SubscriptionHealth {
   return subscriptionHealth;
+}
+
+/** The server says this device's last notification could not be delivered (from the start-up check). */
+export function isServerFailing(): boolean {
+  return serverFailing;
 }
 
 export function subscribeSubscriptionHealth(fn: () => void): () => void {
@@ -198,9 +244,13 @@ export function subscribeSubscriptionHealth(fn: () => void): () => void {
   return () => healthListeners.delete(fn);
 }
 
+function notifyHealth(): void {
+  for (const l of healthListeners) l();
+}
+
 function setSubscriptionHealth(next: SubscriptionHealth): void {
   subscriptionHealth = next;
-  for (const l of healthListeners) l();
+  notifyHealth();
 }
 
 export interface SubscriptionFacts {
@@ -219,14 +269,20 @@ export function subscriptionPlan(f: SubscriptionFacts): 'ok' | 'resubscribe' {
   return 'ok';
 }
 
-function endpointsOf(list: unknown): string[] | null {
+interface ServerDevice {
+  endpoint: string;
+  failing: boolean;
+}
+
+function devicesOf(list: unknown): ServerDevice[] | null {
   if (!Array.isArray(list)) return null;
   return list
     .map((d: unknown) => {
-      const o = d as { endpoint?: unknown; subscription?: { endpoint?: unknown } } | null;
-      return typeof o?.endpoint === 'string' ? o.endpoint : typeof o?.subscription?.endpoint === 'string' ? o.subscription.endpoint : null;
+      const o = d as { endpoint?: unknown; status?: unknown; subscription?: { endpoint?: unknown } } | null;
+      const endpoint = typeof o?.endpoint === 'string' ? o.endpoint : typeof o?.subscription?.endpoint === 'string' ? o.subscription.endpoint : null;
+      return endpoint === null ? null : { endpoint, failing: o?.status === 'failing' };
     })
-    .filter((e): e is string => e !== null);
+    .filter((e): e is ServerDevice => e !== null);
 }
 
 /** App start (signed in): check and, when needed, repair this device's subscription. */
@@ -239,12 +295,13 @@ export async function syncSubscription(): Promise<boolean> {
     const [keyAnswer, local, server] = await Promise.all([
       api.notifications.vapidPublicKey(),
       currentSubscription(),
-      api.notifications.subscriptions().then(endpointsOf, () => null),
+      api.notifications.subscriptions().then(devicesOf, () => null),
     ]);
+    serverFailing = !!local && !!server?.some((d) => d.endpoint === local.endpoint && d.failing);
     const plan = subscriptionPlan({
       endpoint: local?.endpoint ?? null,
       keyMatches: !!local && !!keyAnswer?.public_key && sameKey(local.options.applicationServerKey, urlBase64ToUint8Array(keyAnswer.public_key)),
-      serverEndpoints: server,
+      serverEndpoints: server?.map((d) => d.endpoint) ?? null,
     });
     if (plan === 'ok') {
       setSubscriptionHealth('ok');

@@ -1,5 +1,15 @@
 import { useCallback, useEffect, useState, useSyncExternalStore } from 'react';
-import { currentSubscription, getSubscriptionHealth, notificationPermission, pushSupported, subscribeSubscriptionHealth } from './pushClient';
+import {
+  currentSubscription,
+  getSubscriptionHealth,
+  isServerFailing,
+  lastEnableFailure,
+  notificationPermission,
+  pushSupported,
+  subscribeSubscriptionHealth,
+  wasEverEnabled,
+  type PushErrorCode,
+} from './pushClient';
 
 export interface PushState {
   supported: boolean;
@@ -7,6 +17,12 @@ export interface PushState {
   subscribed: boolean | undefined;
   /** the start-up check could not keep this device subscribed: it has stopped receiving */
   lost: boolean;
+  /** the server lists this device's subscription as failing */
+  serverFailing: boolean;
+  /** this browser was subscribed here before (and not switched off since) */
+  everEnabled: boolean;
+  /** why the last attempt to enable notifications here failed, if it did */
+  lastFailure: PushErrorCode | null;
   refresh: () => void;
 }
 
@@ -22,6 +38,10 @@ export function usePushState(): PushState {
   const [permission, setPermission] = useState<NotificationPermission | undefined>(undefined);
   const [subscribed, setSubscribed] = useState<boolean | undefined>(undefined);
   const lost = useSyncExternalStore(subscribeSubscriptionHealth, getSubscriptionHealth, getSubscriptionHealth) === 'lost';
+  const serverFailing = useSyncExternalStore(subscribeSubscriptionHealth, isServerFailing, isServerFailing);
+  const lastFailure = useSyncExternalStore(subscribeSubscriptionHealth, lastEnableFailure, lastEnableFailure);
+  // enabling and switching off both tell the health listeners after changing it
+  const everEnabled = useSyncExternalStore(subscribeSubscriptionHealth, wasEverEnabled, wasEverEnabled);
 
   const refresh = useCallback(() => {
     const p = notificationPermission();
@@ -43,5 +63,5 @@ export function usePushState(): PushState {
     };
   }, [refresh]);
 
-  return { supported, permission, subscribed, lost, refresh };
+  return { supported, permission, subscribed, lost, serverFailing, everEnabled, lastFailure, refresh };
 }

@@ -4,7 +4,6 @@ import {
   connectionHealth,
   connectionState,
   probeFailure,
-  notificationHealth,
   overallHealth,
   serviceWorkerHealth,
   type CheckStatus,
@@ -28,25 +27,6 @@ describe('overallHealth', () => {
           const expected = [a, b, c].sort((x, y) => rank(x) - rank(y))[0];
           expect(overallHealth({ notifications: a, serviceWorker: b, connection: c })).toBe(expected);
         }
-  });
-});
-
-describe('notificationHealth', () => {
-  it('is healthy when granted and subscribed', () => {
-    expect(notificationHealth({ supported: true, permission: 'granted', subscribed: true })).toBe('healthy');
-  });
-  it('is error when denied or unsupported', () => {
-    expect(notificationHealth({ supported: true, permission: 'denied', subscribed: false })).toBe('error');
-    expect(notificationHealth({ supported: false, permission: undefined, subscribed: undefined })).toBe('error');
-  });
-  it('is warning otherwise', () => {
-    expect(notificationHealth({ supported: true, permission: 'granted', subscribed: false })).toBe('warning');
-    expect(notificationHealth({ supported: true, permission: 'default', subscribed: false })).toBe('warning');
-    expect(notificationHealth({ supported: true, permission: 'default', subscribed: true })).toBe('warning');
-  });
-  it('is checking while facts are unknown', () => {
-    expect(notificationHealth({ supported: true, permission: undefined, subscribed: undefined })).toBe('checking');
-    expect(notificationHealth({ supported: true, permission: 'granted', subscribed: undefined })).toBe('checking');
   });
 });
 
@@ -87,12 +67,5 @@ describe('connectionState: the diagnostics messages (spec section 8)', () => {
     expect(probeFailure(new ApiError('Network error', { status: 0, code: 'ERR_NETWORK' }))).toBe('server');
     expect(probeFailure(new ApiError('Request timeout', { status: 0, code: 'TIMEOUT' }))).toBe('timeout');
     expect(probeFailure(new TypeError('fetch is not a function'))).toBe('failed');
-  });
-});
-
-describe('notificationHealth: a device that stopped receiving', () => {
-  it('warns when the start-up check could not keep the subscription, even if one exists locally', () => {
-    expect(notificationHealth({ supported: true, permission: 'granted', subscribed: true, lost: true })).toBe('warning');
-    expect(notificationHealth({ supported: true, permission: 'granted', subscribed: true, lost: false })).toBe('healthy');
   });
 });

@@ -20,30 +20,8 @@ export function overallHealth(checks: HealthChecks): CheckStatus {
   return all.reduce((worst, s) => (SEVERITY[s] < SEVERITY[worst] ? s : worst), 'healthy');
 }
 
-export type PermissionState = 'default' | 'granted' | 'denied';
-
-export interface NotificationFacts {
-  supported: boolean;
-  /** undefined while still being determined */
-  permission: PermissionState | undefined;
-  /** undefined while the push subscription lookup runs */
-  subscribed: boolean | undefined;
-  /** the start-up subscription check failed: this device has stopped receiving */
-  lost?: boolean;
-}
-
-/** healthy when granted and subscribed; error when denied or unsupported; otherwise warning. */
-export function notificationHealth(f: NotificationFacts): CheckStatus {
-  if (!f.supported) return 'error';
-  if (f.permission === undefined) return 'checking';
-  if (f.permission === 'denied') return 'error';
-  if (f.permission === 'granted') {
-    if (f.lost) return 'warning';
-    if (f.subscribed === undefined) return 'checking';
-    if (f.subscribed) return 'healthy';
-  }
-  return 'warning';
-}
+// The notifications check is this device's state (shared/device/deviceState: deviceCheck): healthy
+// when receiving, error when blocked or unsupported, otherwise warning.
 
 export type ServiceWorkerState = 'checking' | 'unsupported' | 'not-registered' | 'registered' | 'active';
 

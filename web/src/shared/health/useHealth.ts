@@ -2,12 +2,12 @@ import { useCallback, useEffect, useState } from 'react';
 import { api } from '../../lib/api';
 import { usePushState } from '../../lib/push/usePushState';
 import { useOnline } from '../../lib/useOnline';
+import { deviceCheck, deviceState, type DeviceState } from '../device/deviceState';
 import {
   HEALTH_PROBE_INTERVAL_MS,
   HEALTH_PROBE_TIMEOUT_MS,
   connectionHealth,
   connectionState,
-  notificationHealth,
   probeFailure,
   overallHealth,
   serviceWorkerHealth,
@@ -33,6 +33,8 @@ export async function readServiceWorkerState(): Promise<ServiceWorkerState> {
 
 /** What the checks are made of, for the guide's diagnostics (one row per fact). */
 export interface HealthFacts {
+  /** this device's state, in the one vocabulary (shared/device/deviceState) */
+  device: DeviceState | 'checking';
   supported: boolean;
   permission: NotificationPermission | undefined;
   subscribed: boolean | undefined;
@@ -42,6 +44,8 @@ export interface HealthFacts {
 }
 
 export interface Health {
+  /** this device's state, in the one vocabulary: the notifications check and its words */
+  device: DeviceState | 'checking';
   checks: HealthChecks;
   facts: HealthFacts;
   /** a more specific advice text key than `advice.<check>.<status>` */
@@ -83,17 +87,18 @@ export function useHealth(): Health {
     };
   }, [refresh]);
 
+  const device = deviceState(push);
   const checks: HealthChecks = {
-    notifications: notificationHealth({ supported: push.supported, permission: push.permission, subscribed: push.subscribed, lost: push.lost }),
+    notifications: deviceCheck(device),
     serviceWorker: serviceWorkerHealth(sw),
     connection: connectionHealth(online, probe),
   };
   const connection = connectionState(online, probe);
   const advice: Health['advice'] = {};
-  if (push.permission === 'granted' && push.lost) advice.notifications = 'advice.notifications.lost';
   // The spec's connection messages: offline, server connection issue, unable to check, check failed.
   if (connection !== 'checking' && connection !== 'connected') advice.connection = `advice.connection.${connection}`;
   const facts: HealthFacts = {
+    device,
     supported: push.supported,
     permission: push.permission,
     subscribed: push.subscribed,
@@ -101,5 +106,5 @@ export function useHealth(): Health {
     serviceWorker: sw,
     connection,
   };
-  return { checks, facts, advice, overall: overallHealth(checks), refresh };
+  return { device, checks, facts, advice, overall: overallHealth(checks), refresh };
 }
