@@ -20,7 +20,7 @@ export interface ReminderRowProps {
   online: boolean;
   /** the page's (one clock and one settings reader for all the rows) */
   dates: Dates;
-  recurrenceLabel: (rec: Recurrence | undefined) => string;
+  recurrenceLabel: (rec: Recurrence | undefined, anchor?: { at: string; zone: string }) => string;
   snoozeMinutes: number;
   snoozeClock: SnoozeClock;
   onToggleDetails: (id: string) => void;
@@ -53,7 +53,7 @@ export function ReminderRow({
         </h2>
         {r.description && <p className="muted">{r.description}</p>}
         <p className="tags">
-          <span className="badge">{recurrenceLabel(r.recurrence)}</span>
+          <span className="badge">{recurrenceLabel(r.recurrence, { at: r.send_at, zone: r.timezone })}</span>
           {[alertsText(r.alerts, t, lang), nagText(r.repeat_until_done, t)].map((text) => text && <span key={text} className="badge muted">{text}</span>)}
           {/* created, edited, completed or snoozed offline: the change is still queued */}
           {waiting && <span className="badge warn">{t('pendingSync')}</span>}

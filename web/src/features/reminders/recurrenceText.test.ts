@@ -66,3 +66,20 @@ describe('recurrenceText', () => {
     }
   });
 });
+
+describe('a weekly rule names its day, from its first time in its zone', () => {
+  // 2030-01-04T00:30Z is Friday in UTC and Friday 09:30 in Tokyo; 2030-01-03T20:00Z is Thursday
+  // in UTC and Friday 05:00 in Tokyo.
+  it.each([
+    [{ kind: 'weekly' }, { at: '2030-01-04T00:30:00Z', zone: 'Asia/Tokyo' }, 'Every Friday', '毎週金曜日'],
+    [{ kind: 'weekly' }, { at: '2030-01-03T20:00:00Z', zone: 'Asia/Tokyo' }, 'Every Friday', '毎週金曜日'],
+    [{ kind: 'weekly' }, { at: '2030-01-03T20:00:00Z', zone: 'UTC' }, 'Every Thursday', '毎週木曜日'],
+    [{ kind: 'weekly', interval: 2 }, { at: '2030-01-04T00:30:00Z', zone: 'Asia/Tokyo' }, 'Every 2 weeks on Fri', '隔週の金曜日'],
+  ])('%j at %j', (rec, anchor, enText, jaText) => {
+    expect(recurrenceText(rec as Recurrence, tr.en, 'en', NOW, 'Asia/Tokyo', anchor)).toBe(enText);
+    expect(recurrenceText(rec as Recurrence, tr.ja, 'ja', NOW, 'Asia/Tokyo', anchor)).toBe(jaText);
+  });
+  it('without its first time, the rule alone', () => {
+    expect(recurrenceText({ kind: 'weekly' } as Recurrence, tr.en, 'en', NOW)).toBe('Weekly');
+  });
+});

@@ -15,7 +15,20 @@ function every(t: TFunction, kind: keyof typeof UNIT, n: number): string {
   return n === 2 ? t(`recurrence.label.${UNIT[kind]}Other`) : t(`recurrence.label.${UNIT[kind]}`, { n });
 }
 
-function pattern(rec: Recurrence, t: TFunction): string {
+/** The weekday key (`mon`…`sun`) of an instant in a zone. */
+function weekdayOf(iso: string, zone: string): string | null {
+  try {
+    const name = new Intl.DateTimeFormat('en-US', { weekday: 'short', timeZone: zone }).format(new Date(iso));
+    return name.slice(0, 3).toLowerCase();
+  } catch {
+    return null;
+  }
+}
+
+/** Where a weekly rule falls: its first time, in its zone. */
+export type Anchor = { at: string; zone: string };
+
+function pattern(rec: Recurrence, t: TFunction, lang: Lang, anchor?: Anchor): string {
   const n = 'interval' in rec && typeof rec.interval === 'number' ? rec.interval : 1;
   switch (rec.kind) {
     case 'hourly':
@@ -36,8 +49,14 @@ function pattern(rec: Recurrence, t: TFunction): string {
       if (n === 1) return on ? t('recurrence.label.monthlyOn', { on }) : t('recurrence.monthly');
       return on ? t('recurrence.label.everyOn', { every: every(t, 'monthly', n), on }) : every(t, 'monthly', n);
     }
+    case 'weekly': {
+      // A weekly rule rings on its first time's weekday: say which ("Every Friday", 「毎週金曜日」).
+      const day = anchor ? weekdayOf(anchor.at, anchor.zone) : null;
+      if (!day) return n === 1 ? t('recurrence.weekly') : every(t, 'weekly', n);
+      if (n === 1) return t('recurrence.label.weeklyOn', { day: t(`weekdaysLong.${day}`) });
+      return t('recurrence.label.everyOn', { every: every(t, 'weekly', n), on: t(lang === 'en' ? `weekdays.${day}` : `weekdaysLong.${day}`) });
+    }
     case 'daily':
-    case 'weekly':
     case 'yearly':
       return n === 1 ? t(`recurrence.${rec.kind}`) : every(t, rec.kind, n);
     default:
@@ -46,10 +65,10 @@ function pattern(rec: Recurrence, t: TFunction): string {
 }
 
 /** `now` and `zone` place "this year" (the end date shows its year only when it is another). */
-export function recurrenceText(rec: Recurrence | undefined, t: TFunction, lang: Lang, now = Date.now(), zone?: string): string {
+export function recurrenceText(rec: Recurrence | undefined, t: TFunction, lang: Lang, now = Date.now(), zone?: string, anchor?: Anchor): string {
   const r = rec ?? { kind: 'none' };
   if (r.kind === 'none') return t('recurrence.none');
-  const parts = [pattern(r, t)];
+  const parts = [pattern(r, t, lang, anchor)];
   if (r.until) parts.push(t('recurrence.label.until', { date: formatDay(r.until, { lang, now, zone, weekday: false }) }));
   if (r.count != null) parts.push(t('recurrence.label.times', { count: r.count }));
   if (r.holidays && r.holidays !== 'ignore') parts.push(t(`recurrence.label.holidays.${r.holidays}`));
