@@ -7,6 +7,12 @@ import { markPaintedForTests } from '../lib/firstPaint';
 // A rendered test screen counts as painted: what waits for the first paint runs at once.
 markPaintedForTests();
 
+// jsdom has no layout: scrolling the window only moves scrollY (it reports "not implemented").
+window.scrollTo = ((x: number | ScrollToOptions, y?: number) => {
+  const top = typeof x === 'number' ? (y ?? 0) : (x.top ?? window.scrollY);
+  Object.defineProperty(window, 'scrollY', { value: top, configurable: true, writable: true });
+}) as typeof window.scrollTo;
+
 // findBy*/waitFor wait for a state, not for a time: the 1 s default ran out on a loaded
 // machine (a CI run beside a build). A state that never comes still fails, later.
 configure({ asyncUtilTimeout: 10_000 });
