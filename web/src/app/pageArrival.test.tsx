@@ -18,6 +18,15 @@ function Nav() {
   return null;
 }
 
+function NavButton() {
+  const navigate = useNavigate();
+  return (
+    <button type="button" onClick={() => void navigate('/other')}>
+      create
+    </button>
+  );
+}
+
 function Page({ name }: { name: string }) {
   return (
     <>
@@ -25,6 +34,7 @@ function Page({ name }: { name: string }) {
       <Link to="/other">to other</Link>
       <Link to="/page?filter=1">filter</Link>
       <Link to="/en/page">English</Link>
+      <NavButton />
       <section id="part">part</section>
     </>
   );
@@ -96,6 +106,31 @@ describe('usePageArrival', () => {
     await new Promise((r) => setTimeout(r, 50));
     expect(window.scrollY).toBe(500);
     expect(screen.getByRole('heading', { name: 'Page (en)' })).not.toHaveFocus();
+  });
+
+  it('a button that navigates (the header’s “create”) keeps the focus; the page still opens at the top', async () => {
+    render(
+      <MemoryRouter initialEntries={['/page']}>
+        <Arrival />
+        <header>
+          <NavButton />
+        </header>
+        <main id="main" tabIndex={-1}>
+          <Routes>
+            <Route path="/page" element={<h1>Page</h1>} />
+            <Route path="/other" element={<h1>Other</h1>} />
+          </Routes>
+        </main>
+      </MemoryRouter>,
+    );
+    act(() => window.scrollTo(0, 700));
+    const button = screen.getByRole('button', { name: 'create' });
+    button.focus();
+    fireEvent.click(button);
+    await screen.findByRole('heading', { name: 'Other' });
+    await waitFor(() => expect(window.scrollY).toBe(0));
+    await new Promise((r) => setTimeout(r, 50));
+    expect(button).toHaveFocus();
   });
 
   it('a link with an anchor opens at the anchor, the heading focused', async () => {

@@ -1,6 +1,7 @@
 /**
  * Where a page opens (decisions.md, "Trust from the first minute"): reached by a link, at the top
- * (or at its #anchor) with its heading focused; by Back or Forward (or a reload), at the position
+ * (or at its #anchor) with its heading focused (a button that navigates, such as the header's
+ * "create", keeps the focus: its dialog takes it); by Back or Forward (or a reload), at the position
  * it had. Positions are kept per history entry (its key) for the tab's session.
  *
  * Only a change of page counts: a link to the same page with other query parameters (a filter, a
@@ -11,7 +12,6 @@
 import { useEffect, useLayoutEffect, useRef } from 'react';
 import { useLocation, useNavigationType } from 'react-router';
 import { anyDialogOpen } from '../components/dialogStack';
-import { stripLangPrefix } from '../lib/lang';
 
 const STORAGE_KEY = 'hibiki.scroll';
 /** how long a page may take to arrive (a lazy chunk, the session check, its data) */
@@ -19,11 +19,14 @@ const WAIT_MS = 4000;
 
 export type Arrival = 'top' | 'restore' | 'stay';
 
+/** The page a path shows, whatever its language ('/en/faq' and '/faq' are one page). */
+const pageOf = (pathname: string) => pathname.replace(/^\/en(?=\/|$)/, '') || '/';
+
 /** What a navigation does to the scroll position and the focus (pure). */
 export function arrivalFor(type: 'POP' | 'PUSH' | 'REPLACE', from: string | null, to: string): Arrival {
   if (from === null) return type === 'POP' ? 'restore' : 'stay';
   if (type === 'POP') return 'restore';
-  return stripLangPrefix(from) === stripLangPrefix(to) ? 'stay' : 'top';
+  return pageOf(from) === pageOf(to) ? 'stay' : 'top';
 }
 
 function readPositions(): Record<string, number> {
@@ -91,12 +94,10 @@ export function usePageArrival(): void {
   useEffect(() => {
     const before = history.scrollRestoration;
     history.scrollRestoration = 'manual';
-    let frame = 0;
+    // Recorded as it happens: once the next page has replaced this one, the position is gone
+    // (the document shrinks and the browser clamps it).
     const onScroll = () => {
-      cancelAnimationFrame(frame);
-      frame = requestAnimationFrame(() => {
-        if (current.current) positions.current[current.current.key] = Math.round(window.scrollY);
-      });
+      if (current.current) positions.current[current.current.key] = Math.round(window.scrollY);
     };
     const onHide = () => savePositions(positions.current);
     window.addEventListener('scroll', onScroll, { passive: true });
@@ -104,7 +105,6 @@ export function usePageArrival(): void {
     return () => {
       window.removeEventListener('scroll', onScroll);
       window.removeEventListener('pagehide', onHide);
-      cancelAnimationFrame(frame);
       history.scrollRestoration = before;
     };
   }, []);
@@ -114,8 +114,6 @@ export function usePageArrival(): void {
     // The entry a tab first opened has no key of its own ('default'): its address stands in.
     const here = { key: location.key === 'default' ? `default ${location.pathname}${location.search}` : location.key, pathname: location.pathname };
     const from = current.current?.key === here.key ? null : current.current;
-    // The page left keeps where it was (the scroll listener may not have run since).
-    if (from) positions.current[from.key] = Math.round(window.scrollY);
     current.current = here;
     savePositions(positions.current);
 
@@ -135,9 +133,11 @@ export function usePageArrival(): void {
     const hash = location.hash;
     return untilDone(() => {
       if (!document.querySelector('main h1')) return false;
-      // Focus that moved on meanwhile (a field, a dialog that opened) stays where it is.
+      // The heading takes the focus from the link followed (or from nothing); focus on a control
+      // that is still there (the header's "create", which also opens a dialog) or that moved on
+      // meanwhile (a field, a dialog that opened) stays where it is.
       const active = document.activeElement;
-      const free = !active || active === document.body || active === focusedThen || !active.isConnected;
+      const free = !active || active === document.body || !active.isConnected || (active === focusedThen && active.tagName === 'A');
       if (free && !anyDialogOpen()) focusHeading();
       const target = hashTarget(hash);
       if (target) target.scrollIntoView?.({ block: 'start' });
