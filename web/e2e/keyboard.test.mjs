@@ -1,8 +1,8 @@
 // Keyboard only, in Chromium: sign in with the mailed code, create a reminder, edit it, send it
 // now, complete it, snooze another and delete one, with Tab, Shift+Tab, Enter and Escape alone
-// (no click). Along the way: focus goes to a dialog's title when it opens, Tab never leaves the
-// open dialog, Escape closes dialogs and the header's menu and popover, and focus goes back to
-// what opened them (to the page heading when that is gone, never to <body>). ja and en.
+// (no click). Along the way: focus goes to a dialog's first field when it opens, Tab never
+// leaves the open dialog, Escape closes dialogs and the header's menu and popover, and focus goes
+// back to what opened them (to the page heading when that is gone, never to <body>). ja and en.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { DESKTOP, PHONE, newContext, pathOf, prefixOf, signInDetails, startStack, tr, uniqueEmail, watchPage } from './harness.mjs';
@@ -108,13 +108,13 @@ describe('keyboard only', () => {
       assert.equal(await page.locator('.health-indicator .popover').count(), 0, 'one open at a time');
       await page.keyboard.press('Escape');
 
-      // --- create: the header's + opens the dialog with focus on its title
+      // --- create: the header's + opens the dialog with focus in its first field (the title)
       const createButton = page.locator('.header-create');
       await tabTo(page, createButton, { back: true });
       await page.keyboard.press('Enter');
       const createDialog = page.getByRole('dialog', { name: t('reminders:dialog.createTitle') });
       await createDialog.waitFor();
-      await assertFocused(page, createDialog.getByRole('heading', { name: t('reminders:dialog.createTitle') }), 'the opened dialog');
+      await assertFocused(page, createDialog.getByLabel(t('reminders:fields.title')), 'the opened dialog');
       await assertTrapped(page, createDialog);
       // Escape closes it; focus is back on +
       await page.keyboard.press('Escape');
@@ -142,7 +142,7 @@ describe('keyboard only', () => {
       await page.keyboard.press('Enter');
       const editDialog = page.getByRole('dialog', { name: t('reminders:dialog.editTitle') });
       await editDialog.waitFor();
-      await assertFocused(page, editDialog.getByRole('heading', { name: t('reminders:dialog.editTitle') }), 'the edit dialog');
+      await assertFocused(page, editDialog.getByLabel(t('reminders:fields.title')), 'the edit dialog');
       await tabTo(page, editDialog.getByLabel(t('reminders:fields.title')));
       await page.keyboard.press('End');
       await page.keyboard.type(edited.slice(title.length));

@@ -3,6 +3,7 @@ import { useNavigate } from 'react-router';
 import { InstallPrompt } from '../features/install/InstallPrompt';
 import { IosGuide } from '../features/install/IosGuide';
 import { OfflineBanner } from '../features/offline/OfflineBanner';
+import { usePageArrival } from './pageArrival';
 
 /** A service-worker message NAVIGATE_FROM_NOTIFICATION {url} navigates the app there. */
 function useNotificationNavigation() {
@@ -24,6 +25,8 @@ function useNotificationNavigation() {
 
 export default function Overlays() {
   useNotificationNavigation();
+  // Where a page opens and what it focuses (after the first paint, like the overlays).
+  usePageArrival();
   return (
     <>
       <OfflineBanner />

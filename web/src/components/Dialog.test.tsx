@@ -1,7 +1,8 @@
 /**
- * The modal dialog: focus goes to its title, Tab and Shift+Tab stay inside, Escape closes (not
+ * The modal dialog: focus goes to its first field (its title when it has none), Tab and Shift+Tab stay inside, Escape closes (not
  * while an IME composes; only the topmost of two), focus returns to the opener or, when that is
- * gone, to the page's heading; toasts move inside the open dialog.
+ * gone, to the page's heading; toasts move inside the open dialog; with unsaved changes, Escape,
+ * × and a click outside ask before discarding them.
  */
 import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
@@ -19,7 +20,10 @@ beforeAll(async () => {
 });
 afterEach(() => act(() => clearToasts()));
 
-function Page({ nested = false, removeOpener = false }: { nested?: boolean; removeOpener?: boolean }) {
+const DISCARD = { title: 'Discard your changes?', text: 'Not saved yet.', keep: 'Keep editing', confirm: 'Discard' };
+
+function Page({ nested = false, removeOpener = false, fields = true }: { nested?: boolean; removeOpener?: boolean; fields?: boolean }) {
+  const [draft, setDraft] = useState('');
   const [open, setOpen] = useState(false);
   const [inner, setInner] = useState(false);
   const [openerShown, setOpenerShown] = useState(true);
@@ -38,16 +42,25 @@ function Page({ nested = false, removeOpener = false }: { nested?: boolean; remo
           title="Edit reminder"
           onClose={() => {
             setOpen(false);
+            setDraft('');
             if (removeOpener) setOpenerShown(false);
           }}
+          discard={draft ? DISCARD : null}
           footer={
             <button type="button" onClick={() => setInner(true)}>
               Save
             </button>
           }
         >
-          <label htmlFor="f-title">Title</label>
-          <input id="f-title" />
+          {fields ? (
+            <>
+              <p>Some words first.</p>
+              <label htmlFor="f-title">Title</label>
+              <input id="f-title" value={draft} onChange={(e) => setDraft(e.target.value)} />
+            </>
+          ) : (
+            <p>Are you sure?</p>
+          )}
           {nested && (
             <Dialog open={inner} title="Delete?" onClose={() => setInner(false)}>
               <button type="button">Confirm</button>
@@ -69,24 +82,24 @@ const renderPage = (props: Parameters<typeof Page>[0] = {}) =>
   );
 
 describe('Dialog', () => {
-  it('focuses its title on open; Tab and Shift+Tab go round inside it', async () => {
+  it('focuses its first field on open; Tab and Shift+Tab go round inside it', async () => {
     const user = userEvent.setup();
     renderPage();
     await user.click(await screen.findByRole('button', { name: 'Open' }));
     const dialog = screen.getByRole('dialog', { name: 'Edit reminder' });
-    expect(screen.getByRole('heading', { name: 'Edit reminder' })).toHaveFocus();
-
     const close = screen.getByRole('button', { name: 'Close' });
     const title = screen.getByLabelText('Title');
     const save = screen.getByRole('button', { name: 'Save' });
-    await user.tab();
-    expect(close).toHaveFocus();
-    await user.tab();
     expect(title).toHaveFocus();
+
     await user.tab();
     expect(save).toHaveFocus();
     // past the last element: back to the first, never to the page behind
     await user.tab();
+    expect(close).toHaveFocus();
+    await user.tab();
+    expect(title).toHaveFocus();
+    await user.tab({ shift: true });
     expect(close).toHaveFocus();
     await user.tab({ shift: true });
     expect(save).toHaveFocus();
@@ -96,12 +109,57 @@ describe('Dialog', () => {
     }
   });
 
-  it('Shift+Tab from the title goes to the last element', async () => {
+  it('a dialog without fields focuses its title; Shift+Tab from it goes to the last element', async () => {
+    const user = userEvent.setup();
+    renderPage({ fields: false });
+    await user.click(await screen.findByRole('button', { name: 'Open' }));
+    expect(screen.getByRole('heading', { name: 'Edit reminder' })).toHaveFocus();
+    await user.tab({ shift: true });
+    expect(screen.getByRole('button', { name: 'Save' })).toHaveFocus();
+  });
+
+  it('with unsaved changes, Escape asks first: "Keep editing" goes back to the field, "Discard" closes', async () => {
+    const user = userEvent.setup();
+    renderPage();
+    const opener = await screen.findByRole('button', { name: 'Open' });
+    await user.click(opener);
+    const title = screen.getByLabelText('Title');
+    await user.type(title, 'Dentist');
+
+    await user.keyboard('{Escape}');
+    const ask = screen.getByRole('dialog', { name: 'Discard your changes?' });
+    expect(ask).toHaveTextContent('Not saved yet.');
+    expect(screen.getByRole('dialog', { name: 'Edit reminder' })).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Keep editing' }));
+    expect(screen.queryByRole('dialog', { name: 'Discard your changes?' })).toBeNull();
+    expect(title).toHaveValue('Dentist');
+    expect(title).toHaveFocus();
+
+    // Escape in the question is "keep editing" too.
+    await user.keyboard('{Escape}');
+    await screen.findByRole('dialog', { name: 'Discard your changes?' });
+    await user.keyboard('{Escape}');
+    expect(screen.queryByRole('dialog', { name: 'Discard your changes?' })).toBeNull();
+    expect(screen.getByLabelText('Title')).toHaveValue('Dentist');
+
+    await user.keyboard('{Escape}');
+    await user.click(screen.getByRole('button', { name: 'Discard' }));
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(opener).toHaveFocus();
+  });
+
+  it('with unsaved changes, × and a click outside ask too; with none, Escape closes at once', async () => {
     const user = userEvent.setup();
     renderPage();
     await user.click(await screen.findByRole('button', { name: 'Open' }));
-    await user.tab({ shift: true });
-    expect(screen.getByRole('button', { name: 'Save' })).toHaveFocus();
+    await user.type(screen.getByLabelText('Title'), 'x');
+    await user.click(screen.getByRole('button', { name: 'Close' }));
+    await user.click(await screen.findByRole('button', { name: 'Keep editing' }));
+    fireEvent.mouseDown(document.querySelector('.dialog-backdrop')!);
+    await user.click(await screen.findByRole('button', { name: 'Keep editing' }));
+    await user.clear(screen.getByLabelText('Title'));
+    await user.keyboard('{Escape}');
+    expect(screen.queryByRole('dialog')).toBeNull();
   });
 
   it('Escape closes it and focus returns to the button that opened it', async () => {

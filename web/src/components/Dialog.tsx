@@ -1,13 +1,29 @@
-import { useEffect, useId, useRef, type ReactNode } from 'react';
+import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { isTopDialog, pushDialog, removeDialog } from './dialogStack';
-import { composing, restoreFocus, trapTab } from './focus';
+import { composing, restoreFocus, tabbables, trapTab } from './focus';
+
+export interface DiscardTexts {
+  title: string;
+  text: string;
+  /** the button that keeps the dialog open */
+  keep: string;
+  /** the button that discards the changes and closes */
+  confirm: string;
+}
+
+/** The first field of the dialog's body (its name and the dialog's are read on focus). */
+function firstField(body: HTMLElement | null): HTMLElement | undefined {
+  return body ? tabbables(body).find((el) => el.matches('input, select, textarea')) : undefined;
+}
 
 /**
- * An accessible modal dialog. On open, focus goes to its title (a screen reader reads the
- * dialog's name first; Tab then reaches the close button and the fields). Tab and Shift+Tab stay
- * inside; Escape closes (not while an IME composes), only the topmost of nested dialogs; on close
- * focus returns to what opened it, or to the page's heading when that is gone.
+ * An accessible modal dialog. On open, focus goes to its first field, or to its title when it has
+ * none (a screen reader reads the dialog's name either way). Tab and Shift+Tab stay inside;
+ * Escape closes (not while an IME composes), only the topmost of nested dialogs; on close focus
+ * returns to what opened it, or to the page's heading when that is gone. A dialog with unsaved
+ * changes (`discard` given) asks before Escape, × or a click outside discard them; its own
+ * Cancel button is the person's explicit choice and does not ask.
  */
 export function Dialog({
   open,
@@ -16,6 +32,7 @@ export function Dialog({
   children,
   footer,
   wide = false,
+  discard = null,
 }: {
   open: boolean;
   title: string;
@@ -24,27 +41,40 @@ export function Dialog({
   footer?: ReactNode;
   /** up to 880 px on large screens (the reminder form shows its preview beside the fields) */
   wide?: boolean;
+  /**
+   * There are unsaved changes: closing other than by the dialog's own buttons asks first, in
+   * these words (the caller's namespace has them: the common one is in the first screen's bundle).
+   */
+  discard?: DiscardTexts | null;
 }) {
   const { t } = useTranslation();
   const titleId = useId();
   const panel = useRef<HTMLDivElement>(null);
   const heading = useRef<HTMLHeadingElement>(null);
+  const body = useRef<HTMLDivElement>(null);
   const toastSlot = useRef<HTMLDivElement>(null);
-  const onCloseRef = useRef(onClose);
-  onCloseRef.current = onClose;
+  const [asking, setAsking] = useState(false);
+  // Closing by Escape, × or outside: with unsaved changes, the question first.
+  const dismiss = () => (discard ? setAsking(true) : onClose());
+  const dismissRef = useRef(dismiss);
+  dismissRef.current = dismiss;
+
+  useEffect(() => {
+    if (!open) setAsking(false);
+  }, [open]);
 
   useEffect(() => {
     if (!open) return;
     const id = Symbol('dialog');
     const opener = document.activeElement;
     pushDialog({ id, toastSlot: toastSlot.current });
-    heading.current?.focus();
+    (firstField(body.current) ?? heading.current)?.focus();
     const onKey = (e: KeyboardEvent) => {
       if (!isTopDialog(id)) return;
       // A widget inside that uses Escape itself (a combobox's list) calls preventDefault.
       if (e.key === 'Escape' && !composing(e) && !e.defaultPrevented) {
         e.preventDefault();
-        onCloseRef.current();
+        dismissRef.current();
       } else if (e.key === 'Tab' && panel.current) {
         trapTab(e, panel.current);
       }
@@ -65,21 +95,49 @@ export function Dialog({
 
   if (!open) return null;
   return (
-    <div className="dialog-backdrop" onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
+    <div className="dialog-backdrop" onMouseDown={(e) => e.target === e.currentTarget && dismiss()}>
       <div className={wide ? 'dialog wide' : 'dialog'} role="dialog" aria-modal="true" aria-labelledby={titleId} ref={panel}>
         <div className="dialog-header">
           <h2 id={titleId} ref={heading} tabIndex={-1}>
             {title}
           </h2>
-          <button type="button" className="dialog-close icon-button" aria-label={t('actions.close')} onClick={onClose}>
+          <button type="button" className="dialog-close icon-button" aria-label={t('actions.close')} onClick={dismiss}>
             ×
           </button>
         </div>
-        <div className="dialog-body">{children}</div>
+        <div className="dialog-body" ref={body}>
+          {children}
+        </div>
         {/* Toasts show here while this dialog is on top (above its buttons, never over them). */}
         <div className="dialog-toasts" ref={toastSlot} />
         {footer && <div className="dialog-footer">{footer}</div>}
       </div>
+      {discard && (
+        <Dialog
+          open={asking}
+          title={discard.title}
+          onClose={() => setAsking(false)}
+          footer={
+            <>
+              <button type="button" className="button secondary" onClick={() => setAsking(false)}>
+                {discard.keep}
+              </button>
+              <button
+                type="button"
+                className="button danger"
+                onClick={() => {
+                  setAsking(false);
+                  onClose();
+                }}
+              >
+                {discard.confirm}
+              </button>
+            </>
+          }
+        >
+          <p>{discard.text}</p>
+        </Dialog>
+      )}
     </div>
   );
 }

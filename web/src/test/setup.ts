@@ -7,6 +7,17 @@ import { markPaintedForTests } from '../lib/firstPaint';
 // A rendered test screen counts as painted: what waits for the first paint runs at once.
 markPaintedForTests();
 
+// jsdom has no layout (its scrollTo reports "not implemented"): here scrolling the window moves
+// scrollY and fires "scroll", as a browser does. (Tests of pure code run without a window.)
+if (typeof window !== 'undefined') {
+  window.scrollTo = ((x: number | ScrollToOptions, y?: number) => {
+    const top = typeof x === 'number' ? (y ?? 0) : (x.top ?? window.scrollY);
+    if (top === window.scrollY) return;
+    Object.defineProperty(window, 'scrollY', { value: top, configurable: true, writable: true });
+    window.dispatchEvent(new Event('scroll'));
+  }) as typeof window.scrollTo;
+}
+
 // findBy*/waitFor wait for a state, not for a time: the 1 s default ran out on a loaded
 // machine (a CI run beside a build). A state that never comes still fails, later.
 configure({ asyncUtilTimeout: 10_000 });

@@ -1,10 +1,11 @@
-import { useId, useRef, useState, type ChangeEvent, type KeyboardEvent } from 'react';
+import { useEffect, useId, useRef, useState, type ChangeEvent, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { isImeComposing } from '../../lib/ime';
 import { useLang, useLocalizedPath } from '../../lib/useLang';
 import { deviceZone } from '../../lib/zoneIds';
 import { OPEN_CREATE_DIALOG, QUICK_ADD_PREFILL, type QuickAddPrefill } from '../../shared/navState';
+import { setQuickAddDraft, useQuickAddDraft } from '../../shared/quickAddDraft';
 import { useSettings } from '../../shared/useSettings';
 import type { QuickAddResult } from './parse';
 import { summaryParts } from './summary';
@@ -16,7 +17,9 @@ const loadParser = () => (parser ??= import('./parse'));
 
 /**
  * Quick add: a phrase in ja or en ("明日9時 薬", "every weekday at 7:30") understood as it is
- * typed; Enter opens the create dialog filled in (on /reminders). It never saves by itself.
+ * typed; Enter opens the create dialog filled in (on /reminders). It never saves by itself. The
+ * phrase stays in the box until the reminder it made is saved (shared/quickAddDraft): closing
+ * the dialog leaves it to correct.
  */
 export function QuickAdd() {
   const { t } = useTranslation('reminders');
@@ -25,10 +28,12 @@ export function QuickAdd() {
   const navigate = useNavigate();
   const ids = useId();
   const settings = useSettings();
-  const [text, setText] = useState('');
-  const [result, setResult] = useState<QuickAddResult | null>(null);
+  const text = useQuickAddDraft();
+  // what the phrase was understood as, for the phrase it was read from
+  const [read, setRead] = useState<{ text: string; result: QuickAddResult | null } | null>(null);
+  const result = read?.text === text ? read.result : null;
   const [loading, setLoading] = useState(false);
-  const latest = useRef('');
+  const latest = useRef(text);
 
   const parse = (value: string, mod: ParseModule) =>
     value.trim() === ''
@@ -41,19 +46,29 @@ export function QuickAdd() {
           evening: settings.data?.evening_time,
         });
 
-  function update(value: string) {
+  function understand(value: string) {
     latest.current = value;
-    setText(value);
     setLoading(true);
     void loadParser().then(
       (mod) => {
         if (latest.current !== value) return;
         setLoading(false);
-        setResult(parse(value, mod));
+        setRead({ text: value, result: parse(value, mod) });
       },
       () => setLoading(false),
     );
   }
+
+  function update(value: string) {
+    setQuickAddDraft(value);
+    understand(value);
+  }
+
+  // A phrase kept from before (its dialog was closed, or it came from the other page's box).
+  useEffect(() => {
+    if (text.trim() !== '') understand(text);
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- once, on arrival
+  }, []);
 
   async function submit() {
     if (text.trim() === '') return;
@@ -61,8 +76,6 @@ export function QuickAdd() {
     if (!r) return;
     const prefill: QuickAddPrefill = { title: r.title, send_at: r.send_at, timezone: r.timezone, recurrence: r.recurrence };
     navigate(lp('/reminders'), { state: { [OPEN_CREATE_DIALOG]: Date.now(), [QUICK_ADD_PREFILL]: prefill } });
-    setText('');
-    setResult(null);
   }
 
   function onKeyDown(e: KeyboardEvent<HTMLInputElement>) {

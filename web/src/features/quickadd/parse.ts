@@ -1,6 +1,6 @@
 /**
  * Quick add: an everyday phrase ("明日9時 薬", "every weekday at 7:30 stretch") -> a reminder to
- * confirm. Dates and times come from chrono-node's ja/en parsers plus a few words they miss
+ * confirm, in either language on either page (both grammars read it; the fuller reading wins). Dates and times come from chrono-node's ja/en parsers plus a few words they miss
  * (明後日, 正午, 夜9時, 3時間後, in 20 minutes); repeats from our own small grammar below. Pure: it
  * takes `now`, the time zone and the language, so the tests are deterministic. Loaded on demand
  * (with chrono-node) when the quick-add box is first used.
@@ -45,7 +45,7 @@ export interface QuickAddResult {
 export interface ParseOptions {
   now: number | Date;
   timeZone: string;
-  /** the page language: tried first, then the other one */
+  /** the page language: its grammar wins a tie between the two readings */
   lang: QuickLang;
   /** HH:mm, the settings' morning_time / evening_time */
   morning?: string;
@@ -255,12 +255,22 @@ interface Found {
   partOfDay?: 'morning' | 'evening';
   /** 朝/夜/… said with the day (明日の夜): sets the meaning of a bare hour (夜8時 = 20:00) */
   dayWord?: string;
+  /** the hour was said with no am/pm or part of the day (9時, at 9): 毎晩 read by the other grammar makes it 21 */
+  bareHour?: boolean;
 }
 
 /** Blanks out what a rule consumed, so later rules and chrono do not see it again. */
 class Text {
-  constructor(public s: string) {}
+  constructor(
+    public s: string,
+    /** what an earlier grammar already understood: this one does not read it again */
+    private readonly known: ReadonlySet<Span['kind']> = new Set(),
+  ) {}
+  allows(kind: Span['kind']): boolean {
+    return !this.known.has(kind);
+  }
   take(re: RegExp, kind: Span['kind'], spans: Span[]): RegExpExecArray | null {
+    if (!this.allows(kind)) return null;
     const m = re.exec(this.s);
     if (!m || m[0].trim() === '') return null;
     const start = m.index + (m[0].length - m[0].trimStart().length);
@@ -283,22 +293,43 @@ function applyMeridiem(h: number, word: string | undefined): number {
   return h;
 }
 
-/** The first repeat rule of the language that matches, taken out of the text. */
+/**
+ * The first repeat rule of the language that matches, taken out of the text. When an earlier
+ * grammar already found the repeat, this one's repeat words still leave the text (they are never
+ * a title) but do not change the rule.
+ */
 function takeRepeat(rules: readonly RepeatRule[], t: Text, f: Found): void {
+  const known = f.repeat !== null;
   for (const [re, make] of rules) {
     const m = re.exec(t.s);
     const r = m ? make(m) : null;
     if (!r) continue;
     t.take(re, 'repeat', f.spans);
+    if (known) continue;
     f.repeat = r;
     f.partOfDay = r.partOfDay;
     return;
   }
 }
 
-function findJa(input: string, today: string): Found {
-  const f = emptyFound();
-  const t = new Text(input);
+/**
+ * What an earlier grammar understood (`seed`) is not read again: a relative instant settles date
+ * and time; a date, a time or a repeat stays as it was read. The text the seed took is blank.
+ */
+function startFrom(input: string, seed: Found | undefined): [Text, Found] {
+  if (!seed) return [new Text(input), emptyFound()];
+  const known = new Set<Span['kind']>();
+  if (seed.offsetMs !== null) ['relative', 'date', 'time'].forEach((k) => known.add(k as Span['kind']));
+  if (seed.date !== null) ['relative', 'date'].forEach((k) => known.add(k as Span['kind']));
+  if (seed.hour !== null) ['relative', 'time'].forEach((k) => known.add(k as Span['kind']));
+  let blank = input;
+  for (const sp of seed.spans) blank = blank.slice(0, sp.start) + ' '.repeat(sp.end - sp.start) + blank.slice(sp.end);
+  const t = new Text(blank, known);
+  return [t, { ...seed, spans: [...seed.spans] }];
+}
+
+function findJa(input: string, today: string, seed?: Found): Found {
+  const [t, f] = startFrom(input, seed);
   takeRepeat(JA_REPEATS, t, f);
   let m = t.take(/(\d+)\s*時間\s*(?:(\d+)\s*分\s*)?後に?|(\d+)\s*分\s*後に?/, 'relative', f.spans);
   if (m) f.offsetMs = m[3] ? Number(m[3]) * 60_000 : Number(m[1]) * 3_600_000 + Number(m[2] ?? 0) * 60_000;
@@ -336,16 +367,16 @@ function findJa(input: string, today: string): Found {
     if (h <= 24 && minute < 60) {
       f.hour = h % 24;
       f.minute = minute;
+      f.bareHour = !word && f.partOfDay !== 'evening';
     }
   }
   // The rest (12月1日, 12/1, 金曜日, 次の金曜) goes to chrono's Japanese parser.
-  if (!f.date) chronoDate(chrono.ja, t, today, f);
+  if (!f.date && t.allows('date')) chronoDate(chrono.ja, t, today, f);
   return f;
 }
 
-function findEn(input: string, today: string): Found {
-  const f = emptyFound();
-  const t = new Text(input);
+function findEn(input: string, today: string, seed?: Found): Found {
+  const [t, f] = startFrom(input, seed);
   takeRepeat(EN_REPEATS, t, f);
   let m = t.take(
     /\bin\s+(?:(\d+)\s*(?:hours?|hrs?|h)(?:\s+(?:and\s+)?(\d+)\s*(?:minutes?|mins?|m))?|(\d+|a|an|one|two|three|five|ten|fifteen|thirty)\s*(minutes?|mins?|hours?|hrs?)|(half\s+an\s+hour))\b/i,
@@ -372,7 +403,7 @@ function findEn(input: string, today: string): Found {
     f.hour = /midnight/i.test(m[1]!) ? 0 : 12;
     f.minute = 0;
   }
-  if (f.hour === null) {
+  if (f.hour === null && t.allows('time')) {
     m = t.take(/\b(?:at\s+)?(\d{1,2})(?::(\d{2}))?\s*([ap])\.?m\.?(?![a-z])/i, 'time', f.spans);
     if (!m) m = t.take(/\b(?:at\s+)?(\d{1,2}):(\d{2})\b/i, 'time', f.spans);
     if (!m) m = t.take(/\bat\s+(\d{1,2})\b(?!\s*(?:st|nd|rd|th|%))/i, 'time', f.spans);
@@ -384,10 +415,11 @@ function findEn(input: string, today: string): Found {
       if (h <= 23 && minute < 60) {
         f.hour = h;
         f.minute = minute;
+        f.bareHour = !m[3] && f.partOfDay !== 'evening';
       }
     }
   }
-  if (!f.date) chronoDate(chrono.en, t, today, f);
+  if (!f.date && t.allows('date')) chronoDate(chrono.en, t, today, f);
   return f;
 }
 
@@ -422,7 +454,8 @@ const JA_TRAILING = /(?:から|まで|より|には|に|の|は|で|を|、|,)+$
 const EN_LEADING = /^(?:(?:remind\s+me(?:\s+to)?|to|at|on|in|from|starting|by|every|and)(?:\s+|$)|[,-]\s*)+/i;
 const EN_TRAILING = /(?:(?:^|\s+)(?:at|on|in|from|starting|by|every|and|to)|\s*[,-])+$/i;
 
-function titleOf(text: string, spans: Span[], lang: QuickLang): string {
+/** What is left of the phrase once the understood parts are out, with the particles and little words of both languages around them. */
+function titleOf(text: string, spans: Span[]): string {
   const sorted = [...spans].sort((a, b) => a.start - b.start);
   const pieces: string[] = [];
   let pos = 0;
@@ -434,9 +467,9 @@ function titleOf(text: string, spans: Span[], lang: QuickLang): string {
   const clean = pieces
     .map((p) => {
       let q = p.trim();
-      if (lang === 'ja') q = q.replace(JA_PARTICLES, '').replace(JA_TRAILING, '').trim();
-      else q = q.replace(EN_LEADING, '').replace(EN_TRAILING, '').trim();
-      return q;
+      q = q.replace(EN_LEADING, '').replace(EN_TRAILING, '').trim();
+      q = q.replace(JA_PARTICLES, '').replace(JA_TRAILING, '').trim();
+      return q.replace(EN_LEADING, '').replace(EN_TRAILING, '').trim();
     })
     .filter((p) => p !== '');
   return clean.join(' ').replace(/\s+/g, ' ').trim();
@@ -456,7 +489,7 @@ function resolve(text: string, found: Found, lang: QuickLang, o: ParseOptions): 
   const rec: Recurrence = found.repeat?.rec ?? { kind: 'none' };
   const on = found.repeat?.on;
   const isStart = (date: string) => matchesRule(date, rec) && (!on || WEEKDAYS[weekdayIndex(date)] === on);
-  const base = { title: titleOf(text, found.spans, lang), timezone: tz, recurrence: rec, matched: [...found.spans].sort((a, b) => a.start - b.start), lang };
+  const base = { title: titleOf(text, found.spans), timezone: tz, recurrence: rec, matched: [...found.spans].sort((a, b) => a.start - b.start), lang };
   const at = (date: string, time: string) => ({ ...base, send_at: zonedToRfc3339({ date, time }, tz), date, time });
 
   if (found.offsetMs !== null) {
@@ -469,7 +502,9 @@ function resolve(text: string, found: Found, lang: QuickLang, o: ParseOptions): 
 
   const defaultTime =
     found.partOfDay === 'morning' ? (o.morning ?? DEFAULT_MORNING) : found.partOfDay === 'evening' ? (o.evening ?? DEFAULT_EVENING) : DEFAULT_TIME;
-  const time = found.hour !== null ? hhmm(found.hour, found.minute) : `${defaultTime.slice(0, 5)}:00`;
+  // 「毎晩」 read by one grammar, "at 9" by the other: the evening's 9.
+  const hour = found.hour !== null && found.bareHour && found.partOfDay === 'evening' && found.hour < 12 ? found.hour + 12 : found.hour;
+  const time = hour !== null ? hhmm(hour, found.minute) : `${defaultTime.slice(0, 5)}:00`;
   const future = (date: string) => zonedToUtc({ date, time }, tz) > nowMs;
 
   if (rec.kind === 'hourly' && found.hour === null && found.date === null) {
@@ -500,20 +535,75 @@ function resolve(text: string, found: Found, lang: QuickLang, o: ParseOptions): 
   return at(addDays(today, 1), time);
 }
 
-function understood(f: Found): number {
-  return f.spans.reduce((n, s) => n + (s.end - s.start), 0);
+function understood(spans: readonly Span[]): number {
+  return spans.reduce((n, s) => n + (s.end - s.start), 0);
 }
 
-/** Parses in the page language first; when that understands nothing, in the other one. */
+// ---------------------------------------------------------------------------------------------
+// Both grammars, and the fuller reading
+
+/** What the arbitration between two readings of a phrase looks at. */
+export interface Reading {
+  /** the grammar that read the phrase first (the other one then filled in what it missed) */
+  lang: QuickLang;
+  repeat: boolean;
+  /** a day (明日, Friday, 12/1, in 3 days) or an instant (3時間後, in 20 minutes) */
+  date: boolean;
+  /** a time of day (9時, 7:30, noon), a part of the day (毎朝, tonight) or an instant */
+  time: boolean;
+  /** characters left for the title */
+  titleLength: number;
+  /** characters understood */
+  understood: number;
+}
+
+const facets = (r: Reading) => Number(r.repeat) + Number(r.date) + Number(r.time);
+
+/**
+ * Negative when `a` is the fuller reading, positive when `b` is, 0 when neither: more of what a
+ * reminder needs understood (repeat, date, time), then the least left in the title, then the
+ * most characters understood, then the one the page's language read first.
+ */
+export function compareReadings(a: Reading, b: Reading, pageLang: QuickLang): number {
+  return (
+    facets(b) - facets(a) ||
+    a.titleLength - b.titleLength ||
+    b.understood - a.understood ||
+    Number(b.lang === pageLang) - Number(a.lang === pageLang)
+  );
+}
+
+/** The fuller of the readings (the first of equals). */
+export function fullerReading<R extends Reading>(readings: readonly [R, ...R[]], pageLang: QuickLang): R {
+  return readings.reduce((best, r) => (compareReadings(r, best, pageLang) < 0 ? r : best));
+}
+
+/**
+ * Parses the phrase with both grammars, each first in turn with the other filling in what it
+ * missed (people mix languages: 「every weekday 7:30 朝会」), whatever the page's language; the
+ * fuller reading wins (`compareReadings`).
+ */
 export function parseQuickAdd(text: string, o: ParseOptions): QuickAddResult {
   const nowMs = typeof o.now === 'number' ? o.now : o.now.getTime();
   const today = utcToZoned(nowMs, o.timeZone).date;
   const input = narrow(text);
-  const find = (l: QuickLang) => (l === 'ja' ? findJa(input, today) : findEn(input, today));
-  const first = find(o.lang);
-  if (understood(first) > 0) return resolve(text, first, o.lang, o);
-  const otherLang: QuickLang = o.lang === 'ja' ? 'en' : 'ja';
-  const other = find(otherLang);
-  if (understood(other) > 0) return resolve(text, other, otherLang, o);
-  return resolve(text, first, o.lang, o);
+  const find = (l: QuickLang, seed?: Found) => (l === 'ja' ? findJa(input, today, seed) : findEn(input, today, seed));
+  const read = (first: QuickLang) => {
+    const other: QuickLang = first === 'ja' ? 'en' : 'ja';
+    const own = find(first);
+    const found = find(other, own);
+    const byFirst = understood(own.spans);
+    const reading: Reading = {
+      lang: first,
+      repeat: found.repeat !== null,
+      date: found.date !== null || found.offsetMs !== null,
+      time: found.hour !== null || found.offsetMs !== null || found.partOfDay !== undefined,
+      titleLength: [...titleOf(text, found.spans)].length,
+      understood: understood(found.spans),
+    };
+    // The grammar that understood the most of it names the result.
+    return { ...reading, found, named: byFirst * 2 >= reading.understood ? first : other };
+  };
+  const best = fullerReading([read(o.lang), read(o.lang === 'ja' ? 'en' : 'ja')], o.lang);
+  return resolve(text, best.found, best.named, o);
 }

@@ -46,6 +46,11 @@ export function ReminderDialog({
       wide
       title={editing ? t('dialog.editTitle') : t('dialog.createTitle')}
       onClose={onClose}
+      discard={
+        f.dirty
+          ? { title: t('dialog.discardTitle'), text: t('dialog.discardText'), keep: t('dialog.discardKeep'), confirm: t('dialog.discardConfirm') }
+          : null
+      }
       footer={
         <>
           <button type="button" className="button secondary" onClick={onClose}>

@@ -5,6 +5,7 @@ import type { Reminder, ReminderInput } from '../../lib/types';
 import { deviceZone } from '../../lib/zoneIds';
 import { markGuideStep } from '../../shared/guideProgress';
 import type { QuickAddPrefill } from '../../shared/navState';
+import { clearQuickAddDraft } from '../../shared/quickAddDraft';
 import { formFromQuickAdd, withQuickAddRecurrence } from './quickAddForm';
 import { changedFields, emptyForm, formFromReminder, formToInput, type ReminderForm } from './reminderLogic';
 import { useReminderMutations } from './useReminders';
@@ -42,6 +43,8 @@ export function useReminderEditor(defaultTz: string) {
       toast.success(navigator.onLine ? t('toast.updated') : t('toast.queued'));
     } else {
       await create(dialog.quick ? withQuickAddRecurrence(input, dialog.initial, dialog.quick) : input);
+      // The phrase it came from has done its work: the quick-add box empties.
+      if (dialog.quick) clearQuickAddDraft();
       markGuideStep('create');
       toast.success(navigator.onLine ? t('toast.created') : t('toast.queued'));
     }

@@ -110,5 +110,8 @@ export function useReminderForm({ open, initial, editing, onSave, onClose }: Rem
     }
   }
 
-  return { form, setForm, set, toggleDay, errors, serverError, busy, preview, moreOpen, setMoreOpen, alarmsOpen, setAlarmsOpen, submit };
+  // Unsaved changes: Escape asks before it discards them.
+  const dirty = open && form !== initial && JSON.stringify(form) !== JSON.stringify(initial);
+
+  return { form, setForm, set, toggleDay, errors, serverError, busy, preview, moreOpen, setMoreOpen, alarmsOpen, setAlarmsOpen, submit, dirty };
 }
