@@ -1,4 +1,5 @@
 import { useSyncExternalStore } from 'react';
+import { onSignOut } from '../lib/authStore';
 
 /**
  * The phrase in the quick-add box, kept outside the box: Enter opens the create dialog (on the
@@ -28,3 +29,6 @@ export function useQuickAddDraft(): string {
     () => draft,
   );
 }
+
+// A phrase is one person's: signing out takes it away, so the next account never sees it.
+onSignOut(() => clearQuickAddDraft());
