@@ -86,31 +86,16 @@ describe('guide', () => {
       const panel = page.locator('#troubleshooting');
       const w = (k) => t(`info:guide.troubleshooting.${k}`);
       await panel.getByRole('heading', { name: w('questions.symptom') }).waitFor();
-      // keyboard only: Enter on an answer; the focus lands on the next step's heading, Tab reaches its answers
+      // keyboard only: Enter on an answer; the focus lands on the next step's heading. The wizard
+      // does not ask what this device already says (not an iPhone; headless Chromium blocks
+      // notifications): it goes straight to the fix, and its trail shows those answers as known.
       const focused = () => page.evaluate(() => document.activeElement?.textContent?.trim());
       await panel.getByRole('button', { name: w('answers.noNotifications') }).focus();
       await page.keyboard.press('Enter');
-      await page.waitForFunction((text) => document.activeElement?.tagName === 'H3' && document.activeElement.textContent === text, w('questions.iosDevice'));
-      await page.keyboard.press('Tab');
-      assert.equal(await focused(), w('answers.yes'));
-      await page.keyboard.press('Tab');
-      assert.equal(await focused(), w('answers.no'));
-      await page.keyboard.press('Enter');
-      await page.waitForFunction((text) => document.activeElement?.textContent === text, w('questions.permission'));
-      // what this device reports, beside the question
-      await panel.locator('.wizard-step .hint').first().waitFor();
-      assert.ok((await panel.locator('.wizard-step .hint').first().innerText()).startsWith(w('thisDevice').replace('{{state}}', '').trim()));
-      await page.keyboard.press('Tab');
-      assert.equal(await focused(), w('answers.allowed'));
-      await page.keyboard.press('Tab');
-      assert.equal(await focused(), w('answers.notAsked'));
-      await page.keyboard.press('Enter');
-      await page.waitForFunction((text) => document.activeElement?.textContent === text, w('fixes.enable.title'));
-      const steps = await panel.locator('.wizard-fix-steps li').allInnerTexts();
-      assert.equal(steps.length, 3);
-      // the fix's own control (enable notifications) is right there
-      await panel.locator('.wizard-step .row button').first().waitFor();
-      await panel.locator('.wizard-trail li').nth(2).waitFor();
+      await page.waitForFunction((text) => document.activeElement?.textContent === text, w('fixes.unblock.title'));
+      assert.equal(await focused(), w('fixes.unblock.title'));
+      await panel.locator('.wizard-trail li[data-known="true"]', { hasText: w('known') }).first().waitFor();
+      assert.ok((await panel.locator('.wizard-fix-steps li').count()) >= 1);
       await page.screenshot({ path: screenshotPath(`guide-wizard-${lang}-${size}`), fullPage: true, animations: 'disabled' });
       await panel.getByRole('button', { name: w('restart') }).click();
       await page.waitForFunction((text) => document.activeElement?.textContent === text, w('questions.symptom'));

@@ -9,7 +9,6 @@ use sqlx::{AssertSqlSafe, Row};
 use utoipa::ToSchema;
 
 use super::Db;
-use super::fires::{PlanFor, apply_plans};
 use crate::domain::ids::{LogId, ReminderId, SubscriptionId, UserId};
 use crate::domain::lifecycle::Plan;
 use crate::domain::states::{DeviceDeliveryStatus, EntryKind, EntryStatus, NotificationAction};
@@ -188,11 +187,7 @@ impl Db {
             tx.commit().await?;
             return Ok(false);
         }
-        sqlx::query("UPDATE delivery_logs SET fallback_minutes = NULL WHERE fallback_minutes IS NOT NULL AND reminder_id = $1")
-            .bind(reminder_id)
-            .execute(&mut *tx)
-            .await?;
-        apply_plans(&mut tx, &[PlanFor { reminder_id, user_id, plan }], now).await?;
+        self.apply_acted(tx.as_mut(), reminder_id, user_id, plan, true, now).await?;
         tx.commit().await?;
         self.reminder_changed(reminder_id).await;
         Ok(true)

@@ -269,15 +269,30 @@ impl Db {
     /// fires, and when it completes the reminder, the pending email fallbacks of its entries.
     pub async fn apply_plan(&self, reminder_id: &ReminderId, user_id: &UserId, plan: &lifecycle::Plan, now: Timestamp) -> Result<()> {
         let mut tx = self.pool.begin().await?;
-        if plan.archive {
-            sqlx::query("UPDATE delivery_logs SET fallback_minutes = NULL WHERE fallback_minutes IS NOT NULL AND reminder_id = $1")
-                .bind(reminder_id)
-                .execute(&mut *tx)
-                .await?;
-        }
-        apply_plans(&mut tx, &[PlanFor { reminder_id, user_id, plan }], now).await?;
+        self.apply_acted(tx.as_mut(), reminder_id, user_id, plan, plan.archive, now).await?;
         tx.commit().await?;
         self.reminder_changed(reminder_id).await;
+        Ok(())
+    }
+
+    /// A person's act on a reminder, in the caller's transaction: optionally its entries'
+    /// pending email fallbacks go (the person answered), then the plan.
+    pub(super) async fn apply_acted(
+        &self,
+        conn: &mut sqlx::AnyConnection,
+        reminder_id: &ReminderId,
+        user_id: &UserId,
+        plan: &lifecycle::Plan,
+        clear_fallbacks: bool,
+        now: Timestamp,
+    ) -> Result<()> {
+        if clear_fallbacks {
+            sqlx::query("UPDATE delivery_logs SET fallback_minutes = NULL WHERE fallback_minutes IS NOT NULL AND reminder_id = $1")
+                .bind(reminder_id)
+                .execute(&mut *conn)
+                .await?;
+        }
+        apply_plans(conn, &[PlanFor { reminder_id, user_id, plan }], now).await?;
         Ok(())
     }
 

@@ -251,7 +251,7 @@ describe('ReminderDetails', () => {
     const s = server({ 'POST /api/reminders/r1/complete': () => ok(reminder({ recurrence: { kind: 'daily' } as Reminder['recurrence'], scheduled_at: next })) }, done);
     renderDetails(reminder({ recurrence: { kind: 'daily' } as Reminder['recurrence'] }));
     fireEvent.click(await screen.findByRole('button', { name: 'Mark “Medicine” done now, before it rings' }));
-    await waitFor(() => expect(toasts().some((t) => t.startsWith('success: Done. It rings next on '))).toBe(true));
+    await waitFor(() => expect(toasts().some((t) => t.startsWith('success: Done. It rings next: '))).toBe(true));
     expect(s.posts().map((c) => c.url)).toEqual(['/api/reminders/r1/complete']);
   });
 

@@ -63,7 +63,12 @@ export function ReminderRow({
         {r.snoozed_until && <p className="small snoozed">{t('snoozedUntil', { when: dates.when(r.snoozed_until, r.timezone) })}</p>}
       </div>
       <div className="reminder-when">
-        <When at={r.scheduled_at} zone={r.timezone} dates={dates} />
+        {/* In the archive, when it was completed (its last change); otherwise when it rings next. */}
+        {r.is_archived ? (
+          <span className="small">{t('completedAt', { when: dates.when(r.updated_at, r.timezone) })}</span>
+        ) : (
+          <When at={r.scheduled_at} zone={r.timezone} dates={dates} />
+        )}
       </div>
       <div className="reminder-actions">
         {!isTempId(r.id) && (

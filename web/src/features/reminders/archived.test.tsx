@@ -67,6 +67,8 @@ describe('the completed (archived) list', () => {
       fireEvent.click(await completedTab(lang));
       await waitFor(() => expect(rows()).toHaveLength(50));
       expect(rows()[0]).toHaveTextContent('Title a1');
+      // each says when it was completed (its last change), not when it was due
+      expect(rows()[0]!.closest('li')).toHaveTextContent(lang === 'ja' ? /に完了/ : /Completed \S/);
       expect(screen.getByText(tr(lang, 'reminders:archived.shown', { shown: 50, total: 120 }))).toBeInTheDocument();
       expect(screen.getByText(tr(lang, 'reminders:archived.kept'))).toBeInTheDocument();
       fireEvent.click(screen.getByRole('button', { name: tr(lang, 'reminders:archived.showMore') }));
