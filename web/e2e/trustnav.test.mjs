@@ -217,6 +217,8 @@ describe('the reminder dialog', () => {
       await homeBox.press('Enter');
       await dialog.waitFor();
       assert.equal(pathOf(page), `${prefixOf(lang)}/reminders`);
+      // Escape once the dialog has its focus (on a busy machine it opens a moment after the page)
+      await page.waitForFunction(() => document.activeElement?.tagName === 'INPUT' && document.activeElement.closest('[role=dialog]'));
       await page.keyboard.press('Escape');
       await dialog.waitFor({ state: 'detached' });
       assert.equal(await page.getByLabel(t('reminders:quickAdd.label')).inputValue(), phrase);
