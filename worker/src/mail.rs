@@ -117,7 +117,8 @@ fn seconds(z: &jiff::Zoned) -> String {
 /// language; with "hide content" only that a reminder is due.
 pub fn render_fallback(m: &FallbackMail, public_url: &str) -> (String, String) {
     let base = public_url.trim_end_matches('/');
-    let link = app_url(base, m.language, &format!("/reminders?reminder={}", m.reminder_id));
+    // `from=email`: the page says it was opened from the email, not from a notification.
+    let link = app_url(base, m.language, &format!("/reminders?reminder={}&from=email", m.reminder_id));
     let settings = app_url(base, m.language, "/settings");
     let at = when(m.occurrence_at, &m.timezone, m.language);
     let description = m.description.as_deref().map(str::trim).filter(|d| !d.is_empty()).map(|d| format!("{d}\n")).unwrap_or_default();
@@ -341,7 +342,7 @@ mod tests {
         assert_eq!(subject, "Hibiki リマインダー: 歯医者");
         assert!(body.contains("保険証を持っていく"), "{body}");
         assert!(body.contains("2026年11月24日(火) 9:00:30 (JST)"), "{body}");
-        assert!(body.contains("https://hibiki.example/reminders?reminder=11111111-1111-4111-8111-111111111111"), "{body}");
+        assert!(body.contains("https://hibiki.example/reminders?reminder=11111111-1111-4111-8111-111111111111&from=email"), "{body}");
         let (subject, body) = render_fallback(&fallback(Language::En, false), "https://hibiki.example");
         assert_eq!(subject, "Hibiki reminder: 歯医者");
         assert!(body.contains("Tue, Nov 24, 2026, 9:00:30 AM (JST)"), "{body}");

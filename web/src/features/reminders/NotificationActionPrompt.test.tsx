@@ -47,6 +47,21 @@ beforeEach(() => {
   resetAuthForTests({ user: USER, status: 'signedIn' });
 });
 
+describe('where the link came from', () => {
+  for (const lang of ['ja', 'en'] as const) {
+    it(`${lang}: a notification's link says so; the fallback email's (from=email) says it came from the email`, async () => {
+      server();
+      const prefix = lang === 'en' ? '/en' : '';
+      const first = renderApp(`${prefix}/reminders?reminder=r1`);
+      expect(await screen.findByText(tr(lang, 'reminders:details.openedFromNotification'))).toBeInTheDocument();
+      first.unmount();
+      renderApp(`${prefix}/reminders?reminder=r1&from=email`);
+      expect(await screen.findByText(tr(lang, 'reminders:details.openedFromEmail'))).toBeInTheDocument();
+      expect(screen.queryByText(tr(lang, 'reminders:details.openedFromNotification'))).toBeNull();
+    });
+  }
+});
+
 describe('a notification button opened as a link', () => {
   it('with its token: performed once with action_token, and `do`, `log`, `t` leave the address', async () => {
     const handled = server();

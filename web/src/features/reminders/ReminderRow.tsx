@@ -13,7 +13,8 @@ import { When } from './When';
 export interface ReminderRowProps {
   reminder: Reminder;
   /** opened by `?reminder=<id>` from a notification */
-  highlighted: boolean;
+  /** opened by its link: from a notification or from the fallback email (null: not) */
+  highlighted: 'notification' | 'email' | null;
   /** its details are open */
   expanded: boolean;
   /** deleting needs the connection */
@@ -97,7 +98,7 @@ export function ReminderRow({
       </div>
       {expanded && !isTempId(r.id) && (
         <div id={`details-${r.id}`} className="reminder-details-wrap">
-          {highlighted && <p className="badge">{t('details.openedFromNotification')}</p>}
+          {highlighted && <p className="badge">{t(highlighted === 'email' ? 'details.openedFromEmail' : 'details.openedFromNotification')}</p>}
           <ReminderDetails reminder={r} snoozeMinutes={snoozeMinutes} snoozeClock={snoozeClock} online={online} />
         </div>
       )}

@@ -29,7 +29,7 @@ export default function RemindersPage({ deviceNotice, quickAdd }: { deviceNotice
   const settings = useReminderSettings();
   // The completed tab shows the archived reminders a page at a time; the first page also gives their count.
   const archived = useArchivedPages();
-  const { tab, setTab, focusId, expanded, toggleDetails } = useRemindersUrlState(data, archived.first.data?.items);
+  const { tab, setTab, focusId, openedFrom, expanded, toggleDetails } = useRemindersUrlState(data, archived.first.data?.items);
   const editor = useReminderEditor(settings.defaultTz);
   const [confirmDelete, setConfirmDelete] = useState<Reminder | null>(null);
 
@@ -49,7 +49,7 @@ export default function RemindersPage({ deviceNotice, quickAdd }: { deviceNotice
     <ReminderRow
       key={r.id}
       reminder={r}
-      highlighted={r.id === focusId}
+      highlighted={r.id === focusId ? openedFrom : null}
       expanded={expanded.has(r.id)}
       online={online}
       dates={dates}

@@ -16,6 +16,8 @@ export function useRemindersUrlState(active: readonly Reminder[] | undefined, ar
   const [tab, setTab] = useState<RemindersTab>(() => (new URLSearchParams(location.search).get('tab') === 'completed' ? 'completed' : 'active'));
   // `?reminder=<id>` (a tapped notification) opens that reminder's details, highlighted.
   const focusId = new URLSearchParams(location.search).get('reminder');
+  // The fallback email's link says `from=email`; any other is a tapped notification.
+  const openedFrom: 'email' | 'notification' = new URLSearchParams(location.search).get('from') === 'email' ? 'email' : 'notification';
   const [expanded, setExpanded] = useState<ReadonlySet<string>>(() => new Set(focusId ? [focusId] : []));
   const toggleDetails = (id: string) =>
     setExpanded((prev) => {
@@ -35,5 +37,5 @@ export function useRemindersUrlState(active: readonly Reminder[] | undefined, ar
     const h = setTimeout(() => document.getElementById(`reminder-${focused.id}`)?.scrollIntoView({ block: 'center' }), 50);
     return () => clearTimeout(h);
   }, [focused]);
-  return { tab, setTab, focusId, expanded, toggleDetails };
+  return { tab, setTab, focusId, openedFrom, expanded, toggleDetails };
 }
