@@ -54,7 +54,7 @@ pub async fn complete_early(store: &Store, user_id: &UserId, id: &ReminderId, no
     if !r.is_active {
         return Ok(r);
     }
-    let pending = store.db.fires_of(id).await?;
+    let pending = store.db.pending_fires(id).await?;
     let at = |kind: FireKind| pending.iter().find(|f| f.kind == kind).map(|f| f.fire_at);
     let (occurrence, effect) = match (r.recurrence.is_one_time(), at(FireKind::Snooze), at(FireKind::Occurrence)) {
         (true, _, next) => (next.unwrap_or(r.send_at), ActionEffect::Archive),
