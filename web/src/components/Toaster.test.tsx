@@ -9,7 +9,7 @@ import { Link, MemoryRouter, Route, Routes, useNavigate } from 'react-router';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { initI18n } from '../i18n';
 import { Toaster } from './Toaster';
-import { TOAST_DEFAULT_MS, clearToasts, toast } from './toast';
+import { TOAST_ACTION_MS, TOAST_DEFAULT_MS, clearToasts, toast } from './toast';
 
 beforeAll(async () => {
   const i18n = initI18n('en');
@@ -165,5 +165,26 @@ describe('how long a toast shows', () => {
     });
     expect([...document.querySelectorAll('.toast')].map((el) => el.textContent)).toEqual(['Failed×']);
     expect(screen.getByRole('alert')).toHaveTextContent('Failed');
+  });
+
+  it('a toast with a button (Undo) stays 10 s; pressing it runs its action once and the toast goes', () => {
+    startAlone();
+    const undo = vi.fn();
+    act(() => void toast.success('Skipped', { action: { label: 'Undo', run: undo } }));
+    expect(TOAST_ACTION_MS).toBe(10_000);
+    act(() => vi.advanceTimersByTime(9_999));
+    expect(toaster()).toHaveTextContent('Skipped');
+    act(() => screen.getByRole('button', { name: 'Undo' }).click());
+    expect(undo).toHaveBeenCalledTimes(1);
+    expect(toaster()).toBeEmptyDOMElement();
+  });
+
+  it('a toast with a button goes after its 10 s, its action not run', () => {
+    startAlone();
+    const undo = vi.fn();
+    act(() => void toast.info('Language changed', { action: { label: 'Undo', run: undo } }));
+    act(() => vi.advanceTimersByTime(10_000));
+    expect(toaster()).toBeEmptyDOMElement();
+    expect(undo).not.toHaveBeenCalled();
   });
 });

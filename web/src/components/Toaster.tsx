@@ -14,6 +14,18 @@ function ToastItem({ toast }: { toast: Toast }) {
   return (
     <div className={`toast toast-${toast.kind}`} role={toast.kind === 'error' ? 'alert' : 'status'}>
       <span>{toast.message}</span>
+      {toast.action && (
+        <button
+          type="button"
+          className="toast-action"
+          onClick={() => {
+            dismissToast(toast.id);
+            toast.action?.run();
+          }}
+        >
+          {toast.action.label}
+        </button>
+      )}
       <button type="button" className="toast-close" aria-label={t('actions.close')} onClick={() => dismissToast(toast.id)}>
         ×
       </button>

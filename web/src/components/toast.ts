@@ -15,14 +15,24 @@ export interface Toast {
   path: string;
   /** it announces a navigation that is about to happen: keep it over the next route change */
   survivesNavigation: boolean;
+  /** a button beside the message (Undo): pressing it runs `run` and dismisses the toast */
+  action?: ToastAction;
+}
+
+export interface ToastAction {
+  label: string;
+  run: () => void;
 }
 
 export interface ToastOptions {
   duration?: number;
   survivesNavigation?: boolean;
+  action?: ToastAction;
 }
 
 export const TOAST_DEFAULT_MS = 5_000;
+/** A toast with a button stays longer: the person has to read it and reach the button. */
+export const TOAST_ACTION_MS = 10_000;
 
 let toasts: Toast[] = [];
 let nextId = 1;
@@ -36,13 +46,15 @@ function emit() {
 let routePath = typeof location === 'undefined' ? '' : location.pathname;
 
 export function showToast(message: string, kind: ToastKind = 'info', options: ToastOptions | number = {}): number {
-  const { duration = TOAST_DEFAULT_MS, survivesNavigation = false } = typeof options === 'number' ? { duration: options } : options;
+  const opts: ToastOptions = typeof options === 'number' ? { duration: options } : options;
+  const { action, survivesNavigation = false } = opts;
+  const duration = opts.duration ?? (action ? TOAST_ACTION_MS : TOAST_DEFAULT_MS);
   // The same message twice in a row (e.g. two guards firing) shows once.
   const shown = toasts[0];
-  if (shown && shown.message === message && shown.kind === kind) return shown.id;
+  if (shown && shown.message === message && shown.kind === kind && !action && !shown.action) return shown.id;
   const id = nextId++;
   // One at a time: a newer toast replaces the one shown (and counts its own duration).
-  toasts = [{ id, kind, message, duration, path: routePath, survivesNavigation }];
+  toasts = [{ id, kind, message, duration, path: routePath, survivesNavigation, action }];
   emit();
   return id;
 }
