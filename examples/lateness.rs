@@ -130,10 +130,11 @@ async fn run(backend: &str, n: usize) {
             let endpoint = format!("http://127.0.0.1:{port}/push/{u}");
             db.upsert_subscription(&user.id, &endpoint, &p256dh, &auth, &serde_json::json!({}), now).await.unwrap();
             let timing = Timing { send_at: far, timezone: hibiki_common::domain::zone::Zone::utc(), recurrence: Recurrence::once() };
+            let place = db.default_placement(&user.id, now).await.unwrap();
             for i in 0..count {
                 let contents =
                     Contents { title: format!("Reminder {i}"), description: Some("Benchmark".into()), send_to: None, metadata: None };
-                db.create_reminder(&keys, &user.id, &contents, &timing, &hibiki_common::domain::alarms::Alarms::default(), now)
+                db.create_reminder(&keys, &place, &contents, &timing, &hibiki_common::domain::alarms::Alarms::default(), now)
                     .await
                     .unwrap();
             }

@@ -43,6 +43,10 @@ pub enum ApiError {
     RateLimited { retry_after: i64 },
     #[error("at most {0} active reminders")]
     ReminderLimit(usize),
+    #[error("at most {0} lists of your own")]
+    ListLimit(usize),
+    #[error("the default list cannot be deleted")]
+    DefaultList,
     #[error(transparent)]
     SignIn(SignInError),
     #[error("the push endpoint was refused: {0}")]
@@ -77,6 +81,9 @@ impl From<hibiki_common::Error> for ApiError {
             E::Validation(fields) => ApiError::Validation(fields),
             E::NotFound => ApiError::NotFound,
             E::ReminderLimit(n) => ApiError::ReminderLimit(n),
+            E::ListLimit(n) => ApiError::ListLimit(n),
+            E::DefaultList => ApiError::DefaultList,
+            E::Forbidden => ApiError::Forbidden,
             E::EndpointInUse => ApiError::EndpointInUse,
             E::DeviceLimit(n) => ApiError::DeviceLimit(n),
             E::RateLimited(retry_after) => ApiError::RateLimited { retry_after },
@@ -107,6 +114,8 @@ impl ApiError {
             ApiError::Forbidden => (StatusCode::FORBIDDEN, "FORBIDDEN"),
             ApiError::RateLimited { .. } => (StatusCode::TOO_MANY_REQUESTS, "RATE_LIMITED"),
             ApiError::ReminderLimit(_) => (StatusCode::CONFLICT, "REMINDER_LIMIT"),
+            ApiError::ListLimit(_) => (StatusCode::CONFLICT, "LIST_LIMIT"),
+            ApiError::DefaultList => (StatusCode::BAD_REQUEST, "DEFAULT_LIST"),
             ApiError::SignIn(e) => match e {
                 SignInError::EmailInvalid(_) => (StatusCode::BAD_REQUEST, "EMAIL_INVALID"),
                 SignInError::RateLimited { .. } => (StatusCode::TOO_MANY_REQUESTS, "RATE_LIMITED"),

@@ -32,7 +32,7 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use crate::error::ApiError;
-use crate::routes::{account, admin, auth as auth_routes, calendar, health, notifications, reminders, site};
+use crate::routes::{account, admin, auth as auth_routes, calendar, health, lists, notifications, reminders, site};
 pub use crate::state::AppState;
 
 /// The contract's body limit.
@@ -88,6 +88,8 @@ pub fn routes() -> Routes {
         .routes(routes!(reminders::skip))
         .routes(routes!(reminders::complete_early))
         .routes(routes!(reminders::send))
+        .routes(routes!(lists::list, lists::create))
+        .routes(routes!(lists::update, lists::delete))
         .routes(routes!(calendar::create_token, calendar::delete_token))
         .routes(routes!(calendar::feed))
         .routes(routes!(account::get_settings, account::put_settings))

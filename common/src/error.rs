@@ -10,6 +10,13 @@ pub enum Error {
     NotFound,
     #[error("at most {0} active reminders")]
     ReminderLimit(usize),
+    #[error("at most {0} lists of one's own")]
+    ListLimit(usize),
+    #[error("the default list cannot be deleted")]
+    DefaultList,
+    /// A member asked for what only the list's owner may do.
+    #[error("only the list's owner may do this")]
+    Forbidden,
     #[error("this push endpoint belongs to another account")]
     EndpointInUse,
     #[error("at most {0} devices")]

@@ -11,7 +11,11 @@ use serde_json::{Value, json};
 use crate::both_backends;
 use crate::helpers::{TestApp, expect_error, json, python, unavailable, unique_email};
 
-both_backends!(the_feed_expands_to_the_instants_hibiki_rings_at, the_url_rotates_and_revokes);
+both_backends!(
+    the_feed_expands_to_the_instants_hibiki_rings_at,
+    the_url_rotates_and_revokes,
+    the_calendar_is_named_in_the_accounts_language
+);
 
 fn path_of(url: &str) -> String {
     url.split_once("/api/").map(|(_, p)| format!("/api/{p}")).unwrap()
@@ -118,4 +122,18 @@ async fn the_url_rotates_and_revokes(app: &TestApp) {
     expect_error(app.client.get(app.url(&path_of(&second))).send().await.unwrap(), 404, "NOT_FOUND").await;
     // Signed out, no URL is made.
     expect_error(app.post("/api/calendar/token", &json!({}), None).await, 401, "AUTHENTICATION_REQUIRED").await;
+}
+
+/// The calendar's name (and a hidden title's word) follow the account's language, as it is
+/// when the feed is read (decisions.md "Trust from the first minute").
+async fn the_calendar_is_named_in_the_accounts_language(app: &TestApp) {
+    let (token, _) = app.sign_in(&unique_email()).await;
+    let url = json(app.post("/api/calendar/token", &json!({}), Some(&token)).await).await["data"]["url"].as_str().unwrap().to_owned();
+    let read = || async { app.client.get(app.url(&path_of(&url))).send().await.unwrap().text().await.unwrap() };
+    let name = |feed: &str| feed.lines().find_map(|l| l.strip_prefix("X-WR-CALNAME:")).map(|n| n.trim_end().to_owned());
+    assert_eq!(name(&read().await).as_deref(), Some("Hibiki reminders"));
+    assert_eq!(app.put("/api/settings", &json!({ "language": "ja" }), &token).await.status(), 200);
+    assert_eq!(name(&read().await).as_deref(), Some("Hibiki リマインダー"));
+    assert_eq!(app.put("/api/settings", &json!({ "language": "en" }), &token).await.status(), 200);
+    assert_eq!(name(&read().await).as_deref(), Some("Hibiki reminders"));
 }

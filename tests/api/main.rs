@@ -15,6 +15,7 @@ mod health;
 mod helpers;
 mod hostile;
 mod housekeeping;
+mod lists;
 mod reminders;
 mod schedules;
 mod trust;

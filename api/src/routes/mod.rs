@@ -3,6 +3,7 @@ pub mod admin;
 pub mod auth;
 pub mod calendar;
 pub mod health;
+pub mod lists;
 pub mod notifications;
 pub mod reminders;
 pub mod site;

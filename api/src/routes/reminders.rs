@@ -1,13 +1,13 @@
 use axum::extract::State;
 use axum::http::{HeaderName, StatusCode};
-use hibiki_common::domain::ids::{LogId, ReminderId};
+use hibiki_common::domain::ids::{ListId, LogId, ReminderId};
 use hibiki_common::domain::lifecycle::Ring;
 use hibiki_common::domain::recurrence::Recurrence;
 use hibiki_common::domain::reminder::{self, PreviewInput, Reminder, ReminderInput, ReminderPatch, StatusFilter, Timing};
 use hibiki_common::domain::states::NotificationAction;
 use hibiki_common::error::FieldCode;
 use hibiki_common::error::FieldErrors;
-use hibiki_common::infra::storage::DeliveryLog;
+use hibiki_common::infra::storage::{DeliveryLog, ReminderQuery};
 use hibiki_common::usecases::reminders::{self, NotificationAct, Proof};
 use jiff::Timestamp;
 use serde::{Deserialize, Serialize};
@@ -30,7 +30,15 @@ pub struct ListQuery {
     pub limit: Option<i64>,
     /// default 0
     pub offset: Option<i64>,
+    /// Only this list's reminders.
+    pub list_id: Option<String>,
+    /// Only those whose title or description holds this text: case, width and kana
+    /// (hiragana or katakana) do not matter.
+    pub q: Option<String>,
 }
+
+/// The longest search text.
+const MAX_SEARCH_CHARS: usize = 200;
 
 #[derive(Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
@@ -74,9 +82,24 @@ pub async fn list(
     if offset < 0 {
         errors.add("offset", FieldCode::OutOfRange.because("offset must be 0 or more").with("min", 0));
     }
+    let list_id = q.list_id.as_deref().and_then(|text| {
+        let parsed = text.parse::<ListId>().ok();
+        if parsed.is_none() {
+            errors.add("list_id", FieldCode::InvalidFormat.because("list_id must be a list's id"));
+        }
+        parsed
+    });
+    let search = q.q.filter(|text| !text.trim().is_empty());
+    if search.as_ref().is_some_and(|text| text.chars().count() > MAX_SEARCH_CHARS) {
+        errors.add(
+            "q",
+            FieldCode::TooLong.because(format!("q must be at most {MAX_SEARCH_CHARS} characters")).with("max", MAX_SEARCH_CHARS as i64),
+        );
+    }
     errors.into_result()?;
+    let query = ReminderQuery { status: q.status, list_id, search };
     let (page, total) =
-        state.store.db.list_reminders_page(&state.store.keys, &auth.user.id, q.status, limit, offset, state.clock.now()).await?;
+        state.store.db.list_reminders_page(&state.store.keys, &auth.user.id, &query, limit, offset, state.clock.now()).await?;
     Ok(([(HeaderName::from_static("x-total-count"), total.to_string())], Answer(page)))
 }
 

@@ -315,6 +315,10 @@ mod tests {
             status: ReminderStatus::Pending,
             created_at: send_at,
             updated_at: send_at,
+            list_id: crate::domain::ids::ListId::from(uuid::Uuid::from_u128(3)),
+            assignees: Vec::new(),
+            rotate: false,
+            created_by: UserId::from(uuid::Uuid::from_u128(2)),
         }
     }
 

@@ -112,6 +112,11 @@ id_type! {
 }
 
 id_type! {
+    /// A list of reminders (an account's default list, or one it made).
+    ListId
+}
+
+id_type! {
     /// A signed-in session (its public id; the token itself is never stored).
     SessionId
 }

@@ -1,6 +1,6 @@
 //! The domain: Hibiki's values and rules as plain types and pure functions (no I/O): ids,
 //! times and zones, reminders, their recurrence, alarms and the fire lifecycle, settings,
-//! the calendar feed, the push message.
+//! lists and search, the calendar feed, the push message.
 
 pub mod access;
 pub mod alarms;
@@ -10,6 +10,7 @@ pub mod email;
 pub mod holidays;
 pub mod ids;
 pub mod lifecycle;
+pub mod lists;
 pub mod push_endpoint;
 pub mod push_message;
 pub mod recurrence;

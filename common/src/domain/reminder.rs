@@ -6,7 +6,7 @@ use serde::{Deserialize, Deserializer, Serialize};
 use utoipa::ToSchema;
 
 use crate::domain::alarms::{self, Alarms, Alert, RepeatUntilDone};
-use crate::domain::ids::{ReminderId, SubscriptionId, UserId};
+use crate::domain::ids::{ListId, ReminderId, SubscriptionId, UserId};
 use crate::domain::recurrence::{Recurrence, Schedule};
 use crate::domain::zone::Zone;
 use crate::error::{Error, FieldCode, FieldErrors};
@@ -48,6 +48,17 @@ pub struct ReminderInput {
     pub send_to: Option<Vec<SubscriptionId>>,
     #[serde(default)]
     pub metadata: Option<serde_json::Value>,
+    /// The list it goes to: one the user belongs to; the user's default list when absent.
+    #[serde(default)]
+    #[schema(value_type = Option<String>)]
+    pub list_id: Option<ListId>,
+    /// Members of the list it rings for; everyone in the list when absent or empty.
+    #[serde(default)]
+    #[schema(value_type = Option<Vec<String>>)]
+    pub assignees: Option<Vec<UserId>>,
+    /// Each occurrence goes to the next assignee in turn (needs two or more).
+    #[serde(default)]
+    pub rotate: Option<bool>,
 }
 
 /// `PUT /api/reminders/{id}` body: any subset of the input fields. `null` clears the optional
@@ -78,6 +89,15 @@ pub struct ReminderPatch {
     #[serde(default, deserialize_with = "present")]
     #[schema(value_type = Option<Object>)]
     pub metadata: Option<Option<serde_json::Value>>,
+    /// Moves it to another list the user belongs to.
+    #[serde(default)]
+    #[schema(value_type = Option<String>)]
+    pub list_id: Option<ListId>,
+    #[serde(default)]
+    #[schema(value_type = Option<Vec<String>>)]
+    pub assignees: Option<Vec<UserId>>,
+    #[serde(default)]
+    pub rotate: Option<bool>,
 }
 
 /// `POST /api/reminders/preview` body: only the scheduling fields matter.
@@ -182,6 +202,17 @@ pub struct Reminder {
     pub created_at: Timestamp,
     #[schema(value_type = String, format = DateTime)]
     pub updated_at: Timestamp,
+    /// The list it belongs to.
+    #[schema(value_type = String)]
+    pub list_id: ListId,
+    /// Who it rings for: members of its list; empty means everyone in the list.
+    #[schema(value_type = Vec<String>)]
+    pub assignees: Vec<UserId>,
+    /// Each occurrence goes to the next assignee in turn.
+    pub rotate: bool,
+    /// Who added it.
+    #[schema(value_type = String)]
+    pub created_by: UserId,
 }
 
 /// What a reminder's pending fires say about it, read beside its row.
@@ -656,6 +687,10 @@ mod tests {
             status: ReminderStatus::Pending,
             created_at: t,
             updated_at: t,
+            list_id: crate::domain::ids::ListId::generate(),
+            assignees: Vec::new(),
+            rotate: false,
+            created_by: UserId::generate(),
         }
     }
 

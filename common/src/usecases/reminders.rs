@@ -6,17 +6,42 @@ use jiff::Timestamp;
 
 use crate::Result;
 use crate::domain::alarms::{self, Alarms};
-use crate::domain::ids::{LogId, ReminderId, UserId};
+use crate::domain::ids::{ListId, LogId, ReminderId, UserId};
 use crate::domain::lifecycle::{self, Event, Ring, Subject};
+use crate::domain::lists::{self, Placement};
 use crate::domain::recurrence::Recurrence;
 use crate::domain::reminder::{self, ActionEffect, Contents, Reminder, ReminderInput, ReminderPatch, Timing};
 use crate::domain::states::{FireKind, NotificationAction};
-use crate::error::FieldErrors;
+use crate::error::{FieldCode, FieldErrors};
 use crate::infra::storage::Store;
 
-/// Creates a reminder from what the client sent; its zone is the user's when it names none.
+/// Where a reminder of `user_id` goes: the list named (one they belong to) or their default
+/// list, and who in it the reminder rings for.
+async fn place(
+    store: &Store,
+    user_id: &UserId,
+    list_id: Option<&ListId>,
+    assignees: Vec<UserId>,
+    rotate: bool,
+    now: Timestamp,
+    errors: &mut FieldErrors,
+) -> Result<Option<Placement>> {
+    let Some((list_id, owner)) = store.db.list_for_reminder(user_id, list_id, now).await? else {
+        errors.add("list_id", FieldCode::InvalidChoice.because("Not a list you belong to"));
+        return Ok(None);
+    };
+    let members = store.db.member_ids(&list_id).await?;
+    let (assignees, rotate) = lists::check_assignees(assignees, rotate, &members, errors);
+    Ok(Some(Placement { list_id, owner, created_by: *user_id, assignees, rotate }))
+}
+
+/// Creates a reminder from what the client sent; its zone is the user's when it names none,
+/// its list the user's default list.
 pub async fn create(store: &Store, user_id: &UserId, input: ReminderInput, now: Timestamp) -> Result<Reminder> {
     let mut errors = FieldErrors::default();
+    let place =
+        place(store, user_id, input.list_id.as_ref(), input.assignees.unwrap_or_default(), input.rotate.unwrap_or(false), now, &mut errors)
+            .await?;
     let timezone = match input.timezone {
         Some(tz) => reminder::check_zone(&tz, &mut errors),
         None => store.db.settings(user_id).await?.timezone,
@@ -28,21 +53,42 @@ pub async fn create(store: &Store, user_id: &UserId, input: ReminderInput, now: 
     let mut alarms = Alarms { alerts: input.alerts.unwrap_or_else(alarms::default_alerts), repeat: input.repeat_until_done };
     alarms::check(&mut alarms.alerts, alarms.repeat.as_ref(), &mut errors);
     errors.into_result()?;
-    store.db.create_reminder(&store.keys, user_id, &contents, &timing, &alarms, now).await
+    let place = place.expect("a missing list is a field error");
+    store.db.create_reminder(&store.keys, &place, &contents, &timing, &alarms, now).await
 }
 
-/// Edits the user's reminder as `patch` says (a new time must be in the future).
-pub async fn edit(store: &Store, user_id: &UserId, id: &ReminderId, patch: ReminderPatch, now: Timestamp) -> Result<Reminder> {
+/// Edits a reminder of a list the user belongs to as `patch` says (a new time must be in the
+/// future). Moved to another list without naming assignees, it rings for everyone there.
+pub async fn edit(store: &Store, user_id: &UserId, id: &ReminderId, mut patch: ReminderPatch, now: Timestamp) -> Result<Reminder> {
     let mut r = store.db.get_reminder(&store.keys, user_id, id, now).await?;
+    let (list_id, assignees, rotate) = (patch.list_id.take(), patch.assignees.take(), patch.rotate.take());
+    let moved = list_id.is_some_and(|l| l != r.list_id);
+    let mut placed = None;
+    if moved || assignees.is_some() || rotate.is_some() {
+        let mut errors = FieldErrors::default();
+        let (assignees, rotate) = if moved {
+            (assignees.unwrap_or_default(), rotate.unwrap_or(false))
+        } else {
+            (assignees.unwrap_or_else(|| r.assignees.clone()), rotate.unwrap_or(r.rotate))
+        };
+        placed = place(store, user_id, Some(&list_id.unwrap_or(r.list_id)), assignees, rotate, now, &mut errors).await?;
+        errors.into_result()?;
+    }
     let applied = patch.apply_to(&mut r, now)?;
-    store.db.save_reminder(&store.keys, &r, applied, now).await
+    if let Some(place) = placed {
+        r.list_id = place.list_id;
+        r.user_id = place.owner;
+        r.assignees = place.assignees;
+        r.rotate = place.rotate;
+    }
+    store.db.save_reminder(&store.keys, user_id, &r, applied, now).await
 }
 
 /// Skips the reminder's next occurrence.
 pub async fn skip_next(store: &Store, user_id: &UserId, id: &ReminderId, now: Timestamp) -> Result<Reminder> {
     let mut r = store.db.get_reminder(&store.keys, user_id, id, now).await?;
     let applied = reminder::skip_next(&mut r, now)?;
-    store.db.save_reminder(&store.keys, &r, applied, now).await
+    store.db.save_reminder(&store.keys, user_id, &r, applied, now).await
 }
 
 /// Done early, before it rings again. A one-time reminder is completed; a recurring one's

@@ -256,6 +256,42 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/lists": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every list the user belongs to: their default list first. */
+        get: operations["list_lists"];
+        put?: never;
+        /** A new list of the user's own (at most 50 besides the default list). */
+        post: operations["create_list"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/lists/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Rename or recolour a list (its owner only). */
+        put: operations["update_list"];
+        post?: never;
+        /** Delete a list and every reminder in it (its owner only; never the default list). */
+        delete: operations["delete_list"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/notifications": {
         parameters: {
             query?: never;
@@ -819,6 +855,47 @@ export interface components {
             /** @description Masked: `a***@example.com`. */
             email: string;
         };
+        /** @description A list as the API answers it, for one reader. */
+        List: {
+            /** Format: int64 */
+            active_reminders: number;
+            colour: components["schemas"]["ListColour"];
+            id: string;
+            is_default: boolean;
+            /**
+             * Format: int64
+             * @description How many people it has, the owner included.
+             */
+            members: number;
+            /**
+             * @description The default list's name is 「リマインダー」 / "Reminders" in the reader's language until
+             *     its owner renames it.
+             */
+            name: string;
+            owner_id: string;
+            /** @description The reader's part in it. */
+            role: components["schemas"]["ListRole"];
+        };
+        /**
+         * @description A list's colour, from a closed set the app has a swatch for in light and dark.
+         * @enum {string}
+         */
+        ListColour: "red" | "orange" | "yellow" | "green" | "teal" | "blue" | "purple" | "gray";
+        /** @description `POST /api/lists` body. */
+        ListInput: {
+            colour?: null | components["schemas"]["ListColour"];
+            name: string;
+        };
+        /** @description `PUT /api/lists/{id}` body. */
+        ListPatch: {
+            colour?: null | components["schemas"]["ListColour"];
+            name?: string | null;
+        };
+        /**
+         * @description A person's part in a list.
+         * @enum {string}
+         */
+        ListRole: "owner" | "member";
         /**
          * @description A notification's actions, from the app or the service worker.
          * @enum {string}
@@ -996,17 +1073,25 @@ export interface components {
         /** @description A reminder as the API answers it. */
         Reminder: {
             alerts: components["schemas"]["Alert"][];
+            /** @description Who it rings for: members of its list; empty means everyone in the list. */
+            assignees: string[];
             /** Format: date-time */
             created_at: string;
+            /** @description Who added it. */
+            created_by: string;
             description?: string | null;
             id: string;
             is_active: boolean;
             is_archived: boolean;
+            /** @description The list it belongs to. */
+            list_id: string;
             metadata?: Record<string, never> | null;
             /** @description A one-time reminder that fired and got no action (completed, snoozed) yet. */
             overdue: boolean;
             recurrence: components["schemas"]["Recurrence"];
             repeat_until_done?: null | components["schemas"]["RepeatUntilDone"];
+            /** @description Each occurrence goes to the next assignee in turn. */
+            rotate: boolean;
             /**
              * Format: date-time
              * @description The next instant it rings: the snooze while snoozed; for an overdue one-time reminder
@@ -1032,10 +1117,16 @@ export interface components {
         ReminderInput: {
             /** @description Up to 5 rings before each occurrence; `[{"before_minutes": 0}]` (the occurrence itself) when absent. */
             alerts?: components["schemas"]["Alert"][] | null;
+            /** @description Members of the list it rings for; everyone in the list when absent or empty. */
+            assignees?: string[] | null;
             description?: string | null;
+            /** @description The list it goes to: one the user belongs to; the user's default list when absent. */
+            list_id?: string | null;
             metadata?: unknown;
             recurrence?: null | components["schemas"]["Recurrence"];
             repeat_until_done?: null | components["schemas"]["RepeatUntilDone"];
+            /** @description Each occurrence goes to the next assignee in turn (needs two or more). */
+            rotate?: boolean | null;
             /**
              * Format: date-time
              * @description RFC 3339 with offset; a fraction of a second is rounded up to the next second.
@@ -1053,10 +1144,14 @@ export interface components {
          */
         ReminderPatch: {
             alerts?: components["schemas"]["Alert"][] | null;
+            assignees?: string[] | null;
             description?: string | null;
+            /** @description Moves it to another list the user belongs to. */
+            list_id?: string | null;
             metadata?: Record<string, never> | null;
             recurrence?: null | components["schemas"]["Recurrence"];
             repeat_until_done?: null | components["schemas"]["RepeatUntilDone"];
+            rotate?: boolean | null;
             /** Format: date-time */
             send_at?: string | null;
             send_to?: string[] | null;
@@ -2477,6 +2572,354 @@ export interface operations {
             };
         };
     };
+    list_lists: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["List"][];
+                        /** @enum {boolean} */
+                        success: true;
+                    };
+                };
+            };
+            /** @description VALIDATION_FAILED or INVALID_JSON: the input is wrong */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description AUTHENTICATION_REQUIRED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    create_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ListInput"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["List"];
+                        /** @enum {boolean} */
+                        success: true;
+                    };
+                };
+            };
+            /** @description VALIDATION_FAILED */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description AUTHENTICATION_REQUIRED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description CSRF_REJECTED: a cookie-authenticated request from another site */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description LIST_LIMIT */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description PAYLOAD_TOO_LARGE: over 64 KiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    update_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the list id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ListPatch"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["List"];
+                        /** @enum {boolean} */
+                        success: true;
+                    };
+                };
+            };
+            /** @description VALIDATION_FAILED */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description AUTHENTICATION_REQUIRED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description FORBIDDEN: a member, not the owner */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: over 64 KiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    delete_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the list id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description DEFAULT_LIST */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description AUTHENTICATION_REQUIRED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description FORBIDDEN: a member, not the owner */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: over 64 KiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     action: {
         parameters: {
             query?: {
@@ -2906,6 +3349,13 @@ export interface operations {
                 limit?: number;
                 /** @description default 0 */
                 offset?: number;
+                /** @description Only this list's reminders. */
+                list_id?: string;
+                /**
+                 * @description Only those whose title or description holds this text: case, width and kana
+                 *     (hiragana or katakana) do not matter.
+                 */
+                q?: string;
             };
             header?: never;
             path?: never;

@@ -10,6 +10,7 @@ mod delivery;
 mod fallback;
 mod fires;
 mod leases;
+mod lists;
 mod rekey;
 mod reminders;
 mod retention;
@@ -29,6 +30,7 @@ pub use claims::CLAIM_CHUNK;
 pub use delivery::{Claimed, DeliveryLog, DeviceDelivery, LATE_WINDOW, PendingDelivery};
 pub use fallback::{FALLBACKS_PER_DAY, FallbackClaim, FallbackMail, MAIL_KIND_FALLBACK};
 pub use fires::Fire;
+pub use reminders::ReminderQuery;
 pub use retention::{ARCHIVE_KEPT, ARCHIVED_PER_ACCOUNT, DELIVERY_HISTORY, Removed};
 pub use sends::{DeviceResult, Outgoing, OutgoingContent, STALE_SEND, Settled};
 pub use subscriptions::{DeviceStatus, MAX_DEVICES, Subscription, SubscriptionKeys};
@@ -161,6 +163,16 @@ impl Db {
         match self.backend {
             Backend::Sqlite => SQLITE_MIGRATIONS.run(&self.pool).await?,
             Backend::Postgres => POSTGRES_MIGRATIONS.run(&self.pool).await?,
+        }
+        Ok(())
+    }
+
+    /// Applies the migrations up to and including `version` only: tests of a migration make a
+    /// database as an older version left it.
+    pub async fn migrate_to(&self, version: i64) -> Result<()> {
+        match self.backend {
+            Backend::Sqlite => SQLITE_MIGRATIONS.run_to(version, &self.pool).await?,
+            Backend::Postgres => POSTGRES_MIGRATIONS.run_to(version, &self.pool).await?,
         }
         Ok(())
     }

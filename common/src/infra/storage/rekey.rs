@@ -6,40 +6,48 @@ use sqlx::Row;
 
 use super::Db;
 use crate::Result;
-use crate::domain::ids::ReminderId;
 use crate::infra::crypto::Keys;
 
 const BATCH: i64 = 500;
-const REMINDER_FIELDS: [&str; 4] = ["title", "description", "send_to", "metadata"];
+/// Every sealed column, by table: a value's context is `{row id}/{column}`.
+const SEALED: [(&str, &[&str]); 2] = [("reminders", &["title", "description", "send_to", "metadata"]), ("lists", &["name"])];
 
 impl Db {
     /// Re-seals every sealed value under `keys`' current key; returns how many were re-sealed.
     pub async fn reseal_all(&self, keys: &Keys) -> Result<u64> {
         let mut resealed = 0;
+        for (table, fields) in SEALED {
+            resealed += self.reseal_table(keys, table, fields).await?;
+        }
+        // Pending sign-ins end: their codes are hashed under the old key, so they could not
+        // be checked any more (and their unsent mails are sealed under it).
+        sqlx::query("DELETE FROM otp_codes").execute(&self.pool).await?;
+        Ok(resealed)
+    }
+
+    async fn reseal_table(&self, keys: &Keys, table: &str, fields: &[&str]) -> Result<u64> {
+        let mut resealed = 0;
         let mut after = String::new();
+        // The table and column names are the constants above, never input.
+        let select = format!("SELECT id, {} FROM {table} WHERE id > $1 ORDER BY id LIMIT $2", fields.join(", "));
         loop {
-            let rows = sqlx::query("SELECT id, title, description, send_to, metadata FROM reminders WHERE id > $1 ORDER BY id LIMIT $2")
-                .bind(&after)
-                .bind(BATCH)
-                .fetch_all(&self.pool)
-                .await?;
+            let rows = sqlx::query(sqlx::AssertSqlSafe(select.clone())).bind(&after).bind(BATCH).fetch_all(&self.pool).await?;
             let Some(last) = rows.last() else { break };
             after = last.try_get("id")?;
             let mut tx = self.pool.begin().await?;
             for row in &rows {
-                let id: ReminderId = row.try_get("id")?;
-                for field in REMINDER_FIELDS {
-                    let Some(sealed) = row.try_get::<Option<Vec<u8>>, _>(field)? else { continue };
+                let id: String = row.try_get("id")?;
+                for field in fields {
+                    let Some(sealed) = row.try_get::<Option<Vec<u8>>, _>(*field)? else { continue };
                     if keys.sealed_by_current(&sealed) {
                         continue;
                     }
                     let context = format!("{id}/{field}");
                     let plain = keys.open(&context, &sealed)?;
                     let again = keys.seal(&context, &plain);
-                    // The field names are the constants above, never input.
-                    sqlx::query(sqlx::AssertSqlSafe(format!("UPDATE reminders SET {field} = $1 WHERE id = $2")))
+                    sqlx::query(sqlx::AssertSqlSafe(format!("UPDATE {table} SET {field} = $1 WHERE id = $2")))
                         .bind(again)
-                        .bind(id)
+                        .bind(&id)
                         .execute(&mut *tx)
                         .await?;
                     resealed += 1;
@@ -47,9 +55,6 @@ impl Db {
             }
             tx.commit().await?;
         }
-        // Pending sign-ins end: their codes are hashed under the old key, so they could not
-        // be checked any more (and their unsent mails are sealed under it).
-        sqlx::query("DELETE FROM otp_codes").execute(&self.pool).await?;
         Ok(resealed)
     }
 }

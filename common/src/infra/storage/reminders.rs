@@ -5,11 +5,12 @@ use jiff::Timestamp;
 use sqlx::any::AnyRow;
 use sqlx::{AssertSqlSafe, Row};
 
-use super::fires::{Forget, PlanFor, apply_plans, forget};
+use super::fires::{PlanFor, apply_plans};
 use super::{Db, flag};
 use crate::domain::alarms::Alarms;
-use crate::domain::ids::{ReminderId, UserId};
+use crate::domain::ids::{ListId, ReminderId, UserId};
 use crate::domain::lifecycle::{self, Event, Subject};
+use crate::domain::lists::{Placement, fold_for_search, matches_search};
 use crate::domain::recurrence::Recurrence;
 use crate::domain::reminder::{Applied, Contents, FireState, MAX_ACTIVE_REMINDERS, Reminder, ReminderStatus, StatusFilter, Timing};
 use crate::domain::time::{from_millis, to_millis};
@@ -46,9 +47,23 @@ pub(super) fn open_json<T: serde::de::DeserializeOwned>(keys: &Keys, context: &s
 /// to come. One column list for every read.
 const REMINDER_SELECT: &str = "SELECT r.id, r.user_id, r.title, r.description, r.send_to, r.metadata, r.send_at, r.timezone, r.recurrence,
         r.scheduled_at, r.is_active, r.is_archived, r.created_at, r.updated_at, r.alerts, r.repeat_until_done,
+        r.list_id, r.created_by, r.assignees, r.rotate,
         (SELECT f.fire_at FROM fires f WHERE f.reminder_id = r.id AND f.kind = 'snooze') AS snooze_at,
         (SELECT f.fire_at FROM fires f WHERE f.reminder_id = r.id AND f.kind = 'occurrence') AS next_at
      FROM reminders r";
+
+/// What `GET /api/reminders` asks for.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ReminderQuery {
+    pub status: StatusFilter,
+    /// Only this list's.
+    pub list_id: Option<ListId>,
+    /// Only those whose title or description holds this text (as search folds it).
+    pub search: Option<String>,
+}
+
+/// The reminders `$1` may see: those of every list they belong to.
+const VISIBLE_TO: &str = "r.list_id IN (SELECT m.list_id FROM list_members m WHERE m.user_id = $1)";
 
 fn reminder_from_row(keys: &Keys, row: &AnyRow, now: Timestamp) -> Result<Reminder> {
     let id: ReminderId = row.try_get("id")?;
@@ -82,6 +97,11 @@ fn reminder_from_row(keys: &Keys, row: &AnyRow, now: Timestamp) -> Result<Remind
         status: if is_archived { ReminderStatus::Completed } else { ReminderStatus::Pending },
         created_at: from_millis(row.try_get("created_at")?),
         updated_at: from_millis(row.try_get("updated_at")?),
+        list_id: row.try_get("list_id")?,
+        assignees: serde_json::from_str(&row.try_get::<String, _>("assignees")?)
+            .map_err(|_| Error::Corrupt("reminder assignees".into()))?,
+        rotate: row.try_get::<i64, _>("rotate")? != 0,
+        created_by: row.try_get("created_by")?,
         id,
     })
 }
@@ -102,12 +122,13 @@ async fn room_for_one_more(tx: &mut sqlx::Transaction<'_, sqlx::Any>, user_id: &
 }
 
 impl Db {
-    /// Inserts a reminder unless the user already has the maximum of active ones; its first
-    /// occurrence after `now` (and its first alert) become its pending fires.
+    /// Inserts a reminder where `place` says, unless the list's owner already
+    /// has the maximum of active ones; its first occurrence after `now` (and its first alert)
+    /// become its pending fires.
     pub async fn create_reminder(
         &self,
         keys: &Keys,
-        user_id: &UserId,
+        place: &Placement,
         contents: &Contents,
         timing: &Timing,
         alarms: &Alarms,
@@ -122,14 +143,14 @@ impl Db {
         let recurrence = serde_json::to_string(&timing.recurrence)?;
         let now_ms = to_millis(now);
         let mut tx = self.pool.begin().await?;
-        room_for_one_more(&mut tx, user_id).await?;
+        room_for_one_more(&mut tx, &place.owner).await?;
         sqlx::query(
             "INSERT INTO reminders (id, user_id, title, description, send_to, metadata, send_at, timezone, recurrence, scheduled_at,
-                 is_active, is_archived, created_at, updated_at, alerts, repeat_until_done)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 1, 0, $11, $11, $12, $13)",
+                 is_active, is_archived, created_at, updated_at, alerts, repeat_until_done, list_id, created_by, assignees, rotate)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 1, 0, $11, $11, $12, $13, $14, $15, $16, $17)",
         )
         .bind(id)
-        .bind(user_id)
+        .bind(place.owner)
         .bind(title)
         .bind(description)
         .bind(send_to)
@@ -141,77 +162,137 @@ impl Db {
         .bind(now_ms)
         .bind(serde_json::to_string(&alarms.alerts)?)
         .bind(alarms.repeat.map(|r| serde_json::to_string(&r)).transpose()?)
+        .bind(place.list_id)
+        .bind(place.created_by)
+        .bind(serde_json::to_string(&place.assignees)?)
+        .bind(flag(place.rotate))
         .execute(&mut *tx)
         .await?;
         let plan = lifecycle::plan(Subject { timing, alarms, is_active: true }, Event::Created, now);
-        apply_plans(&mut tx, &[PlanFor { reminder_id: &id, user_id, plan: &plan }], now).await?;
+        apply_plans(&mut tx, &[PlanFor { reminder_id: &id, user_id: &place.owner, plan: &plan }], now).await?;
         tx.commit().await?;
         self.reminder_changed(&id).await;
-        self.get_reminder(keys, user_id, &id, now).await
+        self.get_reminder(keys, &place.created_by, &id, now).await
     }
 
     pub async fn list_reminders(&self, keys: &Keys, user_id: &UserId, filter: StatusFilter, now: Timestamp) -> Result<Vec<Reminder>> {
+        self.active_or_all(keys, user_id, filter, None, now).await
+    }
+
+    /// The user's reminders (of one list when `list` names one), by the next instant each
+    /// rings (a snooze counts).
+    async fn active_or_all(
+        &self,
+        keys: &Keys,
+        user_id: &UserId,
+        filter: StatusFilter,
+        list: Option<&ListId>,
+        now: Timestamp,
+    ) -> Result<Vec<Reminder>> {
         // -1 matches both archived (1) and active (0) rows.
         let archived: i64 = match filter {
             StatusFilter::Active => 0,
             StatusFilter::Archived => 1,
             StatusFilter::All => -1,
         };
-        let sql = format!("{REMINDER_SELECT} WHERE r.user_id = $1 AND ($2 = -1 OR r.is_archived = $2)");
-        let rows = sqlx::query(AssertSqlSafe(sql)).bind(user_id).bind(archived).fetch_all(&self.pool).await?;
+        let of_list = if list.is_some() { " AND r.list_id = $3" } else { "" };
+        let sql = format!("{REMINDER_SELECT} WHERE {VISIBLE_TO} AND ($2 = -1 OR r.is_archived = $2){of_list}");
+        let mut query = sqlx::query(AssertSqlSafe(sql)).bind(user_id).bind(archived);
+        if let Some(list) = list {
+            query = query.bind(list);
+        }
+        let rows = query.fetch_all(&self.pool).await?;
         let mut list = rows.iter().map(|r| reminder_from_row(keys, r, now)).collect::<Result<Vec<_>>>()?;
-        // By the next instant each rings (a snooze counts), so this sorts after reading.
         list.sort_by_key(|r| (r.scheduled_at.is_none(), r.scheduled_at, r.created_at));
         Ok(list)
     }
 
-    /// A page of the user's reminders and how many there are in all: active ones by the next
-    /// instant each rings, archived ones newest archived first (read a page at a time: an
-    /// account may keep 1,000), `All` the active then the archived.
+    /// The user's archived reminders (of one list when `list` names one), newest archived
+    /// first; all of them when `page` is None.
+    async fn archived(
+        &self,
+        keys: &Keys,
+        user_id: &UserId,
+        list: Option<&ListId>,
+        page: Option<(i64, i64)>,
+        now: Timestamp,
+    ) -> Result<Vec<Reminder>> {
+        let of_list = if list.is_some() { " AND r.list_id = $2" } else { "" };
+        let (first, next) = if list.is_some() { (3, 4) } else { (2, 3) };
+        let paged = if page.is_some() { format!(" LIMIT ${first} OFFSET ${next}") } else { String::new() };
+        let sql = format!(
+            "{REMINDER_SELECT} WHERE {VISIBLE_TO} AND r.is_archived = 1{of_list} ORDER BY COALESCE(r.archived_at, r.updated_at) DESC, r.id{paged}"
+        );
+        let mut query = sqlx::query(AssertSqlSafe(sql)).bind(user_id);
+        if let Some(list) = list {
+            query = query.bind(list);
+        }
+        if let Some((limit, offset)) = page {
+            query = query.bind(limit).bind(offset);
+        }
+        let rows = query.fetch_all(&self.pool).await?;
+        rows.iter().map(|r| reminder_from_row(keys, r, now)).collect()
+    }
+
+    /// A page of the reminders the query asks for and how many there are in all: active ones
+    /// by the next instant each rings, archived ones newest archived first (read a page at a
+    /// time: an account may keep 1,000), `All` the active then the archived. A search reads
+    /// every candidate (contents are sealed, so it compares after opening them).
     pub async fn list_reminders_page(
         &self,
         keys: &Keys,
         user_id: &UserId,
-        filter: StatusFilter,
+        query: &ReminderQuery,
         limit: i64,
         offset: i64,
         now: Timestamp,
     ) -> Result<(Vec<Reminder>, i64)> {
         let (limit, offset) = (limit.max(0), offset.max(0));
-        let archived_total: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM reminders WHERE user_id = $1 AND is_archived = 1")
-            .bind(user_id)
-            .fetch_one(&self.pool)
-            .await?;
-        let archived_page = |limit: i64, offset: i64| async move {
-            let sql = format!(
-                "{REMINDER_SELECT} WHERE r.user_id = $1 AND r.is_archived = 1 ORDER BY COALESCE(r.archived_at, r.updated_at) DESC, r.id LIMIT $2 OFFSET $3"
-            );
-            let rows = sqlx::query(AssertSqlSafe(sql)).bind(user_id).bind(limit).bind(offset).fetch_all(&self.pool).await?;
-            rows.iter().map(|r| reminder_from_row(keys, r, now)).collect::<Result<Vec<_>>>()
-        };
-        match filter {
-            StatusFilter::Archived => Ok((archived_page(limit, offset).await?, archived_total)),
+        let list = query.list_id.as_ref();
+        if let Some(search) = query.search.as_deref() {
+            let folded = fold_for_search(search.trim());
+            let mut all = match query.status {
+                StatusFilter::Archived => Vec::new(),
+                _ => self.active_or_all(keys, user_id, StatusFilter::Active, list, now).await?,
+            };
+            if query.status != StatusFilter::Active {
+                all.extend(self.archived(keys, user_id, list, None, now).await?);
+            }
+            all.retain(|r| matches_search(&folded, &r.title, r.description.as_deref()));
+            let total = all.len() as i64;
+            return Ok((all.into_iter().skip(offset as usize).take(limit as usize).collect(), total));
+        }
+        let of_list = if list.is_some() { " AND list_id = $2" } else { "" };
+        let count_sql = format!("SELECT COUNT(*) FROM reminders r WHERE {VISIBLE_TO} AND is_archived = 1{of_list}");
+        let mut count = sqlx::query_scalar::<_, i64>(AssertSqlSafe(count_sql)).bind(user_id);
+        if let Some(list) = list {
+            count = count.bind(list);
+        }
+        let archived_total = count.fetch_one(&self.pool).await?;
+        match query.status {
+            StatusFilter::Archived => Ok((self.archived(keys, user_id, list, Some((limit, offset)), now).await?, archived_total)),
             StatusFilter::Active | StatusFilter::All => {
-                let active = self.list_reminders(keys, user_id, StatusFilter::Active, now).await?;
+                let active = self.active_or_all(keys, user_id, StatusFilter::Active, list, now).await?;
                 let active_total = active.len() as i64;
                 let mut page: Vec<Reminder> = active.into_iter().skip(offset as usize).take(limit as usize).collect();
-                if filter == StatusFilter::Active {
+                if query.status == StatusFilter::Active {
                     return Ok((page, active_total));
                 }
                 let room = limit - page.len() as i64;
                 if room > 0 {
                     let archived_offset = (offset - active_total).max(0);
-                    page.extend(archived_page(room, archived_offset).await?);
+                    page.extend(self.archived(keys, user_id, list, Some((room, archived_offset)), now).await?);
                 }
                 Ok((page, active_total + archived_total))
             }
         }
     }
 
-    /// The user's reminder with this id; someone else's is `NotFound` like a missing one.
+    /// The reminder with this id in a list the user belongs to; any other is `NotFound` like
+    /// a missing one.
     pub async fn get_reminder(&self, keys: &Keys, user_id: &UserId, id: &ReminderId, now: Timestamp) -> Result<Reminder> {
-        let sql = format!("{REMINDER_SELECT} WHERE r.id = $1 AND r.user_id = $2");
-        let row = sqlx::query(AssertSqlSafe(sql)).bind(id).bind(user_id).fetch_optional(&self.pool).await?.ok_or(Error::NotFound)?;
+        let sql = format!("{REMINDER_SELECT} WHERE {VISIBLE_TO} AND r.id = $2");
+        let row = sqlx::query(AssertSqlSafe(sql)).bind(user_id).bind(id).fetch_optional(&self.pool).await?.ok_or(Error::NotFound)?;
         reminder_from_row(keys, &row, now)
     }
 
@@ -219,7 +300,7 @@ impl Db {
     /// says: a reactivated (completed, then given a new time) reminder counts against the
     /// active limit like a create; changed timing replaces the pending occurrence fire with
     /// the new `scheduled_at`.
-    pub async fn save_reminder(&self, keys: &Keys, r: &Reminder, applied: Applied, now: Timestamp) -> Result<Reminder> {
+    pub async fn save_reminder(&self, keys: &Keys, editor: &UserId, r: &Reminder, applied: Applied, now: Timestamp) -> Result<Reminder> {
         let Applied { reactivate, timing_changed, alarms_changed } = applied;
         let contents = Contents {
             title: r.title.clone(),
@@ -230,15 +311,19 @@ impl Db {
         let [title, description, send_to, metadata] = seal_contents(keys, &r.id, &contents)?;
         let recurrence = serde_json::to_string(&r.recurrence)?;
         let mut tx = self.pool.begin().await?;
-        if reactivate {
+        // A reminder moved to a list of another owner counts against that owner's limit.
+        let stored_owner: Option<UserId> =
+            sqlx::query_scalar("SELECT user_id FROM reminders WHERE id = $1").bind(r.id).fetch_optional(&mut *tx).await?;
+        let moved = stored_owner.ok_or(Error::NotFound)? != r.user_id;
+        if reactivate || (moved && r.is_active) {
             room_for_one_more(&mut tx, &r.user_id).await?;
         }
         let (is_active, is_archived) = if reactivate { (true, false) } else { (r.is_active, r.is_archived) };
         sqlx::query(
             "UPDATE reminders SET title = $3, description = $4, send_to = $5, metadata = $6, send_at = $7, timezone = $8,
                  recurrence = $9, is_active = $10, is_archived = $11, archived_at = CASE WHEN $11 = 1 THEN archived_at ELSE NULL END,
-                 updated_at = $12, alerts = $13, repeat_until_done = $14
-             WHERE id = $1 AND user_id = $2",
+                 updated_at = $12, alerts = $13, repeat_until_done = $14, user_id = $2, list_id = $15, assignees = $16, rotate = $17
+             WHERE id = $1",
         )
         .bind(r.id)
         .bind(r.user_id)
@@ -254,6 +339,9 @@ impl Db {
         .bind(to_millis(now))
         .bind(serde_json::to_string(&r.alerts)?)
         .bind(r.repeat_until_done.map(|x| serde_json::to_string(&x)).transpose()?)
+        .bind(r.list_id)
+        .bind(serde_json::to_string(&r.assignees)?)
+        .bind(flag(r.rotate))
         .execute(&mut *tx)
         .await?;
         let plan = lifecycle::plan(Subject { timing: &r.timing(), alarms: &r.alarms(), is_active }, Event::Edited(applied), now);
@@ -262,7 +350,7 @@ impl Db {
         if timing_changed || alarms_changed {
             self.reminder_changed(&r.id).await;
         }
-        self.get_reminder(keys, &r.user_id, &r.id, now).await
+        self.get_reminder(keys, editor, &r.id, now).await
     }
 
     /// Carries out a plan the person's own act made outside a notification (done early): its
@@ -296,24 +384,15 @@ impl Db {
         Ok(())
     }
 
+    /// Deletes a reminder of a list the user belongs to, with its fires and history.
     pub async fn delete_reminder(&self, user_id: &UserId, id: &ReminderId) -> Result<()> {
         let mut tx = self.pool.begin().await?;
-        let deleted = sqlx::query("DELETE FROM reminders WHERE id = $1 AND user_id = $2")
-            .bind(id)
-            .bind(user_id)
-            .execute(&mut *tx)
-            .await?
-            .rows_affected();
-        if deleted == 0 {
+        let sql = format!("SELECT r.id FROM reminders r WHERE {VISIBLE_TO} AND r.id = $2");
+        let found: Option<ReminderId> = sqlx::query_scalar(AssertSqlSafe(sql)).bind(user_id).bind(id).fetch_optional(&mut *tx).await?;
+        if found.is_none() {
             return Err(Error::NotFound);
         }
-        forget(&mut tx, Forget::Reminder(id)).await?;
-        for sql in [
-            "DELETE FROM deliveries WHERE log_id IN (SELECT id FROM delivery_logs WHERE reminder_id = $1)",
-            "DELETE FROM delivery_logs WHERE reminder_id = $1",
-        ] {
-            sqlx::query(sql).bind(id).execute(&mut *tx).await?;
-        }
+        super::lists::delete_reminder_rows(&mut tx, id).await?;
         tx.commit().await?;
         self.reminder_changed(id).await;
         Ok(())

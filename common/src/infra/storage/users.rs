@@ -162,6 +162,10 @@ impl Db {
             "DELETE FROM deliveries WHERE log_id IN (SELECT id FROM delivery_logs WHERE user_id = $1)",
             "DELETE FROM delivery_logs WHERE user_id = $1",
             "DELETE FROM reminders WHERE user_id = $1",
+            // Its memberships, then the lists it owns (their reminders went above: a list's
+            // reminders count against its owner, whose id they carry).
+            "DELETE FROM list_members WHERE user_id = $1 OR list_id IN (SELECT id FROM lists WHERE owner_id = $1)",
+            "DELETE FROM lists WHERE owner_id = $1",
             "DELETE FROM push_subscriptions WHERE user_id = $1",
             "DELETE FROM sessions WHERE user_id = $1",
         ] {

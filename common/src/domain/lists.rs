@@ -1,0 +1,253 @@
+//! Lists (decisions.md "Households"): every reminder belongs to one; each account has a default
+//! list and up to [`MAX_OWNED_LISTS`] more. Also the folding that search compares by.
+
+use serde::{Deserialize, Serialize};
+use unicode_normalization::UnicodeNormalization;
+use utoipa::ToSchema;
+
+use crate::domain::ids::{ListId, UserId};
+use crate::domain::reminder::is_bidi_control;
+use crate::domain::states::Language;
+use crate::error::{FieldCode, FieldErrors};
+
+/// Lists an account may own besides its default list.
+pub const MAX_OWNED_LISTS: usize = 50;
+pub const MAX_LIST_NAME_CHARS: usize = 50;
+
+/// A list's colour, from a closed set the app has a swatch for in light and dark.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum ListColour {
+    Red,
+    Orange,
+    Yellow,
+    Green,
+    Teal,
+    #[default]
+    Blue,
+    Purple,
+    Gray,
+}
+
+impl ListColour {
+    pub const ALL: [ListColour; 8] = [Self::Red, Self::Orange, Self::Yellow, Self::Green, Self::Teal, Self::Blue, Self::Purple, Self::Gray];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Red => "red",
+            Self::Orange => "orange",
+            Self::Yellow => "yellow",
+            Self::Green => "green",
+            Self::Teal => "teal",
+            Self::Blue => "blue",
+            Self::Purple => "purple",
+            Self::Gray => "gray",
+        }
+    }
+
+    pub fn parse(text: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|c| c.as_str() == text)
+    }
+}
+
+/// A person's part in a list.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum ListRole {
+    Owner,
+    Member,
+}
+
+impl ListRole {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Owner => "owner",
+            Self::Member => "member",
+        }
+    }
+
+    pub fn parse(text: &str) -> Option<Self> {
+        match text {
+            "owner" => Some(Self::Owner),
+            "member" => Some(Self::Member),
+            _ => None,
+        }
+    }
+}
+
+/// A list as the API answers it, for one reader.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct List {
+    #[schema(value_type = String)]
+    pub id: ListId,
+    /// The default list's name is 「リマインダー」 / "Reminders" in the reader's language until
+    /// its owner renames it.
+    pub name: String,
+    pub colour: ListColour,
+    pub is_default: bool,
+    /// The reader's part in it.
+    pub role: ListRole,
+    /// How many people it has, the owner included.
+    pub members: i64,
+    pub active_reminders: i64,
+    #[schema(value_type = String)]
+    pub owner_id: UserId,
+}
+
+/// `POST /api/lists` body.
+#[derive(Debug, Clone, Deserialize, ToSchema)]
+pub struct ListInput {
+    pub name: String,
+    #[serde(default)]
+    pub colour: Option<ListColour>,
+}
+
+/// `PUT /api/lists/{id}` body.
+#[derive(Debug, Clone, Default, Deserialize, ToSchema)]
+pub struct ListPatch {
+    #[serde(default)]
+    pub name: Option<String>,
+    #[serde(default)]
+    pub colour: Option<ListColour>,
+}
+
+/// Where a reminder lives and who it rings for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Placement {
+    pub list_id: ListId,
+    /// The list's owner: the reminder counts against their active limit.
+    pub owner: UserId,
+    /// Who adds it.
+    pub created_by: UserId,
+    pub assignees: Vec<UserId>,
+    pub rotate: bool,
+}
+
+/// Checks who a reminder of a list with `members` rings for: each assignee a member (named
+/// once, in the order given); `rotate` only with two or more of them.
+pub fn check_assignees(assignees: Vec<UserId>, rotate: bool, members: &[UserId], errors: &mut FieldErrors) -> (Vec<UserId>, bool) {
+    let mut kept: Vec<UserId> = Vec::with_capacity(assignees.len());
+    for a in assignees {
+        if !members.contains(&a) {
+            errors.add("assignees", FieldCode::InvalidChoice.because("Every assignee must be a member of the reminder's list"));
+            break;
+        }
+        if !kept.contains(&a) {
+            kept.push(a);
+        }
+    }
+    if rotate && kept.len() < 2 {
+        errors.add("rotate", FieldCode::TooShort.because("Rotation needs two or more assignees").with("min", 2));
+    }
+    (kept, rotate)
+}
+
+/// The default list's name until renamed.
+pub fn default_list_name(language: Language) -> &'static str {
+    match language {
+        Language::Ja => "リマインダー",
+        Language::En => "Reminders",
+    }
+}
+
+/// Trims a list name and checks it (1–50 characters, no control or bidi marks).
+pub fn check_list_name(name: &str, errors: &mut FieldErrors) -> String {
+    let name = name.trim().to_owned();
+    let chars = name.chars().count();
+    if chars == 0 {
+        errors.add("name", FieldCode::Required.because("A list needs a name"));
+    } else if chars > MAX_LIST_NAME_CHARS {
+        errors.add(
+            "name",
+            FieldCode::TooLong
+                .because(format!("A list's name must be at most {MAX_LIST_NAME_CHARS} characters"))
+                .with("max", MAX_LIST_NAME_CHARS as i64),
+        );
+    }
+    if name.chars().any(|c| c.is_control() || is_bidi_control(c)) {
+        errors.add("name", FieldCode::InvalidCharacters.because("A list's name must not contain control characters"));
+    }
+    name
+}
+
+/// Text as search compares it: NFKC (full-width letters and half-width kana become their usual
+/// forms), lower case, and katakana as hiragana, so 「ギュウニュウ」, 「ぎゅうにゅう」 and
+/// 「ｷﾞｭｳﾆｭｳ」 read alike, as do "milk" and 「ｍｉｌｋ」.
+pub fn fold_for_search(text: &str) -> String {
+    text.nfkc()
+        .flat_map(char::to_lowercase)
+        .map(|c| match c {
+            // Katakana ァ..ヶ and the iteration marks ヽヾ sit 0x60 above their hiragana.
+            '\u{30A1}'..='\u{30F6}' | '\u{30FD}'..='\u{30FE}' => char::from_u32(c as u32 - 0x60).unwrap_or(c),
+            _ => c,
+        })
+        .collect()
+}
+
+/// Whether a reminder's title or description holds the query, as search folds both.
+pub fn matches_search(folded_query: &str, title: &str, description: Option<&str>) -> bool {
+    folded_query.is_empty()
+        || fold_for_search(title).contains(folded_query)
+        || description.is_some_and(|d| fold_for_search(d).contains(folded_query))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn search_folds_both_scripts_and_every_width() {
+        assert_eq!(fold_for_search("ギュウニュウ"), "ぎゅうにゅう");
+        assert_eq!(fold_for_search("ｷﾞｭｳﾆｭｳ"), "ぎゅうにゅう");
+        assert_eq!(fold_for_search("ｍｉｌｋ"), "milk");
+        assert_eq!(fold_for_search("MILK"), "milk");
+        assert_eq!(fold_for_search("ヴ"), "ゔ");
+        // Kanji, the long vowel mark and hiragana stay as they are.
+        assert_eq!(fold_for_search("牛乳ー"), "牛乳ー");
+        assert!(matches_search(&fold_for_search("ぎゅうにゅう"), "ギュウニュウを買う", None));
+        assert!(matches_search(&fold_for_search("milk"), "買い物", Some("ｍｉｌｋ 2本")));
+        assert!(!matches_search(&fold_for_search("tea"), "買い物", Some("milk")));
+    }
+
+    #[test]
+    fn list_names_are_trimmed_and_bounded() {
+        let mut errors = FieldErrors::default();
+        assert_eq!(check_list_name("  薬  ", &mut errors), "薬");
+        assert!(errors.into_result().is_ok());
+        for bad in ["", "   ", &"あ".repeat(51), "a\u{202E}b", "a\nb"] {
+            let mut errors = FieldErrors::default();
+            check_list_name(bad, &mut errors);
+            assert!(errors.into_result().is_err(), "{bad:?}");
+        }
+        let mut errors = FieldErrors::default();
+        check_list_name(&"あ".repeat(50), &mut errors);
+        assert!(errors.into_result().is_ok());
+    }
+
+    #[test]
+    fn assignees_are_members_named_once_and_rotation_needs_two() {
+        let [a, b, stranger] = [UserId::generate(), UserId::generate(), UserId::generate()];
+        let mut errors = FieldErrors::default();
+        assert_eq!(check_assignees(vec![b, a, b], true, &[a, b], &mut errors), (vec![b, a], true));
+        assert!(errors.into_result().is_ok());
+        let mut errors = FieldErrors::default();
+        check_assignees(vec![a, stranger], false, &[a, b], &mut errors);
+        assert!(errors.into_result().is_err());
+        let mut errors = FieldErrors::default();
+        check_assignees(vec![a, a], true, &[a, b], &mut errors);
+        assert!(errors.into_result().is_err());
+        let mut errors = FieldErrors::default();
+        assert_eq!(check_assignees(Vec::new(), false, &[a], &mut errors), (Vec::new(), false));
+        assert!(errors.into_result().is_ok());
+    }
+
+    #[test]
+    fn colours_are_a_closed_set() {
+        for c in ListColour::ALL {
+            assert_eq!(ListColour::parse(c.as_str()), Some(c));
+            assert_eq!(serde_json::to_value(c).unwrap(), serde_json::json!(c.as_str()));
+        }
+        assert_eq!(ListColour::parse("pink"), None);
+        assert!(serde_json::from_value::<ListColour>(serde_json::json!("grey")).is_err());
+    }
+}
