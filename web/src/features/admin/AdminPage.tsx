@@ -10,6 +10,7 @@ import { Spinner } from '../../components/Spinner';
 import { api, isApiError } from '../../lib/api';
 import { swrKeys } from '../../lib/swrKeys';
 import { useLang } from '../../lib/useLang';
+import { OperatorSetupNotice } from '../../shared/OperatorSetupNotice';
 import { ADMIN_BUCKET_MS, metricFormat, readAdminStats } from '../../shared/statusData';
 import { AdminOnly } from './AdminOnly';
 
@@ -37,6 +38,7 @@ function AdminDashboard() {
           <LangLink to="/status">{t('status')}</LangLink>
         </nav>
       )}
+      {!forbidden && <OperatorSetupNotice />}
       {isLoading ? (
         <Spinner />
       ) : error ? (
