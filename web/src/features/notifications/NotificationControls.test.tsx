@@ -15,7 +15,7 @@ import { initI18n } from '../../i18n';
 import type { Lang } from '../../lib/lang';
 import { json, mockFetch, ok, type Handler } from '../../test/renderApp';
 import { tr } from '../../test/texts';
-import { EnableNotificationsButton, NotificationToggle, TestNotificationButton } from './NotificationControls';
+import { EnableFailureMessage, EnableNotificationsButton, NotificationToggle, TestNotificationButton } from './NotificationControls';
 
 // A VAPID public key: 65 bytes, URL-safe base64.
 const VAPID = 'B' + 'A'.repeat(86);
@@ -234,6 +234,23 @@ describe('enabling notifications: each failure names its cause and the next step
       delete (navigator as { brave?: unknown }).brave;
     }
   });
+
+  for (const [lang, coarse, key, word] of [
+    ['en', true, 'chrome_touch', 'tap the icon'],
+    ['en', false, 'chrome', 'click the icon'],
+    ['ja', true, 'chrome_touch', 'タップ'],
+    ['ja', false, 'chrome', 'クリック'],
+  ] as const) {
+    it(`${lang}: blocked in Chrome, the next step says "${word}" on a ${coarse ? 'touch screen' : 'mouse or trackpad'}`, async () => {
+      const matchMedia = vi.fn((query: string) => ({ matches: query === '(pointer: coarse)' && coarse, media: query }));
+      vi.stubGlobal('matchMedia', matchMedia);
+      vi.spyOn(navigator, 'userAgent', 'get').mockReturnValue('Mozilla/5.0 (Linux; Android 14) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Mobile Safari/537.36');
+      await renderIn(lang, <EnableFailureMessage failure="blocked" />);
+      expect(failureTexts()[1]).toBe(tr(lang, `device:fix.unblock.${key}`));
+      expect(failureTexts()[1]).toContain(word);
+      expect(matchMedia).toHaveBeenCalledWith('(pointer: coarse)');
+    });
+  }
 
   it('ja: in the guide (diagnose), a failure is answered with its diagnosis, not with the same button again', async () => {
     installFakePush({ permission: 'granted', prompt: 'granted', subscribed: false, subscribeError: new DOMException('Registration failed - push service error', 'AbortError') });

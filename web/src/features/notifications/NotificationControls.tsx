@@ -2,6 +2,7 @@ import { useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from '../../components/toast';
 import { enableNotifications, PushError, sendTestNotification, type PushErrorCode } from '../../lib/push/pushClient';
+import { pointerContext } from '../../lib/platform';
 import { pushStateChanged, usePushState } from '../../lib/push/usePushState';
 import { useOnline } from '../../lib/useOnline';
 import { thisBrowser } from '../../shared/device/useDeviceState';
@@ -69,7 +70,7 @@ export function EnableFailureMessage({ failure }: { failure: EnableFailure }) {
     failure === 'pushService' || failure === 'timeout'
       ? t(`next.pushService.${family}`)
       : failure === 'blocked'
-        ? t(`device:fix.unblock.${family}`)
+        ? t(`device:fix.unblock.${family}`, { context: pointerContext() })
         : failure === 'unsupported'
           ? t('device:fix.unsupported')
           : t(`next.${failure}`);
