@@ -42,7 +42,7 @@ describe('Settings offline', () => {
   for (const lang of ['ja', 'en'] as const) {
     it(`${lang}: nothing loaded yet says it loads when back online, and every network action is disabled with its reason in words`, async () => {
       goOffline();
-      const fetch = vi.fn(() => Promise.reject(new TypeError('Failed to fetch')));
+      const fetch = vi.fn((_url: string) => Promise.reject(new TypeError('Failed to fetch')));
       vi.stubGlobal('fetch', fetch);
       renderApp(`${prefix(lang)}/settings`);
       expect(await screen.findByText(tr(lang, 'settings:offline.loadLater'))).toBeVisible();
