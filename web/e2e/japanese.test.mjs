@@ -82,6 +82,7 @@ function englishOn(text, { allow = [] } = {}) {
 }
 
 const JAPANESE = /[\u3040-\u30ff\u3400-\u9fff]/;
+const OPERATOR_SETTINGS = ['NAME', 'CONTACT', 'REPRESENTATIVE', 'ADDRESS', 'PHONE'].map((f) => `HIBIKI_OPERATOR_${f}`);
 
 async function checkPage(page, where, opts) {
   await page.waitForLoadState('networkidle').catch(() => {});
@@ -238,7 +239,9 @@ describe('no English on a Japanese page', () => {
       await page.goto(path);
       await page.getByRole('heading', { level: 1, name: heading }).waitFor();
       if (ready) await page.locator(ready).first().waitFor();
-      await checkPage(page, path);
+      // The admin and status pages name the operator settings this server lacks (the stack sets
+      // none) by their environment names, which are not translated.
+      await checkPage(page, path, { allow: OPERATOR_SETTINGS });
     }
     // the test email's answer
     await page.goto('/test-email');

@@ -60,6 +60,47 @@ describe('admin links', () => {
   }
 });
 
+describe('the admin pages, opened by someone who is not an admin', () => {
+  for (const lang of ['ja', 'en'] as const) {
+    for (const path of ['/admin', '/admin/dashboard', '/admin/users']) {
+      it(`${lang} ${path}: says the page is for administrators, shows no admin link and asks the admin API nothing`, async () => {
+        const fetch = mockFetch({
+          'GET /api/auth/session': () => ok({ user: USER, is_admin: false }),
+          'GET /api/reminders': () => ok([]),
+        });
+        renderApp(`${prefix(lang)}${path}`);
+        const card = await screen.findByTestId('admins-only');
+        expect(within(card).getByRole('heading', { level: 1, name: tr(lang, 'admin:adminsOnly.title') })).toBeInTheDocument();
+        expect(card).toHaveTextContent(tr(lang, 'admin:forbidden'));
+        expect(within(card).getByRole('link', { name: tr(lang, 'admin:adminsOnly.home') })).toHaveAttribute('href', lang === 'en' ? '/en' : '/');
+        expect(adminLinks()).toEqual([]);
+        expect(screen.queryByRole('link', { name: tr(lang, 'admin:users') })).toBeNull();
+        expect(screen.queryByRole('link', { name: tr(lang, 'admin:testEmail.title') })).toBeNull();
+        expect(fetch.mock.calls.some(([url]) => String(url).startsWith('/api/admin'))).toBe(false);
+      });
+    }
+  }
+
+  it('an admin whose stored sign-in does not say so yet sees the dashboard once the session check does', async () => {
+    mockFetch({
+      'GET /api/auth/session': () => ok({ user: USER, is_admin: true }),
+      'GET /api/admin/stats': () => ok({ users: 3 }),
+      'GET /api/reminders': () => ok([]),
+    });
+    renderApp('/en/admin');
+    expect(await screen.findByRole('link', { name: tr('en', 'admin:users') })).toHaveAttribute('href', '/en/admin/users');
+    expect(screen.queryByTestId('admins-only')).toBeNull();
+  });
+
+  it('when the session cannot be checked (offline), it says so rather than that the page is for administrators', async () => {
+    vi.stubGlobal('fetch', vi.fn(() => Promise.reject(new TypeError('Failed to fetch'))));
+    renderApp('/en/admin');
+    const card = await screen.findByTestId('admins-only');
+    expect(card).toHaveTextContent(tr('en', 'admin:adminsOnly.checkFailed'));
+    expect(adminLinks()).toEqual([]);
+  });
+});
+
 describe('the health panel’s troubleshooting link', () => {
   async function openHealthPanel(lang: Lang) {
     const status = tr(lang, 'health:indicatorLabel', { status: '' });

@@ -14,6 +14,9 @@ export function startBackgroundTasks(): void {
   if (started) return;
   started = true;
   startErrorReporting();
+  // The loaders of the translations that come with later pages (a chunk of their own, kept out
+  // of the first screen's JS): ready before the first such page asks for one.
+  void import('../i18n/lazyLocales');
 
   onSignOut(async () => {
     stopOfflineSync();

@@ -6,7 +6,8 @@ import { useLang } from '../lib/useLang';
 
 /**
  * EN/JA switch: saves the preference and rewrites the path (adds/removes /en). Signed in, it also
- * saves the account's language, so email and push follow the language the person reads.
+ * saves the account's language, so email and push follow the language the person reads, and says
+ * so when that changed it.
  */
 export function LangSwitch() {
   const { t } = useTranslation();
@@ -19,9 +20,9 @@ export function LangSwitch() {
     if (next === lang) return;
     // Offline there is nothing to save to; the next switch online saves it.
     if (getAuthState().user && navigator.onLine !== false) {
-      // Loaded on use: the API client stays out of the first paint's bundle. A failure does
-      // not hold the switch up.
-      void import('../lib/accountLanguage').then((m) => m.saveAccountLanguage(next)).catch(() => {});
+      // Loaded on use: the API client stays out of the first paint's bundle. It says so (with
+      // Undo) when the account's language changed; a failure does not hold the switch up.
+      void import('./accountLanguageSwitch').then((m) => m.switchAccountLanguage(next)).catch(() => {});
     }
     navigate(pathForLang(location.pathname + location.search + location.hash, next), { state: location.state });
   }

@@ -1,6 +1,7 @@
 /**
  * i18next setup. Translations live in src/locales/{ja,en}/<namespace>.json. The namespaces the
- * first screen needs (common, home, auth) are bundled; the others load with their pages.
+ * first screen needs (common, home, auth) are bundled; the others load with their pages (their
+ * loaders are in ./lazyLocales, fetched with the first of them).
  */
 import i18n, { type BackendModule, type ReadCallback } from 'i18next';
 import { initReactI18next } from 'react-i18next';
@@ -11,9 +12,6 @@ type Dict = Record<string, unknown>;
 export const EAGER_NAMESPACES = ['common', 'home', 'auth'] as const;
 
 const eager = import.meta.glob<Dict>('../locales/*/{common,home,auth}.json', { eager: true, import: 'default' });
-const lazy = import.meta.glob<Dict>(['../locales/*/*.json', '!../locales/*/{common,home,auth}.json'], {
-  import: 'default',
-});
 
 const backend: BackendModule = {
   type: 'backend',
@@ -22,12 +20,17 @@ const backend: BackendModule = {
     const path = `../locales/${language}/${namespace}.json`;
     const bundled = eager[path];
     if (bundled) return callback(null, bundled as never);
-    const load = lazy[path];
-    if (!load) return callback(new Error(`No translations for ${language}/${namespace}`), false);
-    load().then(
-      (data) => callback(null, data as never),
-      (err: unknown) => callback(err as Error, false),
-    );
+    // The other namespaces' loaders are a chunk of their own (./lazyLocales).
+    import('./lazyLocales')
+      .then(({ lazyLocales }) => {
+        const load = lazyLocales[path];
+        if (!load) throw new Error(`No translations for ${language}/${namespace}`);
+        return load();
+      })
+      .then(
+        (data) => callback(null, data as never),
+        (err: unknown) => callback(err as Error, false),
+      );
   },
 };
 

@@ -11,3 +11,12 @@ export function isStandalone(): boolean {
   const nav = navigator as Navigator & { standalone?: boolean };
   return nav.standalone === true || window.matchMedia?.('(display-mode: standalone)').matches === true;
 }
+
+/**
+ * The texts' word for pressing on this device: `touch` where the main pointer is a finger (an
+ * i18next context: the `_touch` text says "tap", タップ), none elsewhere (the text says "click",
+ * クリック).
+ */
+export function pointerContext(): 'touch' | undefined {
+  return typeof window !== 'undefined' && window.matchMedia?.('(pointer: coarse)').matches === true ? 'touch' : undefined;
+}

@@ -10,24 +10,40 @@ import { Spinner } from '../../components/Spinner';
 import { api, isApiError } from '../../lib/api';
 import { swrKeys } from '../../lib/swrKeys';
 import { useLang } from '../../lib/useLang';
+import { OperatorSetupNotice } from '../../shared/OperatorSetupNotice';
 import { ADMIN_BUCKET_MS, metricFormat, readAdminStats } from '../../shared/statusData';
+import { AdminOnly } from './AdminOnly';
 
+/** /admin and /admin/dashboard, for admins only (AdminOnly). */
 export default function AdminPage() {
+  return (
+    <AdminOnly>
+      <AdminDashboard />
+    </AdminOnly>
+  );
+}
+
+function AdminDashboard() {
   const { t } = useTranslation('admin');
   const { data, error, isLoading } = useSWR(swrKeys.adminStats(), () => api.admin.stats());
+  // The server has the last word on who is an admin: refused, the page shows no admin links.
+  const forbidden = isApiError(error, 'FORBIDDEN');
   return (
     <div>
       <h1>{t('title')}</h1>
-      <nav className="row">
-        <LangLink to="/admin/users">{t('users')}</LangLink>
-        <LangLink to="/test-email">{t('testEmail.title')}</LangLink>
-        <LangLink to="/status">{t('status')}</LangLink>
-      </nav>
+      {!forbidden && (
+        <nav className="row">
+          <LangLink to="/admin/users">{t('users')}</LangLink>
+          <LangLink to="/test-email">{t('testEmail.title')}</LangLink>
+          <LangLink to="/status">{t('status')}</LangLink>
+        </nav>
+      )}
+      {!forbidden && <OperatorSetupNotice />}
       {isLoading ? (
         <Spinner />
       ) : error ? (
         <p className="field-error" role="alert">
-          {isApiError(error, 'FORBIDDEN') ? t('forbidden') : t('loadFailed')}
+          {forbidden ? t('forbidden') : t('loadFailed')}
         </p>
       ) : data ? (
         <section className="card admin-stats">

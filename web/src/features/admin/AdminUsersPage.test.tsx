@@ -205,6 +205,7 @@ describe('/admin/users', { timeout: 15_000 }, () => {
     expect(await screen.findByRole('alert')).toHaveTextContent('This page is for administrators only.');
     expect(screen.queryByRole('button', { name: 'Try again' })).toBeNull();
     expect(screen.queryByRole('table')).toBeNull();
+    expect(screen.queryByRole('link', { name: 'Admin dashboard' })).toBeNull();
   });
 
   it('a failed load: the error and a retry that loads the page', async () => {

@@ -10,6 +10,7 @@ import { swrKeys } from '../../lib/swrKeys';
 import type { AdminUsersPage as UsersAnswer } from '../../lib/types';
 import { useLang } from '../../lib/useLang';
 import { useDates } from '../../shared/useDates';
+import { AdminOnly } from './AdminOnly';
 import { pageInfo, readPage, USERS_PER_PAGE } from './userPaging';
 import './adminUsers.css';
 
@@ -22,8 +23,16 @@ function countFormat(lang: Lang) {
   return (n: number) => count.format(n);
 }
 
-/** /admin/users: every account with its reminder counts and last activity (never reminder contents). */
+/** /admin/users: every account with its reminder counts and last activity (never reminder contents); for admins only. */
 export default function AdminUsersPage() {
+  return (
+    <AdminOnly>
+      <AdminUsers />
+    </AdminOnly>
+  );
+}
+
+function AdminUsers() {
   const { t } = useTranslation('admin');
   const lang = useLang();
   // useLocation/useNavigate rather than useSearchParams: the router's code is in the initial JS
@@ -45,9 +54,10 @@ export default function AdminUsersPage() {
     navigate({ search: qs ? `?${qs}` : '', hash });
   }
 
+  // The server has the last word on who is an admin: refused, the page shows no admin links.
+  const forbidden = !current && isApiError(error, 'FORBIDDEN');
   let body;
   if (error && !current) {
-    const forbidden = isApiError(error, 'FORBIDDEN');
     body = (
       <div className="notice" role="alert">
         <p>{forbidden ? t('forbidden') : t('loadFailed')}</p>
@@ -66,9 +76,11 @@ export default function AdminUsersPage() {
 
   return (
     <div className="admin-users">
-      <nav className="row" aria-label={t('title')}>
-        <LangLink to="/admin/dashboard">{t('userList.back')}</LangLink>
-      </nav>
+      {!forbidden && (
+        <nav className="row" aria-label={t('title')}>
+          <LangLink to="/admin/dashboard">{t('userList.back')}</LangLink>
+        </nav>
+      )}
       <h1>{t('users')}</h1>
       {body}
     </div>

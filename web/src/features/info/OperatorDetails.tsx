@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import type { Operator } from '../../lib/types';
-import { useSite } from './useSite';
+import { useSite } from '../../shared/useSite';
 
 type Field = keyof Operator;
 
@@ -18,27 +18,36 @@ function ContactValue({ value }: { value: string }) {
   return <>{value}</>;
 }
 
-/** Who runs this Hibiki, from the server's configuration (`HIBIKI_OPERATOR_*`). */
+/**
+ * Who runs this Hibiki, from the server's configuration (`HIBIKI_OPERATOR_*`). The privacy and
+ * terms pages show only the details the operator gave (none: no section at all); the
+ * commercial-transaction-act page lists every detail the act asks for, and one not given is
+ * "disclosed without delay on request".
+ */
 export function OperatorDetails({ doc }: { doc: 'privacy' | 'terms' | 'commercial' }) {
   const { t } = useTranslation('info');
   const { data, error } = useSite();
   const operator: Partial<Operator> = data?.operator ?? {};
-  const missing = doc === 'commercial' ? t('operator.onRequest') : t('operator.notGiven');
-  // Nothing configured: one sentence instead of the same words on every row.
-  const noneGiven = data !== undefined && FIELDS[doc].every((field) => !operator[field]);
+  const commercial = doc === 'commercial';
+  const given = FIELDS[doc].filter((field) => operator[field]);
+  // Privacy and terms: nothing to show until the details are there, and nothing if none is given.
+  if (!commercial && given.length === 0) return null;
+  // Commercial: nothing configured is one sentence instead of the same words on every row.
+  const noneGiven = data !== undefined && given.length === 0;
+  const rows = commercial ? FIELDS[doc] : given;
   return (
     <section className="operator-details" aria-busy={!data && !error}>
       <h2>{t('operator.heading')}</h2>
       {noneGiven ? (
-        <p>{t(doc === 'commercial' ? 'operator.allOnRequest' : 'operator.noneGiven')}</p>
+        <p>{t('operator.allOnRequest')}</p>
       ) : (
         <dl>
-          {FIELDS[doc].map((field) => {
+          {rows.map((field) => {
             const value = operator[field];
             return (
               <div key={field}>
-                <dt>{t(doc === 'commercial' && field === 'name' ? 'operator.seller' : `operator.${field}`)}</dt>
-                <dd>{value ? field === 'contact' ? <ContactValue value={value} /> : value : data ? <span className="muted">{missing}</span> : '…'}</dd>
+                <dt>{t(commercial && field === 'name' ? 'operator.seller' : `operator.${field}`)}</dt>
+                <dd>{value ? field === 'contact' ? <ContactValue value={value} /> : value : data ? <span className="muted">{t('operator.onRequest')}</span> : '…'}</dd>
               </div>
             );
           })}

@@ -1,5 +1,6 @@
 import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { pointerContext } from '../../lib/platform';
 import {
   answersOf,
   back,
@@ -99,7 +100,7 @@ export function TroubleshootingWizard({
               {t(`${T}.fixes.${fix}.title`)}
             </h3>
             <ol className="wizard-fix-steps">
-              {(t(`${T}.fixes.${fix}.steps`, { returnObjects: true }) as string[]).map((step) => (
+              {(t(`${T}.fixes.${fix}.steps`, { returnObjects: true, context: pointerContext() }) as string[]).map((step) => (
                 <li key={step}>{step}</li>
               ))}
             </ol>

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useBottomOverlay } from '../../components/bottomOverlays';
-import { isStandalone } from '../../lib/platform';
+import { isStandalone, pointerContext } from '../../lib/platform';
 import { IOS_GUIDE_DELAY_MS, dismissIosGuide, shouldShowIosGuide } from './installRules';
 import { loadIosGuideState, saveIosGuideState } from './installStorage';
 
@@ -39,7 +39,7 @@ export function IosGuide() {
       <h2 id="ios-guide-title">{t('ios.title')}</h2>
       <p>{t('ios.why')}</p>
       <ol>
-        <li>{t('ios.step1')}</li>
+        <li>{t('ios.step1', { context: pointerContext() })}</li>
         <li>{t('ios.step2')}</li>
         <li>{t('ios.step3')}</li>
       </ol>

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { isIos, isStandalone } from '../../lib/platform';
+import { isIos, isStandalone, pointerContext } from '../../lib/platform';
 import { DeviceStateLine } from '../../shared/device/DeviceStateLine';
 import { thisBrowser, useDeviceState } from '../../shared/device/useDeviceState';
 import { setupStep } from './deviceSetup';
@@ -31,7 +31,9 @@ export function DeviceSetupNotice({ compact = false }: { compact?: boolean }) {
       </section>
     );
   }
-  const fix = step === 'unblock' ? t(`fix.unblock.${thisBrowser()}`) : t(`fix.${step}`);
+  // "tap" on touch screens, "click" elsewhere
+  const context = pointerContext();
+  const fix = step === 'unblock' ? t(`fix.unblock.${thisBrowser()}`, { context }) : t(`fix.${step}`, { context });
   return (
     <section className={`notice warning${compact ? ' compact' : ''}`} role="status" data-testid="device-setup">
       <p className="notice-title">

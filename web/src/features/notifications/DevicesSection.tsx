@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import useSWR from 'swr';
 import { toast } from '../../components/toast';
 import { api } from '../../lib/api';
+import { useOnline } from '../../lib/useOnline';
 import { currentSubscription, disableNotifications } from '../../lib/push/pushClient';
 import { pushStateChanged } from '../../lib/push/usePushState';
 import { DeviceStateLine } from '../../shared/device/DeviceStateLine';
@@ -23,6 +24,9 @@ export function DevicesSection() {
   const devices = useSWR(swrKeys.subscriptions(), () => api.notifications.subscriptions());
   const [thisEndpoint, setThisEndpoint] = useState<string | null>(null);
   const [busy, setBusy] = useState<string | null>(null);
+  // Turning a device off and removing one are the server's: offline they wait, and say so.
+  const online = useOnline();
+  const describedBy = online ? undefined : 'devices-offline';
 
   const refreshDevices = devices.mutate;
   useEffect(() => {
@@ -54,7 +58,7 @@ export function DevicesSection() {
       <DeviceStateLine state={state} summary={state !== 'checking' && state !== 'receiving'} />
       <div className="row">
         {thisOne ? (
-          <button type="button" className="button small secondary" disabled={busy !== null} onClick={() => void remove(thisOne)}>
+          <button type="button" className="button small secondary" disabled={busy !== null || !online} aria-describedby={describedBy} onClick={() => void remove(thisOne)}>
             {t('devices.turnOff')}
           </button>
         ) : (
@@ -62,8 +66,13 @@ export function DevicesSection() {
         )}
         <TestNotificationButton />
       </div>
+      {!online && list.length > 0 && (
+        <p id="devices-offline" className="hint">
+          {t('devices.offline')}
+        </p>
+      )}
       {devices.error && !devices.data ? (
-        <p className="muted">{t('devices.loadFailed')}</p>
+        <p className="muted">{online ? t('devices.loadFailed') : t('devices.loadLater')}</p>
       ) : list.length === 0 && devices.data ? (
         <p className="muted">{t('devices.none')}</p>
       ) : (
@@ -85,7 +94,8 @@ export function DevicesSection() {
               <button
                 type="button"
                 className="button small secondary"
-                disabled={busy !== null}
+                disabled={busy !== null || !online}
+                aria-describedby={describedBy}
                 onClick={() => void remove(d)}
                 aria-label={t('devices.removeNamed', { name: d.label || d.platform || t('devices.unknown') })}
               >

@@ -5,7 +5,7 @@
  * network gone: beside the button, its cause and the next step for this browser, in the page's
  * language. A disabled Test button says why in words. The browser's push parts are fakes.
  */
-import { fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { Suspense } from 'react';
 import { MemoryRouter } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -15,7 +15,7 @@ import { initI18n } from '../../i18n';
 import type { Lang } from '../../lib/lang';
 import { json, mockFetch, ok, type Handler } from '../../test/renderApp';
 import { tr } from '../../test/texts';
-import { EnableNotificationsButton, NotificationToggle, TestNotificationButton } from './NotificationControls';
+import { EnableFailureMessage, EnableNotificationsButton, NotificationToggle, TestNotificationButton } from './NotificationControls';
 
 // A VAPID public key: 65 bytes, URL-safe base64.
 const VAPID = 'B' + 'A'.repeat(86);
@@ -123,11 +123,29 @@ describe('test notification: each failure has its own toast', () => {
     mockFetch({});
     await renderIn('en', <TestNotificationButton />);
     const button = screen.getByRole('button', { name: 'Test notification' });
-    await waitFor(() => expect(button).toHaveAttribute('title', tr('en', 'notifications:test.needsSubscription')));
+    // says why in words beside it, not in a tooltip
+    expect(await screen.findByText(tr('en', 'notifications:test.needsSubscription'))).toBeVisible();
     expect(button).toBeDisabled();
-    // and says why in words, not only in a tooltip
-    expect(screen.getByText(tr('en', 'notifications:test.needsSubscription'))).toBeVisible();
+    expect(button).not.toHaveAttribute('title');
+    expect(button).toHaveAccessibleDescription(tr('en', 'notifications:test.needsSubscription'));
   });
+
+  for (const lang of ['ja', 'en'] as const) {
+    it(`${lang}: offline, it is disabled and says why in words; back online, it can be pressed`, async () => {
+      installFakePush({ permission: 'granted', prompt: 'granted', subscribed: true });
+      const online = vi.spyOn(navigator, 'onLine', 'get').mockReturnValue(false);
+      mockFetch({});
+      await renderIn(lang, <TestNotificationButton />);
+      const button = screen.getByRole('button', { name: tr(lang, 'notifications:test.button') });
+      expect(await screen.findByText(tr(lang, 'notifications:test.offline'))).toBeVisible();
+      expect(button).toBeDisabled();
+      online.mockReturnValue(true);
+      act(() => void window.dispatchEvent(new Event('online')));
+      await waitFor(() => expect(button).toBeEnabled());
+      expect(screen.queryByText(tr(lang, 'notifications:test.offline'))).toBeNull();
+      online.mockRestore();
+    });
+  }
 });
 
 describe('enabling notifications: each failure names its cause and the next step', () => {
@@ -217,6 +235,23 @@ describe('enabling notifications: each failure names its cause and the next step
     }
   });
 
+  for (const [lang, coarse, key, word] of [
+    ['en', true, 'chrome_touch', 'tap the icon'],
+    ['en', false, 'chrome', 'click the icon'],
+    ['ja', true, 'chrome_touch', 'タップ'],
+    ['ja', false, 'chrome', 'クリック'],
+  ] as const) {
+    it(`${lang}: blocked in Chrome, the next step says "${word}" on a ${coarse ? 'touch screen' : 'mouse or trackpad'}`, async () => {
+      const matchMedia = vi.fn((query: string) => ({ matches: query === '(pointer: coarse)' && coarse, media: query }));
+      vi.stubGlobal('matchMedia', matchMedia);
+      vi.spyOn(navigator, 'userAgent', 'get').mockReturnValue('Mozilla/5.0 (Linux; Android 14) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Mobile Safari/537.36');
+      await renderIn(lang, <EnableFailureMessage failure="blocked" />);
+      expect(failureTexts()[1]).toBe(tr(lang, `device:fix.unblock.${key}`));
+      expect(failureTexts()[1]).toContain(word);
+      expect(matchMedia).toHaveBeenCalledWith('(pointer: coarse)');
+    });
+  }
+
   it('ja: in the guide (diagnose), a failure is answered with its diagnosis, not with the same button again', async () => {
     installFakePush({ permission: 'granted', prompt: 'granted', subscribed: false, subscribeError: new DOMException('Registration failed - push service error', 'AbortError') });
     mockFetch(ROUTES);
@@ -245,8 +280,23 @@ describe('enabling notifications: each failure names its cause and the next step
     await renderIn('ja', <NotificationToggle />);
     const button = await screen.findByRole('button', { name: tr('ja', 'notifications:blockedShort') });
     expect(button).toBeDisabled();
-    expect(button).toHaveAttribute('title', tr('ja', 'notifications:blocked'));
+    expect(screen.getByText(tr('ja', 'notifications:blocked'))).toBeVisible();
+    expect(button).toHaveAccessibleDescription(tr('ja', 'notifications:blocked'));
     expect(push.Notification.requestPermission).not.toHaveBeenCalled();
+  });
+
+  it('en: offline, enabling is disabled and says why in words; nothing is asked', async () => {
+    const push = installFakePush({ permission: 'default', prompt: 'granted', subscribed: false });
+    const online = vi.spyOn(navigator, 'onLine', 'get').mockReturnValue(false);
+    mockFetch(ROUTES);
+    await renderIn('en', <EnableNotificationsButton />);
+    const button = screen.getByRole('button', { name: tr('en', 'notifications:enable') });
+    expect(button).toBeDisabled();
+    expect(screen.getByText(tr('en', 'notifications:offline.enable'))).toBeVisible();
+    expect(button).toHaveAccessibleDescription(tr('en', 'notifications:offline.enable'));
+    fireEvent.click(button);
+    expect(push.Notification.requestPermission).not.toHaveBeenCalled();
+    online.mockRestore();
   });
 });
 

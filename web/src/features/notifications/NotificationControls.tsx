@@ -1,8 +1,10 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toast } from '../../components/toast';
 import { enableNotifications, PushError, sendTestNotification, type PushErrorCode } from '../../lib/push/pushClient';
+import { pointerContext } from '../../lib/platform';
 import { pushStateChanged, usePushState } from '../../lib/push/usePushState';
+import { useOnline } from '../../lib/useOnline';
 import { thisBrowser } from '../../shared/device/useDeviceState';
 import { markGuideStep } from '../../shared/guideProgress';
 import { waitForShownTest } from './shownSignal';
@@ -68,7 +70,7 @@ export function EnableFailureMessage({ failure }: { failure: EnableFailure }) {
     failure === 'pushService' || failure === 'timeout'
       ? t(`next.pushService.${family}`)
       : failure === 'blocked'
-        ? t(`device:fix.unblock.${family}`)
+        ? t(`device:fix.unblock.${family}`, { context: pointerContext() })
         : failure === 'unsupported'
           ? t('device:fix.unsupported')
           : t(`next.${failure}`);
@@ -79,6 +81,15 @@ export function EnableFailureMessage({ failure }: { failure: EnableFailure }) {
       </p>
       <p>{next}</p>
     </div>
+  );
+}
+
+/** Why a control cannot be pressed now (offline, blocked), in words beside it. */
+function DisabledReason({ id, text }: { id: string; text: string }) {
+  return (
+    <p id={id} className="test-result muted small">
+      {text}
+    </p>
   );
 }
 
@@ -114,15 +125,24 @@ export function EnableNotificationsButton({
 }) {
   const { t } = useTranslation('notifications');
   const { enable, status } = useEnable(onEnabled, onFailed);
+  const online = useOnline();
+  const reasonId = useId();
   const shown: EnableStatus = status.kind === 'idle' && knownFailure ? { kind: 'failed', failure: knownFailure } : status;
   const hideButton = diagnose && shown.kind === 'failed';
   return (
     <div className="enable-control">
       {!hideButton && (
-        <button type="button" className="button small primary" onClick={() => void enable()} disabled={status.kind === 'waiting'}>
+        <button
+          type="button"
+          className="button small primary"
+          onClick={() => void enable()}
+          disabled={status.kind === 'waiting' || !online}
+          aria-describedby={online ? undefined : reasonId}
+        >
           {t('enable')}
         </button>
       )}
+      {!online && !hideButton && <DisabledReason id={reasonId} text={t('offline.enable')} />}
       <EnableStatusLine status={shown} />
     </div>
   );
@@ -133,6 +153,8 @@ export function NotificationToggle() {
   const { t } = useTranslation('notifications');
   const push = usePushState();
   const { enable, status } = useEnable();
+  const online = useOnline();
+  const reasonId = useId();
 
   if (!push.supported) {
     return (
@@ -143,6 +165,8 @@ export function NotificationToggle() {
   }
   const denied = push.permission === 'denied';
   const on = push.permission === 'granted' && push.subscribed === true;
+  // Why it cannot be pressed, in words beside it (not only in a tooltip).
+  const reason = on ? null : denied ? t('blocked') : online ? null : t('offline.enable');
 
   return (
     <div className="enable-control">
@@ -150,12 +174,13 @@ export function NotificationToggle() {
         type="button"
         className={`button small ${on ? 'secondary' : 'primary'}`}
         onClick={() => void enable()}
-        disabled={denied || status.kind === 'waiting' || on}
-        title={denied ? t('blocked') : undefined}
+        disabled={denied || status.kind === 'waiting' || on || !online}
+        aria-describedby={reason ? reasonId : undefined}
         aria-pressed={on}
       >
         {on ? t('on') : denied ? t('blockedShort') : t('enable')}
       </button>
+      {reason && <DisabledReason id={reasonId} text={reason} />}
       {!on && <EnableStatusLine status={status} />}
     </div>
   );
@@ -186,19 +211,22 @@ export function TestNotificationButton({ onSent }: { onSent?: () => void } = {})
     onSent?.();
     setState((await shown) ? 'shown' : 'notShown');
   }
-  const reason = push.subscribed === undefined ? '' : subscribed ? '' : t('test.needsSubscription');
+  const online = useOnline();
+  const resultId = useId();
+  // Why it cannot be pressed, in words beside it (not only in a tooltip).
+  const reason = push.subscribed === undefined ? t('test.checking') : !subscribed ? t('test.needsSubscription') : online ? '' : t('test.offline');
   return (
     <span className="test-notification">
       <button
         type="button"
         className="button small secondary"
         onClick={() => void test()}
-        disabled={!subscribed || state === 'waiting'}
-        title={subscribed ? undefined : t('test.needsSubscription')}
+        disabled={!subscribed || !online || state === 'waiting'}
+        aria-describedby={resultId}
       >
         {t('test.button')}
       </button>
-      <span role="status" aria-live="polite" className={state === 'notShown' ? 'test-result warning' : reason ? 'test-result muted small' : 'test-result'}>
+      <span id={resultId} role="status" aria-live="polite" className={state === 'notShown' ? 'test-result warning' : reason ? 'test-result muted small' : 'test-result'}>
         {state === 'waiting' ? t('test.waiting') : state === 'shown' ? t('test.shown') : state === 'notShown' ? t('test.notShown') : reason}
       </span>
     </span>

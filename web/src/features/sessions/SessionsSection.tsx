@@ -9,6 +9,7 @@ import { signOut } from '../../lib/authStore';
 import { syncSubscription } from '../../lib/push/pushClient';
 import { pushStateChanged } from '../../lib/push/usePushState';
 import { swrKeys } from '../../lib/swrKeys';
+import { useOnline } from '../../lib/useOnline';
 import type { AuthSession } from '../../lib/types';
 import { useLocalizedPath } from '../../lib/useLang';
 import { useDates } from '../../shared/useDates';
@@ -35,6 +36,9 @@ export function SessionsSection() {
   const [ending, setEnding] = useState<AuthSession | null>(null);
   const [everywhere, setEverywhere] = useState(false);
   const [busy, setBusy] = useState(false);
+  // Ending sessions is the server's: offline it waits, and says so.
+  const online = useOnline();
+  const describedBy = online ? undefined : 'sessions-offline';
   const name = (s: AuthSession) => s.label.trim() || t('unknown');
 
   async function end(s: AuthSession) {
@@ -75,7 +79,7 @@ export function SessionsSection() {
       <h2 id="sessions-title">{t('title')}</h2>
       <p className="hint">{t('intro')}</p>
       {sessions.error && !sessions.data ? (
-        <p className="muted">{t('loadFailed')}</p>
+        <p className="muted">{online ? t('loadFailed') : t('loadLater')}</p>
       ) : (
         <ul className="device-list" aria-busy={!sessions.data}>
           {list.map((s) => (
@@ -95,7 +99,8 @@ export function SessionsSection() {
                 <button
                   type="button"
                   className="button small secondary"
-                  disabled={busy}
+                  disabled={busy || !online}
+                  aria-describedby={describedBy}
                   onClick={() => setEnding(s)}
                   aria-label={t('endNamed', { name: name(s) })}
                 >
@@ -106,9 +111,14 @@ export function SessionsSection() {
           ))}
         </ul>
       )}
-      <button type="button" className="button secondary" disabled={busy} onClick={() => setEverywhere(true)}>
+      <button type="button" className="button secondary" disabled={busy || !online} aria-describedby={describedBy} onClick={() => setEverywhere(true)}>
         {t('signOutEverywhere')}
       </button>
+      {!online && (
+        <p id="sessions-offline" className="hint">
+          {t('offline')}
+        </p>
+      )}
 
       <Dialog
         open={ending !== null}
@@ -119,13 +129,14 @@ export function SessionsSection() {
             <button type="button" className="button secondary" onClick={() => setEnding(null)} disabled={busy}>
               {t('cancel')}
             </button>
-            <button type="button" className="button danger" onClick={() => ending && void end(ending)} disabled={busy}>
+            <button type="button" className="button danger" onClick={() => ending && void end(ending)} disabled={busy || !online}>
               {t('endConfirm.confirm')}
             </button>
           </>
         }
       >
         <p>{ending && t('endConfirm.text', { name: name(ending), when: dates.when(ending.created_at) })}</p>
+        {!online && <p className="hint">{t('offline')}</p>}
       </Dialog>
 
       <Dialog
@@ -137,13 +148,14 @@ export function SessionsSection() {
             <button type="button" className="button secondary" onClick={() => setEverywhere(false)} disabled={busy}>
               {t('cancel')}
             </button>
-            <button type="button" className="button danger" onClick={() => void endEverywhere()} disabled={busy}>
+            <button type="button" className="button danger" onClick={() => void endEverywhere()} disabled={busy || !online}>
               {t('everywhereConfirm.confirm')}
             </button>
           </>
         }
       >
         <p>{t('everywhereConfirm.text')}</p>
+        {!online && <p className="hint">{t('offline')}</p>}
       </Dialog>
     </section>
   );

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Dialog } from '../../components/Dialog';
 import { toast } from '../../components/toast';
 import { api } from '../../lib/api';
+import { useOnline } from '../../lib/useOnline';
 import type { CalendarUrl } from '../../lib/types';
 
 /** The same feed URL for calendar apps that open `webcal:` links. */
@@ -24,6 +25,15 @@ export function CalendarFeed() {
   const [url, setUrl] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [confirm, setConfirm] = useState<null | 'rotate' | 'off'>(null);
+  // Making and turning off a link are the server's: offline they wait, and say so.
+  const online = useOnline();
+  const off = busy || !online;
+  const offlineReason = online ? null : (
+    <p id={`${ids}-offline`} className="hint">
+      {t('calendar.offline')}
+    </p>
+  );
+  const describedBy = online ? undefined : `${ids}-offline`;
 
   async function create() {
     setConfirm(null);
@@ -86,24 +96,26 @@ export function CalendarFeed() {
             <a className="button secondary" href={webcalUrl(url)}>
               {t('calendar.open')}
             </a>
-            <button type="button" className="button secondary" disabled={busy} onClick={() => setConfirm('rotate')}>
+            <button type="button" className="button secondary" disabled={off} aria-describedby={describedBy} onClick={() => setConfirm('rotate')}>
               {t('calendar.rotate')}
             </button>
-            <button type="button" className="button danger" disabled={busy} onClick={() => setConfirm('off')}>
+            <button type="button" className="button danger" disabled={off} aria-describedby={describedBy} onClick={() => setConfirm('off')}>
               {t('calendar.turnOff')}
             </button>
           </div>
+          {offlineReason}
         </>
       ) : (
         <>
           <div className="row">
-            <button type="button" className="button primary" disabled={busy} onClick={() => void create()}>
+            <button type="button" className="button primary" disabled={off} aria-describedby={describedBy} onClick={() => void create()}>
               {t('calendar.create')}
             </button>
-            <button type="button" className="button secondary" disabled={busy} onClick={() => setConfirm('off')}>
+            <button type="button" className="button secondary" disabled={off} aria-describedby={describedBy} onClick={() => setConfirm('off')}>
               {t('calendar.turnOffEarlier')}
             </button>
           </div>
+          {offlineReason}
           <p className="hint">{t('calendar.createHint')}</p>
         </>
       )}
@@ -117,11 +129,11 @@ export function CalendarFeed() {
               {t('calendar.cancel')}
             </button>
             {confirm === 'rotate' ? (
-              <button type="button" className="button primary" onClick={() => void create()}>
+              <button type="button" className="button primary" disabled={!online} onClick={() => void create()}>
                 {t('calendar.rotate')}
               </button>
             ) : (
-              <button type="button" className="button danger" onClick={() => void turnOff()}>
+              <button type="button" className="button danger" disabled={!online} onClick={() => void turnOff()}>
                 {t('calendar.turnOff')}
               </button>
             )}
@@ -129,6 +141,7 @@ export function CalendarFeed() {
         }
       >
         <p>{confirm === 'rotate' ? t('calendar.rotateText') : t('calendar.turnOffText')}</p>
+        {!online && <p className="hint">{t('calendar.offline')}</p>}
       </Dialog>
     </section>
   );

@@ -6,6 +6,7 @@ import { api, isApiError } from '../../lib/api';
 import { errorSummary } from '../../lib/apiErrors';
 import { expectSignOut, signOut, useAuth } from '../../lib/authStore';
 import { preventImeSubmit } from '../../lib/ime';
+import { useOnline } from '../../lib/useOnline';
 import { useLocalizedPath } from '../../lib/useLang';
 
 export default function DeleteAccountPage() {
@@ -16,11 +17,12 @@ export default function DeleteAccountPage() {
   const lp = useLocalizedPath();
   const [confirm, setConfirm] = useState('');
   const [busy, setBusy] = useState(false);
+  const online = useOnline();
   const matches = !!user && confirm.trim().toLowerCase() === user.email.toLowerCase();
 
   async function submit(e: FormEvent) {
     e.preventDefault();
-    if (!user || !matches) return;
+    if (!user || !matches || !online) return;
     setBusy(true);
     expectSignOut(pathname);
     try {
@@ -43,9 +45,14 @@ export default function DeleteAccountPage() {
         <p>{t('delete.warning')}</p>
         <label htmlFor="delete-confirm">{t('delete.confirmLabel', { email: user?.email ?? '' })}</label>
         <input id="delete-confirm" type="email" autoComplete="off" value={confirm} onChange={(e) => setConfirm(e.target.value)} />
-        <button type="submit" className="button danger" disabled={!matches || busy}>
+        <button type="submit" className="button danger" disabled={!matches || busy || !online} aria-describedby={online ? undefined : 'delete-offline'}>
           {t('delete.submit')}
         </button>
+        {!online && (
+          <p id="delete-offline" className="hint">
+            {t('delete.offline')}
+          </p>
+        )}
       </form>
     </div>
   );

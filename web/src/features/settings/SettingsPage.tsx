@@ -6,6 +6,7 @@ import { toast } from '../../components/toast';
 import { api, isApiError } from '../../lib/api';
 import { errorSummary } from '../../lib/apiErrors';
 import { preventImeSubmit } from '../../lib/ime';
+import { useOnline } from '../../lib/useOnline';
 import { EMAIL_FALLBACK_CHOICES, SNOOZE_PRESETS, type Settings } from '../../lib/types';
 import { TimeZoneSelect } from '../../shared/TimeZoneSelect';
 import { useSettings } from '../../shared/useSettings';
@@ -20,6 +21,8 @@ export default function SettingsPage({ devices, sessions }: { devices: ReactNode
   const { data, error, isLoading, mutate } = useSettings({ retry: true });
   const [form, setForm] = useState<Settings | null>(null);
   const [busy, setBusy] = useState(false);
+  // Settings are saved straight to the server (nothing queues them): offline, saving waits.
+  const online = useOnline();
 
   useEffect(() => {
     if (data) setForm(data);
@@ -27,7 +30,7 @@ export default function SettingsPage({ devices, sessions }: { devices: ReactNode
 
   async function submit(e: FormEvent) {
     e.preventDefault();
-    if (!form) return;
+    if (!form || !online) return;
     setBusy(true);
     try {
       const saved = await api.settings.update(form);
@@ -46,7 +49,11 @@ export default function SettingsPage({ devices, sessions }: { devices: ReactNode
   return (
     <div className="settings-page narrow">
       <h1>{t('title')}</h1>
-      {isLoading && !form ? (
+      {!form && !online ? (
+        <p className="notice" role="status">
+          {t('offline.loadLater')}
+        </p>
+      ) : isLoading && !form ? (
         <Spinner />
       ) : error && !form ? (
         <p className="field-error" role="alert">
@@ -135,9 +142,14 @@ export default function SettingsPage({ devices, sessions }: { devices: ReactNode
           </select>
           <p className="hint">{t('emailFallbackHint')}</p>
 
-          <button type="submit" className="button primary" disabled={busy}>
+          <button type="submit" className="button primary" disabled={busy || !online} aria-describedby={online ? undefined : 'settings-offline'}>
             {busy ? t('saving') : t('save')}
           </button>
+          {!online && (
+            <p id="settings-offline" className="hint">
+              {t('offline.save')}
+            </p>
+          )}
         </form>
       ) : null}
       <CalendarFeed />

@@ -7,11 +7,13 @@ import { Figures, type Figure } from '../../components/Figures';
 import { JsonTable } from '../../components/JsonTable';
 import { Spinner } from '../../components/Spinner';
 import { api } from '../../lib/api';
+import { useAuth } from '../../lib/authStore';
 import { formatDay } from '../../lib/format';
 import { swrKeys } from '../../lib/swrKeys';
 import { useLang } from '../../lib/useLang';
 import { useNow } from '../../lib/useNow';
 import { HealthChecklist, StatusDot } from '../../shared/health/HealthChecklist';
+import { OperatorSetupNotice } from '../../shared/OperatorSetupNotice';
 import { useHealth } from '../../shared/health/useHealth';
 import { STATUS_BUCKET_MS, metricFormat, readServerStatus, type StatusView } from '../../shared/statusData';
 import { fetchHealthDetails, serverHealthRows } from './serverHealth';
@@ -25,9 +27,12 @@ export default function StatusPage() {
   const health = useHealth();
   const server = useSWR(swrKeys.serverStatus(), () => api.health.status(), { refreshInterval: 30_000 });
   const parts = useSWR(swrKeys.healthDetails(), () => fetchHealthDetails(api.health.details), { refreshInterval: 30_000 });
+  // The operator learns here (and on the admin page) which operator details are missing.
+  const { isAdmin } = useAuth();
   return (
     <div className="narrow">
       <h1>{t('title')}</h1>
+      {isAdmin && <OperatorSetupNotice />}
       <section className="card">
         <div className="row between">
           <h2>

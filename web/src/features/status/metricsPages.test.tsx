@@ -193,5 +193,8 @@ describe('/admin/dashboard', () => {
     });
     renderApp('/en/admin/dashboard');
     expect(await screen.findByText('This page is for administrators only.')).toBeInTheDocument();
+    // the server refused: no admin links either
+    expect(screen.queryByRole('link', { name: 'Users' })).toBeNull();
+    expect(screen.queryByRole('link', { name: 'Test email' })).toBeNull();
   });
 });
