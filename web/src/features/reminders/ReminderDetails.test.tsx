@@ -90,7 +90,8 @@ describe('ReminderDetails', () => {
     const [newest, older] = [...history.querySelectorAll('.delivery-entry')] as [HTMLElement, HTMLElement];
     expect(newest).toHaveTextContent('On time');
     expect(newest).toHaveTextContent('Shown');
-    expect(newest).toHaveTextContent(/shown /);
+    // a label, capitalised: "Shown <when>"
+    expect(newest.querySelector('p.muted.small')).toHaveTextContent(/^Shown \S/);
     expect(newest).toHaveTextContent('iPhone: Shown');
     expect(older).toHaveTextContent('Failed');
     expect(older).toHaveTextContent('Removed device: Failed');
