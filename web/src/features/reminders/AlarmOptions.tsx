@@ -1,6 +1,9 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import type { Dates } from '../../shared/useDates';
 import { alertText } from './alarmText';
+import { pastAlertId, PastAlertWarnings } from './PastAlertWarnings';
+import type { PastAlerts } from './pastAlerts';
 import type { FormSectionProps } from './RepeatOptions';
 import { ALERT_PRESETS, MAX_ALERTS_BEFORE, REPEAT_EVERY_CHOICES, REPEAT_TIMES_MAX } from './reminderLogic';
 
@@ -16,8 +19,11 @@ export function AlarmOptions({
   setForm,
   err,
   described,
-}: FormSectionProps) {
+  past,
+  dates,
+}: FormSectionProps & { past: PastAlerts | null; dates: Dates }) {
   const { t } = useTranslation('reminders');
+  const passed = (m: number) => past?.minutes.includes(m) ?? false;
   const available = ALERT_PRESETS.filter((m) => !form.alerts.includes(m));
   const [picked, setPicked] = useState<number | null>(null);
   const pick = picked !== null && available.includes(picked as (typeof ALERT_PRESETS)[number]) ? picked : (available[0] ?? null);
@@ -40,12 +46,15 @@ export function AlarmOptions({
       ) : (
         <ul className="chips" aria-labelledby={`${id}-alerts`}>
           {form.alerts.map((m) => (
-            <li key={m}>
+            <li key={m} className={passed(m) ? 'passed' : undefined}>
+              {/* its time has passed: marked here, said under the chips */}
+              {passed(m) && <span aria-hidden="true">⚠︎ </span>}
               <span>{alertText(m, t)}</span>
               <button
                 type="button"
                 className="icon-button"
                 aria-label={t('alarms.remove', { alert: alertText(m, t) })}
+                aria-describedby={passed(m) ? pastAlertId(id, m) : undefined}
                 onClick={() => setForm((f) => ({ ...f, alerts: f.alerts.filter((x) => x !== m) }))}
               >
                 ×
@@ -54,6 +63,7 @@ export function AlarmOptions({
           ))}
         </ul>
       )}
+      {past && <PastAlertWarnings id={id} past={past} timezone={form.timezone} dates={dates} />}
       {full ? (
         <p className="hint">{t('alarms.full')}</p>
       ) : (

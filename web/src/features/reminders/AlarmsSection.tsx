@@ -1,11 +1,18 @@
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Lang } from '../../lib/lang';
+import { useNow } from '../../lib/useNow';
+import type { Dates } from '../../shared/useDates';
 import { AlarmOptions } from './AlarmOptions';
 import { alertsText, nagText } from './alarmText';
+import { PastAlertWarnings } from './PastAlertWarnings';
+import { pastAlerts } from './pastAlerts';
 import { buildRepeat, type FormErrors, type ReminderForm } from './reminderLogic';
 
-/** The reminder form's "Alerts and repeat until done": folded, with what is set said beside it. */
+/**
+ * The reminder form's "Alerts and repeat until done": folded, with what is set said beside it,
+ * and, folded or not, which alerts' times have already passed (they will not ring).
+ */
 export function AlarmsSection({
   ids,
   form,
@@ -15,6 +22,7 @@ export function AlarmsSection({
   open,
   onToggle,
   lang,
+  dates,
 }: {
   ids: string;
   form: ReminderForm;
@@ -24,8 +32,12 @@ export function AlarmsSection({
   open: boolean;
   onToggle: () => void;
   lang: Lang;
+  dates: Dates;
 }) {
   const { t } = useTranslation('reminders');
+  // An alert's time passes while the dialog is open: checked again every 15 s.
+  const now = useNow(15_000);
+  const past = pastAlerts(form, now);
   const summary = [alertsText(form.alerts, t, lang), nagText(buildRepeat(form), t)].filter(Boolean).join(t('recurrence.label.separator'));
   return (
     <>
@@ -39,7 +51,11 @@ export function AlarmsSection({
           </p>
         )}
       </div>
-      {open && <AlarmOptions id={`${ids}-alarms`} form={form} setForm={setForm} err={err} described={described} />}
+      {open ? (
+        <AlarmOptions id={`${ids}-alarms`} form={form} setForm={setForm} err={err} described={described} past={past} dates={dates} />
+      ) : (
+        past && <PastAlertWarnings id={`${ids}-alarms`} past={past} timezone={form.timezone} dates={dates} />
+      )}
     </>
   );
 }

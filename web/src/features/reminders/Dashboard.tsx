@@ -7,6 +7,7 @@ import { isWaitingToSync, usePendingReminderIds } from '../../lib/offline/pendin
 import { useLocalizedPath } from '../../lib/useLang';
 import { OPEN_CREATE_DIALOG } from '../../shared/navState';
 import { useDates } from '../../shared/useDates';
+import { LastDeliveryBadge } from './LastDeliveryBadge';
 import { dashboardSummary } from './reminderLogic';
 import { archivedCount, useArchivedPage } from './useArchived';
 import { useReminders } from './useReminders';
@@ -76,6 +77,7 @@ export default function Dashboard({ deviceNotice, quickAdd }: { deviceNotice: Re
                   {r.description && <p className="muted">{r.description}</p>}
                   {isWaitingToSync(r.id, pendingIds) && <span className="badge warn">{t('pendingSync')}</span>}
                   {r.overdue && <span className="badge warn">{t('overdue')}</span>}
+                  {r.overdue && <LastDeliveryBadge reminder={r} />}
                   {r.snoozed_until && <p className="small snoozed">{t('snoozedUntil', { when: dates.when(r.snoozed_until, r.timezone) })}</p>}
                 </div>
                 <div className="reminder-when">

@@ -10,16 +10,20 @@ const PREVIEW_NEEDS_DATE: readonly (keyof FormErrors)[] = ['date', 'time', 'time
 /**
  * The reminder dialog's preview: the next occurrences in the reminder's zone, the moved and the
  * dropped ones marked; or what stops it (`errorText` words a field's problem as the form does).
+ * A time already past is never listed: the preview says that some have passed, or that all have.
  */
 export function PreviewSection({
   id,
   preview,
   timezone,
+  once,
   dates,
   errorText,
 }: {
   id: string;
   preview: Preview;
+  /** a one-time reminder (its one time, not "all its times", has passed) */
+  once: boolean;
   timezone: string;
   dates: Dates;
   errorText: (k: keyof FormErrors, message: string) => string;
@@ -36,17 +40,23 @@ export function PreviewSection({
         <p className="muted">{t('dialog.previewLoading')}</p>
       ) : preview.error ? (
         <p className="muted">{t('dialog.previewUnavailable')}</p>
+      ) : preview.rows.length === 0 && preview.passed > 0 ? (
+        // Never a past time as if it were to come: say that they have passed.
+        <p className="muted">{preview.ended ? (once ? t('dialog.previewPassedOnce') : t('dialog.previewAllPassed')) : t('dialog.previewTooFarBack')}</p>
       ) : preview.rows.length === 0 ? (
         <p className="muted">{blocked}</p>
       ) : (
-        <ol>
-          {preview.rows.map(({ iso, mark }) => (
-            <li key={`${iso}-${mark ?? ''}`} className={mark === 'skipped' || mark === 'holiday' ? 'dropped' : undefined}>
-              <span className="when">{dates.when(iso, timezone)}</span>
-              {mark && <span className={`badge${mark === 'moved' ? '' : ' muted'}`}>{t(PREVIEW_MARK_TEXT[mark])}</span>}
-            </li>
-          ))}
-        </ol>
+        <>
+          <ol>
+            {preview.rows.map(({ iso, mark }) => (
+              <li key={`${iso}-${mark ?? ''}`} className={mark === 'skipped' || mark === 'holiday' ? 'dropped' : undefined}>
+                <span className="when">{dates.when(iso, timezone)}</span>
+                {mark && <span className={`badge${mark === 'moved' ? '' : ' muted'}`}>{t(PREVIEW_MARK_TEXT[mark])}</span>}
+              </li>
+            ))}
+          </ol>
+          {preview.passed > 0 && <p className="hint">{t('dialog.previewPassedLeftOut')}</p>}
+        </>
       )}
     </section>
   );

@@ -90,7 +90,8 @@ describe('ReminderDetails', () => {
     const [newest, older] = [...history.querySelectorAll('.delivery-entry')] as [HTMLElement, HTMLElement];
     expect(newest).toHaveTextContent('On time');
     expect(newest).toHaveTextContent('Shown');
-    expect(newest).toHaveTextContent(/shown /);
+    // a label, capitalised: "Shown <when>"
+    expect(newest.querySelector('p.muted.small')).toHaveTextContent(/^Shown \S/);
     expect(newest).toHaveTextContent('iPhone: Shown');
     expect(older).toHaveTextContent('Failed');
     expect(older).toHaveTextContent('Removed device: Failed');
@@ -180,7 +181,9 @@ describe('ReminderDetails', () => {
     renderDetails(daily);
     fireEvent.click(await screen.findByRole('button', { name: 'Skip next' }));
     const day = formatDay('2030-01-02', { lang: 'en', now: Date.now(), zone: deviceZone() });
-    await waitFor(() => expect(toasts()).toContain(`success: Skipped ${day}. To undo it, edit the reminder.`));
+    await waitFor(() => expect(toasts()).toContain(`success: Skipped ${day}.`));
+    // with Undo (skipUndo.test.tsx)
+    expect(getToasts()[0]?.action?.label).toBe('Undo');
     expect(s.posts().map((c) => c.url)).toEqual(['/api/reminders/r1/skip']);
   });
 

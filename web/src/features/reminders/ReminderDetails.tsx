@@ -12,6 +12,7 @@ import { latestLog } from './reminderLogic';
 import { SnoozeMenu } from './SnoozeMenu';
 import type { SnoozeClock } from './snoozeUntil';
 import { UpcomingOccurrences } from './UpcomingOccurrences';
+import { useDeliveryLogs } from './useDeliveryLogs';
 import { useDetailActions } from './useDetailActions';
 import { useSnoozeChoice } from './useSnoozeChoice';
 
@@ -38,7 +39,7 @@ export function ReminderDetails({
   const dates = useDates();
   const id = reminder.id;
   const occurrences = useSWR(reminder.is_archived ? null : swrKeys.occurrences(id, UPCOMING), () => api.reminders.occurrences(id, UPCOMING));
-  const logs = useSWR(swrKeys.logs(id), () => api.reminders.logs(id));
+  const logs = useDeliveryLogs(id);
   const snooze = useSnoozeChoice(snoozeMinutes, snoozeClock);
   const last = latestLog(logs.data ?? []);
   const { busy, handle, skipNext, sendNow } = useDetailActions({

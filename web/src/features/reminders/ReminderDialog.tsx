@@ -73,9 +73,9 @@ export function ReminderDialog({
           onToggleMore={() => f.setMoreOpen((o) => !o)}
           dates={dates}
         />
-        <AlarmsSection {...parts} open={f.alarmsOpen} onToggle={() => f.setAlarmsOpen((o) => !o)} lang={dates.lang} />
+        <AlarmsSection {...parts} open={f.alarmsOpen} onToggle={() => f.setAlarmsOpen((o) => !o)} lang={dates.lang} dates={dates} />
         <SkippedDates ids={ids} form={f.form} setForm={f.setForm} dates={dates} />
-        <PreviewSection id={`${ids}-preview`} preview={f.preview} timezone={f.form.timezone} dates={dates} errorText={errorText} />
+        <PreviewSection id={`${ids}-preview`} preview={f.preview} timezone={f.form.timezone} once={f.form.kind === 'none'} dates={dates} errorText={errorText} />
         {f.serverError && (
           <p className="field-error" role="alert">
             {f.serverError}

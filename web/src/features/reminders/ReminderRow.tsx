@@ -6,6 +6,7 @@ import { useLang } from '../../lib/useLang';
 import type { Dates } from '../../shared/useDates';
 import { alertsText, nagText } from './alarmText';
 import { DoneEarlyButton } from './DoneEarlyButton';
+import { LastDeliveryBadge } from './LastDeliveryBadge';
 import { ReminderDetails } from './ReminderDetails';
 import type { SnoozeClock } from './snoozeUntil';
 import { When } from './When';
@@ -60,6 +61,8 @@ export function ReminderRow({
           {waiting && <span className="badge warn">{t('pendingSync')}</span>}
           {r.is_archived && <span className="badge">{t('status.completed')}</span>}
           {r.overdue && <span className="badge warn">{t('overdue')}</span>}
+          {/* and how its last ring was delivered */}
+          {r.overdue && <LastDeliveryBadge reminder={r} />}
         </p>
         {r.snoozed_until && <p className="small snoozed">{t('snoozedUntil', { when: dates.when(r.snoozed_until, r.timezone) })}</p>}
       </div>

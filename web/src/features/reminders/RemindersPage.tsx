@@ -18,7 +18,10 @@ import { useReminders } from './useReminders';
 import { useReminderSettings } from './useReminderSettings';
 import { useRemindersUrlState } from './useRemindersUrlState';
 
-/** `deviceNotice` goes into the create/edit dialog; `quickAdd` is the quick-add box (the app passes both in). */
+/**
+ * `deviceNotice` (whether this device will ring) shows at the top of the page, as on the
+ * dashboard, and in the create/edit dialog; `quickAdd` is the quick-add box (the app passes both in).
+ */
 export default function RemindersPage({ deviceNotice, quickAdd }: { deviceNotice: ReactNode; quickAdd?: ReactNode }) {
   const { t } = useTranslation('reminders');
   const dates = useDates();
@@ -70,6 +73,7 @@ export default function RemindersPage({ deviceNotice, quickAdd }: { deviceNotice
           {t('create')}
         </button>
       </div>
+      {deviceNotice}
       {atLimit && <p className="notice">{t('errors.limit')}</p>}
       {!online && (
         <p className="notice" id="delete-offline-reason">

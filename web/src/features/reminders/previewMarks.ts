@@ -40,3 +40,32 @@ export function markPreview(
   }
   return rows.sort((a, b) => Date.parse(a.iso) - Date.parse(b.iso));
 }
+
+/** What the preview shows of the rows: never a past instant (decisions.md "What happened, in the list"). */
+export interface UpcomingPreview {
+  /** the rows to come: at most `limit` occurrences, with the dropped dates among them */
+  rows: PreviewRow[];
+  /** how many occurrences were left out because their time had passed */
+  passed: number;
+  /** nothing is to come: the series ended before `now` (else the list did not reach `now`) */
+  ended: boolean;
+}
+
+const rings = (r: PreviewRow) => r.mark === null || r.mark === 'moved';
+
+/**
+ * The preview's rows from `now` on: an instant already past is left out (counted in `passed`),
+ * never listed as to come; then the first `limit` occurrences, and the skipped or holiday dates
+ * up to the last of them. `complete`: the rows hold the whole series (it ended within them).
+ */
+export function upcomingRows(rows: readonly PreviewRow[], now: number, limit: number, complete: boolean): UpcomingPreview {
+  const future = rows.filter((r) => Date.parse(r.iso) >= now);
+  const passed = rows.filter((r) => rings(r) && Date.parse(r.iso) < now).length;
+  const occurrences = future.filter(rings);
+  const cutoff = occurrences.length > limit ? Date.parse(occurrences[limit - 1]!.iso) : Infinity;
+  return {
+    rows: future.filter((r) => Date.parse(r.iso) <= cutoff),
+    passed,
+    ended: complete && occurrences.length === 0,
+  };
+}

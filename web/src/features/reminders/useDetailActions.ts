@@ -9,7 +9,7 @@ import { isReminderKey, swrKeys } from '../../lib/swrKeys';
 import type { DeliveryLog, Reminder } from '../../lib/types';
 import type { Dates } from '../../shared/useDates';
 import type { SnoozeBody } from './useSnoozeChoice';
-import { skipNextOccurrence } from './useReminders';
+import { skipNextOccurrence, useReminderMutations } from './useReminders';
 
 export type DetailAction = 'complete' | 'snooze' | 'send' | 'skip';
 
@@ -36,6 +36,7 @@ export function useDetailActions({
 }) {
   const { t } = useTranslation(['reminders', 'errors']);
   const { mutate } = useSWRConfig();
+  const { update } = useReminderMutations();
   const [busy, setBusy] = useState<null | DetailAction>(null);
   const id = reminder.id;
 
@@ -76,12 +77,29 @@ export function useDetailActions({
       // The toast names the date the server added to `skip`.
       const added = (after.recurrence.skip ?? []).filter((d) => !before.has(d)).sort()[0];
       const date = added ? dates.day(added) : nextOccurrence ? dates.when(nextOccurrence, reminder.timezone) : '';
-      toast.success(t('details.skippedToast', { date }));
+      // Undo takes that date out of `skip` again; without knowing the date there is nothing to undo.
+      if (added) toast.success(t('details.skippedToast', { date }), { action: { label: t('details.undo'), run: () => void undoSkip(after, added, date) } });
+      else toast.success(t('details.skippedNoUndoToast', { date }));
       await mutate(isReminderKey);
     } catch (e) {
       toast.error(isApiError(e, 'VALIDATION_FAILED') ? errorSummary(t, e) : t('details.skipFailed'));
     } finally {
       setBusy(null);
+    }
+  }
+
+  /**
+   * Undo of a skip: PUT the reminder's recurrence (as the skip answered it) without the skipped
+   * date. Offline, the edit is queued like any other and shows at once.
+   */
+  async function undoSkip(after: Reminder, added: string, date: string) {
+    const recurrence = { ...after.recurrence, skip: (after.recurrence.skip ?? []).filter((d) => d !== added) };
+    try {
+      await update(id, { recurrence });
+      toast.success(navigator.onLine ? t('details.skipUndoneToast', { date }) : t('toast.queued'));
+      await mutate(isReminderKey);
+    } catch (e) {
+      toast.error(isApiError(e, 'VALIDATION_FAILED') ? errorSummary(t, e) : t('details.undoFailed', { date }));
     }
   }
 
