@@ -27,6 +27,11 @@ export function tempReminder(input: ReminderInput, id: string, userId: string, a
     status: 'pending',
     created_at: iso,
     updated_at: iso,
+    // The server's defaults: the account's default list ('' until it answers), for everyone in it.
+    list_id: '',
+    assignees: [],
+    rotate: false,
+    created_by: userId,
   };
   return withInput(server, input);
 }
@@ -37,10 +42,13 @@ export function tempReminder(input: ReminderInput, id: string, userId: string, a
  * one); `metadata` is kept as sent.
  */
 export function withInput(r: Reminder, input: Partial<ReminderInput>): Reminder {
-  const { alerts, recurrence, timezone, metadata, ...rest } = input;
+  const { alerts, recurrence, timezone, metadata, list_id, assignees, rotate, ...rest } = input;
   return {
     ...r,
     ...rest,
+    ...(list_id != null ? { list_id } : {}),
+    ...(assignees != null ? { assignees } : {}),
+    ...(rotate != null ? { rotate } : {}),
     ...(alerts != null ? { alerts } : {}),
     ...(recurrence != null ? { recurrence } : {}),
     ...(timezone != null ? { timezone } : {}),

@@ -33,7 +33,7 @@ function rem(id: string, scheduled: string, extra: Partial<Reminder> = {}): Remi
     overdue: false,
     is_active: true,
     is_archived: false,
-    status: 'pending',
+    status: 'pending', list_id: 'list-1', assignees: [], rotate: false, created_by: 'u1',
     created_at: scheduled,
     updated_at: scheduled,
     ...extra,
