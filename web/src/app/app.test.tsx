@@ -31,8 +31,8 @@ describe('routing and language', () => {
   it('English home links stay under /en', async () => {
     mockFetch({});
     renderApp('/en');
-    expect(await screen.findByRole('link', { name: 'Get started' })).toHaveAttribute('href', '/en/login');
-    expect(screen.getByRole('link', { name: 'Learn more' })).toHaveAttribute('href', '/en/faq');
+    expect(await screen.findByRole('link', { name: 'Get Started' })).toHaveAttribute('href', '/en/login');
+    expect(screen.getByRole('link', { name: 'Learn More' })).toHaveAttribute('href', '/en/faq');
     expect(screen.getByRole('link', { name: 'See how it works' })).toHaveAttribute('href', '/en/guide');
     expect(screen.getAllByRole('heading', { level: 3 }).map((h) => h.textContent)).toEqual([
       'Audio alerts',
@@ -79,12 +79,12 @@ describe('home during the session check', () => {
     mockFetch({ 'GET /api/auth/session': () => session.promise, 'GET /api/reminders': () => ok([]) });
     renderApp('/en');
     // no spinner while the check is out: the home is there already
-    expect(await screen.findByRole('link', { name: 'Get started' })).toBeInTheDocument();
+    expect(await screen.findByRole('link', { name: 'Get Started' })).toBeInTheDocument();
     const check = checkSession();
     session.resolve(ok({ user: USER, is_admin: false }));
     await check;
     expect(await screen.findByRole('button', { name: 'Create your first reminder' })).toBeInTheDocument();
-    expect(screen.queryByRole('link', { name: 'Get started' })).toBeNull();
+    expect(screen.queryByRole('link', { name: 'Get Started' })).toBeNull();
   });
 });
 

@@ -93,11 +93,11 @@ describe('locales', () => {
     expect(leaf('en', 'notifications', 'test.notSubscribed')).toBe('Please enable notifications first');
     expect(leaf('en', 'notifications', 'test.rateLimited')).toBe('Please wait 60 seconds between test notifications');
     expect(leaf('en', 'notifications', 'test.failed')).toBe('Failed to send test notification');
-    // The spec's "All Good", "Get Started" and "Learn More", in the sentence case every other
-    // label uses.
+    // "All Good" is a status, in the sentence case every other status uses (the issue names
+    // its capitals); the spec names the home page's buttons "Get Started" and "Learn More".
     expect(leaf('en', 'health', 'status.healthy')).toBe('All good');
-    expect(leaf('en', 'home', 'getStarted')).toBe('Get started');
-    expect(leaf('en', 'home', 'learnMore')).toBe('Learn more');
+    expect(leaf('en', 'home', 'getStarted')).toBe('Get Started');
+    expect(leaf('en', 'home', 'learnMore')).toBe('Learn More');
   });
 });
 

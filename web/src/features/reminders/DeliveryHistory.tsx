@@ -55,7 +55,7 @@ function LogEntry({ log, stateText, when }: { log: DeliveryLog; stateText: (s: s
       <div className="row wrap">
         <span>{when(log.occurrence_at)}</span>
         {kind && <span className="muted small">{kind}</span>}
-        <span className={`badge${log.status === 'failed' || log.status === 'no_devices' || log.status === 'missed' ? ' warning' : ''}`}>{stateText(log.status)}</span>
+        <span className={`badge${log.status === 'failed' || log.status === 'no_devices' || log.status === 'missed' ? ' warn' : ''}`}>{stateText(log.status)}</span>
         {log.emailed_at && <span className="badge">{stateText('emailed')}</span>}
         {log.action && <span className="badge muted">{stateText(log.action)}</span>}
       </div>

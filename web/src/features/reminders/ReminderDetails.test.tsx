@@ -95,7 +95,7 @@ describe('ReminderDetails', () => {
     expect(newest).toHaveTextContent('iPhone: Shown');
     expect(older).toHaveTextContent('Failed');
     expect(older).toHaveTextContent('Removed device: Failed');
-    expect(older.querySelector('.badge.warning')).not.toBeNull();
+    expect(older.querySelector('.badge.warn')).not.toBeNull();
   });
 
   it('next notifications list every ring to come, saying which are alerts, repeats or the snooze', async () => {
@@ -270,6 +270,27 @@ describe('ReminderDetails', () => {
     const button = await screen.findByRole('button', { name: 'Mark “Medicine” done now, before it rings' });
     expect(button).toBeDisabled();
     expect(button).toHaveAccessibleDescription('Marking done needs a connection.');
+    // Send now needs it too, and says so in text beside it.
+    expect(screen.getByRole('button', { name: 'Send now' })).toBeDisabled();
+    expect(screen.getByRole('button', { name: 'Send now' })).toHaveAccessibleDescription('Send now needs a connection.');
+  });
+
+  it('offline, a repeating reminder\'s Skip next and Send now are disabled with the reason in text', async () => {
+    const s = server({}, []);
+    render(
+      <SWRConfig value={{ provider: () => new Map(), dedupingInterval: 0 }}>
+        <MemoryRouter initialEntries={['/en/reminders']}>
+          <ReminderDetails reminder={reminder({ recurrence: { kind: 'daily' } as Reminder['recurrence'] })} snoozeMinutes={10} snoozeClock={CLOCK} online={false} />
+        </MemoryRouter>
+      </SWRConfig>,
+    );
+    for (const name of ['Skip next', 'Send now']) {
+      const button = await screen.findByRole('button', { name });
+      expect(button).toBeDisabled();
+      expect(button).toHaveAccessibleDescription('Skip next and Send now need a connection.');
+    }
+    expect(screen.getByText('Skip next and Send now need a connection.')).toBeVisible();
+    expect(s.posts()).toEqual([]);
   });
 
   it('an archived reminder shows its history only: no next occurrences, no actions', async () => {

@@ -51,6 +51,7 @@ export function ReminderDetails({
     dates,
   });
   const recurring = (reminder.recurrence?.kind ?? 'none') !== 'none';
+  const offlineId = `details-offline-${id}`;
   // Any delivered reminder can be completed or snoozed here, also while snoozed.
   const canHandle = !reminder.is_archived && last !== null;
   const when = (iso: string) => dates.when(iso, reminder.timezone);
@@ -89,16 +90,34 @@ export function ReminderDetails({
           <DoneEarlyButton reminder={reminder} dates={dates} online={online} className="button small primary" />
         )}
         {!reminder.is_archived && recurring && (
-          <button type="button" className="button small secondary" disabled={busy !== null} onClick={() => void skipNext()}>
+          <button
+            type="button"
+            className="button small secondary"
+            disabled={busy !== null || !online}
+            aria-describedby={online ? undefined : offlineId}
+            onClick={() => void skipNext()}
+          >
             {t('details.skipNext')}
           </button>
         )}
         {!reminder.is_archived && (
-          <button type="button" className="button small secondary" disabled={busy !== null} onClick={() => void sendNow()}>
+          <button
+            type="button"
+            className="button small secondary"
+            disabled={busy !== null || !online}
+            aria-describedby={online ? undefined : offlineId}
+            onClick={() => void sendNow()}
+          >
             {t('details.sendNow')}
           </button>
         )}
       </div>
+      {/* Skip and send now need the server there and then: offline they wait, and say why. */}
+      {!online && !reminder.is_archived && (
+        <p id={offlineId} className="small hint">
+          {t(recurring ? 'details.offlineSkipSend' : 'details.offlineSend')}
+        </p>
+      )}
       {canHandle && snooze.choice === 'pick' && snooze.pickError && (
         <p id={`snooze-at-${id}-err`} className="field-error" role="alert">
           {t(snooze.pickError)}
