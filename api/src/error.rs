@@ -47,6 +47,14 @@ pub enum ApiError {
     ListLimit(usize),
     #[error("the default list cannot be deleted")]
     DefaultList,
+    #[error("A list has at most {0} people, pending invitations included.")]
+    MemberLimit(usize),
+    #[error("This address is already in the list.")]
+    AlreadyMember,
+    #[error("This invitation is not valid any more: it was used, cancelled or has expired.")]
+    InviteInvalid,
+    #[error("This invitation is for another address. Sign in with the address it was sent to.")]
+    InviteWrongAccount,
     #[error(transparent)]
     SignIn(SignInError),
     #[error("the push endpoint was refused: {0}")]
@@ -83,6 +91,10 @@ impl From<hibiki_common::Error> for ApiError {
             E::ReminderLimit(n) => ApiError::ReminderLimit(n),
             E::ListLimit(n) => ApiError::ListLimit(n),
             E::DefaultList => ApiError::DefaultList,
+            E::MemberLimit(n) => ApiError::MemberLimit(n),
+            E::AlreadyMember => ApiError::AlreadyMember,
+            E::InviteInvalid => ApiError::InviteInvalid,
+            E::InviteWrongAccount => ApiError::InviteWrongAccount,
             E::Forbidden => ApiError::Forbidden,
             E::EndpointInUse => ApiError::EndpointInUse,
             E::DeviceLimit(n) => ApiError::DeviceLimit(n),
@@ -116,6 +128,10 @@ impl ApiError {
             ApiError::ReminderLimit(_) => (StatusCode::CONFLICT, "REMINDER_LIMIT"),
             ApiError::ListLimit(_) => (StatusCode::CONFLICT, "LIST_LIMIT"),
             ApiError::DefaultList => (StatusCode::BAD_REQUEST, "DEFAULT_LIST"),
+            ApiError::MemberLimit(_) => (StatusCode::CONFLICT, "MEMBER_LIMIT"),
+            ApiError::AlreadyMember => (StatusCode::CONFLICT, "ALREADY_MEMBER"),
+            ApiError::InviteInvalid => (StatusCode::BAD_REQUEST, "INVITE_INVALID"),
+            ApiError::InviteWrongAccount => (StatusCode::FORBIDDEN, "INVITE_WRONG_ACCOUNT"),
             ApiError::SignIn(e) => match e {
                 SignInError::EmailInvalid(_) => (StatusCode::BAD_REQUEST, "EMAIL_INVALID"),
                 SignInError::RateLimited { .. } => (StatusCode::TOO_MANY_REQUESTS, "RATE_LIMITED"),

@@ -14,6 +14,16 @@ pub enum Error {
     ListLimit(usize),
     #[error("the default list cannot be deleted")]
     DefaultList,
+    #[error("a list has at most {0} people, pending invitations included")]
+    MemberLimit(usize),
+    #[error("this address is already in the list")]
+    AlreadyMember,
+    /// An invitation token that is not one, or was used, cancelled or expired.
+    #[error("this invitation is not valid any more")]
+    InviteInvalid,
+    /// Signed in as another address than the invitation's.
+    #[error("this invitation is for another address")]
+    InviteWrongAccount,
     /// A member asked for what only the list's owner may do.
     #[error("only the list's owner may do this")]
     Forbidden,

@@ -18,5 +18,6 @@ mod housekeeping;
 mod lists;
 mod reminders;
 mod schedules;
+mod sharing;
 mod trust;
 mod web;

@@ -228,10 +228,12 @@ describe('screenshots of the main screens', () => {
         await page.getByRole('button', { name: t('nav.signOut') }).waitFor();
         await screen('menu', false);
 
-        // not an admin: /admin/users says so (the server answers 403)
+        // not an admin: /admin/users says so, with no admin links
         await page.goto(`${prefixOf(lang)}/admin/users`);
-        await page.getByRole('alert').filter({ hasText: t('admin:forbidden') }).waitFor();
+        await page.getByRole('heading', { name: t('admin:adminsOnly.title') }).waitFor();
+        await page.getByText(t('admin:forbidden')).waitFor();
         assert.equal(await page.locator('.users-table').count(), 0);
+        assert.equal(await page.locator('a[href$="/admin/users"], a[href$="/admin/dashboard"]').count(), 0);
         await screen('admin-users-forbidden');
         await ctx.close();
       });

@@ -11,7 +11,7 @@ use hibiki_common::domain::states::Language;
 use hibiki_common::domain::zone::Zone;
 use hibiki_common::infra::config::Config;
 use hibiki_common::infra::jobs::MailJob;
-use hibiki_common::infra::storage::{FallbackMail, Store};
+use hibiki_common::infra::storage::{FallbackMail, InviteMail, Store};
 use hibiki_common::usecases::signin;
 
 use crate::payload::app_url;
@@ -186,13 +186,20 @@ fn uuid_like() -> String {
     format!("{}-{}", std::process::id(), SEQ.fetch_add(1, Ordering::Relaxed))
 }
 
-/// A job made ready: to whom, what, and the sign-in it spends (forgotten once sent).
+/// A job made ready: to whom, what, and the secret it carries (forgotten once sent).
 struct Ready {
     to: hibiki_common::domain::email::Email,
     subject: String,
     body: String,
     code: Option<String>,
-    sign_in: Option<String>,
+    secret: Option<Secret>,
+}
+
+/// The row whose sealed copy of a mail's secret goes once the mail is sent.
+enum Secret {
+    /// A pending sign-in, by its reference.
+    SignIn(String),
+    Invite(hibiki_common::domain::ids::InviteId),
 }
 
 /// Reads what a job names from the database and renders it in the recipient's language
@@ -210,7 +217,7 @@ async fn prepare(mailer: &Mailer, store: &Store, job: &MailJob) -> Result<Option
             let lang = db.user_language(&mail.email).await.ok().flatten().unwrap_or(*lang);
             let letter = Letter::SignIn { code: mail.secret.code.clone(), link_token: mail.secret.link_token };
             let (subject, body) = render(&letter, lang, mailer.public_url());
-            Ok(Some(Ready { to: mail.email, subject, body, code: mail.secret.code, sign_in: Some(sign_in.clone()) }))
+            Ok(Some(Ready { to: mail.email, subject, body, code: mail.secret.code, secret: Some(Secret::SignIn(sign_in.clone())) }))
         }
         MailJob::Test { user_id, lang } => {
             let Some((to, saved)) = db.mail_recipient(user_id).await.map_err(MailError::Store)? else {
@@ -218,7 +225,7 @@ async fn prepare(mailer: &Mailer, store: &Store, job: &MailJob) -> Result<Option
                 return Ok(None);
             };
             let (subject, body) = render(&Letter::Test, saved.unwrap_or(*lang), mailer.public_url());
-            Ok(Some(Ready { to, subject, body, code: None, sign_in: None }))
+            Ok(Some(Ready { to, subject, body, code: None, secret: None }))
         }
         MailJob::Fallback { user_id, log_id, .. } => {
             let Some((to, _)) = db.mail_recipient(user_id).await.map_err(MailError::Store)? else {
@@ -228,7 +235,7 @@ async fn prepare(mailer: &Mailer, store: &Store, job: &MailJob) -> Result<Option
             match db.fallback_mail(keys, log_id).await {
                 Ok(Some(m)) if !m.settled => {
                     let (subject, body) = render_fallback(&m, mailer.public_url());
-                    Ok(Some(Ready { to, subject, body, code: None, sign_in: None }))
+                    Ok(Some(Ready { to, subject, body, code: None, secret: None }))
                 }
                 Ok(_) => {
                     tracing::info!(%log_id, "fallback email dropped: the reminder was acted on or deleted");
@@ -240,7 +247,24 @@ async fn prepare(mailer: &Mailer, store: &Store, job: &MailJob) -> Result<Option
                 }
             }
         }
+        MailJob::Invite { invite_id, .. } => {
+            let Some(m) = db.invite_mail(keys, invite_id).await.map_err(MailError::Store)? else {
+                tracing::info!(%invite_id, "invitation email dropped: it was sent, cancelled or accepted");
+                return Ok(None);
+            };
+            let (subject, body) = render_invite(&m, mailer.public_url());
+            Ok(Some(Ready { to: m.to, subject, body, code: None, secret: Some(Secret::Invite(*invite_id)) }))
+        }
     }
+}
+
+/// An invitation mail, in the inviter's language: who invites (their address), the list, the
+/// address to sign in with, and the link (`/invite#token=…`, under `/en` for English).
+pub fn render_invite(m: &InviteMail, public_url: &str) -> (String, String) {
+    let link = app_url(public_url, m.language, &format!("/invite#token={}", m.token));
+    let Mail { subject, body } = MailText::Invite
+        .fill(m.language, &[("inviter", m.inviter.as_str()), ("list", &m.list_name), ("email", m.to.as_str()), ("link", &link)]);
+    (subject, body)
 }
 
 /// Sends one mail job. Temporary SMTP failures are retried here with backoff; the error of
@@ -249,10 +273,13 @@ async fn prepare(mailer: &Mailer, store: &Store, job: &MailJob) -> Result<Option
 pub async fn send_job(mailer: &Mailer, store: &Store, job: &MailJob) -> Result<(), MailError> {
     let Some(ready) = prepare(mailer, store, job).await? else { return Ok(()) };
     let forget = || async {
-        if let Some(reference) = &ready.sign_in
-            && let Err(e) = signin::sign_in_mail_sent(store, reference).await
-        {
-            tracing::warn!(error = %e, "could not forget a sent sign-in mail's secrets");
+        let forgot = match &ready.secret {
+            Some(Secret::SignIn(reference)) => signin::sign_in_mail_sent(store, reference).await.map_err(|e| e.to_string()),
+            Some(Secret::Invite(id)) => store.db.invite_mail_sent(id).await.map_err(|e| e.to_string()),
+            None => Ok(()),
+        };
+        if let Err(e) = forgot {
+            tracing::warn!(error = %e, "could not forget a sent mail's secret");
         }
     };
     let mut delay = Duration::from_secs(1);
@@ -352,5 +379,23 @@ mod tests {
             assert!(!subject.contains("歯医者") && !body.contains("歯医者") && !body.contains("保険証"), "{lang}: {subject} {body}");
             assert!(body.contains("reminders?reminder=11111111-1111-4111-8111-111111111111"));
         }
+    }
+
+    #[test]
+    fn invitation_mail_in_the_inviters_language_links_to_the_invite_page() {
+        let mail = |language| InviteMail {
+            to: hibiki_common::domain::email::Email::parse("guest@example.com").unwrap(),
+            token: "tok_en".into(),
+            list_name: "ゴミ出し".into(),
+            inviter: hibiki_common::domain::email::Email::parse("owner@example.com").unwrap(),
+            language,
+        };
+        let (subject, body) = render_invite(&mail(Language::Ja), "https://hibiki.example/");
+        assert!(subject.contains("ゴミ出し") && subject.contains("owner@example.com"), "{subject}");
+        assert!(body.contains("https://hibiki.example/invite#token=tok_en\n"), "{body}");
+        assert!(body.contains("guest@example.com") && body.contains("7 日間"), "{body}");
+        let (subject, body) = render_invite(&mail(Language::En), "https://hibiki.example");
+        assert!(subject.contains("invites you"), "{subject}");
+        assert!(body.contains("https://hibiki.example/en/invite#token=tok_en\n") && body.contains("7 days"), "{body}");
     }
 }

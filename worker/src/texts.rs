@@ -26,11 +26,13 @@ pub enum MailText {
     Fallback,
     /// The fallback with "hide content": only that a reminder is due.
     FallbackHidden,
+    /// An invitation to a list.
+    Invite,
 }
 
 impl MailText {
-    pub const ALL: [MailText; 5] =
-        [MailText::SignInCode, MailText::SignInLink, MailText::Test, MailText::Fallback, MailText::FallbackHidden];
+    pub const ALL: [MailText; 6] =
+        [MailText::SignInCode, MailText::SignInLink, MailText::Test, MailText::Fallback, MailText::FallbackHidden, MailText::Invite];
 
     fn source(self, lang: Language) -> &'static str {
         match (self, lang) {
@@ -44,6 +46,8 @@ impl MailText {
             (MailText::Fallback, Language::En) => include_str!("../texts/en/fallback.txt"),
             (MailText::FallbackHidden, Language::Ja) => include_str!("../texts/ja/fallback_hidden.txt"),
             (MailText::FallbackHidden, Language::En) => include_str!("../texts/en/fallback_hidden.txt"),
+            (MailText::Invite, Language::Ja) => include_str!("../texts/ja/invite.txt"),
+            (MailText::Invite, Language::En) => include_str!("../texts/en/invite.txt"),
         }
     }
 

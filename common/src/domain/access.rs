@@ -16,6 +16,9 @@ pub const SESSION_TTL: SignedDuration = SignedDuration::from_hours(24 * 30);
 pub const SESSION_ABSOLUTE: SignedDuration = SignedDuration::from_hours(24 * 90);
 pub const MAIL_KIND_SIGN_IN: &str = "sign_in";
 pub const MAIL_KIND_TEST: &str = "test";
+/// An invitation to a list: counted per invited address, so no one address gets more than
+/// [`MAILS_PER_HOUR`] of them an hour, whoever sends them.
+pub const MAIL_KIND_INVITE: &str = "invite";
 
 /// How long the block after `earlier` blocks lasts: 1 h, 2 h, 4 h, ...
 pub fn block_length_ms(first_ms: i64, earlier: i64) -> i64 {

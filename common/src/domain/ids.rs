@@ -117,6 +117,11 @@ id_type! {
 }
 
 id_type! {
+    /// An invitation to a list.
+    InviteId
+}
+
+id_type! {
     /// A signed-in session (its public id; the token itself is never stored).
     SessionId
 }

@@ -5,13 +5,19 @@ use serde::{Deserialize, Serialize};
 use unicode_normalization::UnicodeNormalization;
 use utoipa::ToSchema;
 
-use crate::domain::ids::{ListId, UserId};
+use crate::domain::ids::{InviteId, ListId, UserId};
 use crate::domain::reminder::is_bidi_control;
 use crate::domain::states::Language;
 use crate::error::{FieldCode, FieldErrors};
 
 /// Lists an account may own besides its default list.
 pub const MAX_OWNED_LISTS: usize = 50;
+/// People in one list, its owner and pending invitations included.
+pub const MAX_LIST_PEOPLE: usize = 10;
+/// Invitations one owner may send in 24 hours.
+pub const INVITES_PER_DAY: usize = 10;
+/// How long an invitation can be accepted.
+pub const INVITE_VALID: jiff::SignedDuration = jiff::SignedDuration::from_hours(24 * 7);
 pub const MAX_LIST_NAME_CHARS: usize = 50;
 
 /// A list's colour, from a closed set the app has a swatch for in light and dark.
@@ -142,6 +148,57 @@ pub fn check_assignees(assignees: Vec<UserId>, rotate: bool, members: &[UserId],
     (kept, rotate)
 }
 
+/// A person in a list, as its members see them (co-members see each other's addresses).
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct Member {
+    #[schema(value_type = String)]
+    pub user_id: UserId,
+    pub email: String,
+    pub role: ListRole,
+    #[schema(value_type = String, format = DateTime)]
+    pub joined_at: jiff::Timestamp,
+}
+
+/// A pending invitation, as its list's owner sees it.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct Invite {
+    #[schema(value_type = String)]
+    pub id: InviteId,
+    pub email: String,
+    #[schema(value_type = String, format = DateTime)]
+    pub expires_at: jiff::Timestamp,
+}
+
+/// What an invitation link shows before it is accepted: addresses masked.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct InvitePeek {
+    pub list_name: String,
+    /// Who invited, masked (`a***@example.com`).
+    pub inviter: String,
+    /// The invited address, masked: the account to sign in with.
+    pub email: String,
+}
+
+/// `POST /api/lists/{id}/invites` body.
+#[derive(Debug, Clone, Deserialize, ToSchema)]
+pub struct InviteInput {
+    pub email: String,
+}
+
+/// `POST /api/invites/peek` and `/accept` body.
+#[derive(Debug, Clone, Deserialize, ToSchema)]
+pub struct InviteToken {
+    pub token: String,
+}
+
+/// Who a reminder rings for once `leaving` is no longer in its list: the others named, and
+/// rotation only while two or more remain.
+pub fn without_member(assignees: &[UserId], rotate: bool, leaving: &UserId) -> (Vec<UserId>, bool) {
+    let kept: Vec<UserId> = assignees.iter().filter(|a| *a != leaving).copied().collect();
+    let rotate = rotate && kept.len() >= 2;
+    (kept, rotate)
+}
+
 /// The default list's name until renamed.
 pub fn default_list_name(language: Language) -> &'static str {
     match language {
@@ -239,6 +296,16 @@ mod tests {
         let mut errors = FieldErrors::default();
         assert_eq!(check_assignees(Vec::new(), false, &[a], &mut errors), (Vec::new(), false));
         assert!(errors.into_result().is_ok());
+    }
+
+    #[test]
+    fn a_member_who_leaves_is_no_longer_an_assignee() {
+        let [a, b, c] = [UserId::generate(), UserId::generate(), UserId::generate()];
+        assert_eq!(without_member(&[a, b, c], true, &b), (vec![a, c], true));
+        assert_eq!(without_member(&[a, b], true, &b), (vec![a], false));
+        assert_eq!(without_member(&[a], false, &b), (vec![a], false));
+        // Only one named: with them gone, the reminder rings for everyone in the list.
+        assert_eq!(without_member(&[b], false, &b), (Vec::new(), false));
     }
 
     #[test]

@@ -3,7 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::domain::ids::{LogId, UserId};
+use crate::domain::ids::{InviteId, LogId, UserId};
 use crate::domain::states::Language;
 
 /// A push to send.
@@ -46,6 +46,9 @@ pub enum MailJob {
     /// A reminder no device showed (the email fallback). The contents are read from the
     /// database when it is sent, so the queue never holds them.
     Fallback { user_id: UserId, log_id: LogId, lang: Language },
+    /// An invitation to a list, sent in the inviter's language; the token is read sealed from
+    /// its row when it is sent.
+    Invite { user_id: UserId, invite_id: InviteId },
 }
 
 impl MailJob {
@@ -53,7 +56,7 @@ impl MailJob {
     pub fn user_id(&self) -> Option<&UserId> {
         match self {
             MailJob::SignIn { .. } => None,
-            MailJob::Test { user_id, .. } | MailJob::Fallback { user_id, .. } => Some(user_id),
+            MailJob::Test { user_id, .. } | MailJob::Fallback { user_id, .. } | MailJob::Invite { user_id, .. } => Some(user_id),
         }
     }
 }

@@ -109,7 +109,8 @@ pub async fn complete_early(store: &Store, user_id: &UserId, id: &ReminderId, no
         (false, None, None) => (r.scheduled_at.unwrap_or(now), ActionEffect::Archive),
     };
     let plan = r.plan(Event::Acted { occurrence, effect }, now);
-    store.db.apply_plan(&r.id, user_id, &plan, now).await?;
+    // A reminder's fires are its list owner's, whoever acts on it.
+    store.db.apply_plan(&r.id, &r.user_id, &plan, now).await?;
     store.db.touch_user(user_id, now).await?;
     store.db.get_reminder(&store.keys, user_id, id, now).await
 }

@@ -44,6 +44,22 @@ fn list_from_row(keys: &Keys, row: &AnyRow, language: Language) -> Result<List> 
     })
 }
 
+/// A list's name as `language` reads it (the default list's is the word for "Reminders" until
+/// renamed).
+pub(super) async fn list_name<'e, E: sqlx::Executor<'e, Database = sqlx::Any>>(
+    e: E,
+    keys: &Keys,
+    id: &ListId,
+    language: Language,
+) -> Result<String> {
+    let sealed: Option<Vec<u8>> =
+        sqlx::query_scalar("SELECT name FROM lists WHERE id = $1").bind(id).fetch_optional(e).await?.ok_or(Error::NotFound)?;
+    match sealed {
+        Some(sealed) => keys.open_string(&name_context(id), &sealed),
+        None => Ok(default_list_name(language).to_owned()),
+    }
+}
+
 /// The account's default list, made when it has none (an account made before lists had one
 /// made by the migration; a new one gets it on first use).
 pub(super) async fn ensure_default_list(conn: &mut sqlx::AnyConnection, user_id: &UserId, now: Timestamp) -> Result<ListId> {
