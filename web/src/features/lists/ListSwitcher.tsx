@@ -52,7 +52,7 @@ function Chip({ pressed, colour, name, count, onClick }: { pressed: boolean; col
   return (
     <button type="button" className={colour ? `chip lc-${colour}` : 'chip'} aria-pressed={pressed} onClick={onClick} title={name}>
       {colour && <span className="list-dot" aria-hidden="true" />}
-      <span className="chip-name">{name}</span>
+      <span className="chip-name">{name}</span>{' '}
       <span className="chip-count" aria-hidden="true">
         {count}
       </span>
