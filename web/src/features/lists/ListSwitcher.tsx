@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ManageListsDialog } from './ManageListsDialog';
 import { useLists } from './useLists';
@@ -22,10 +22,21 @@ export function ListSwitcher({ selected, onSelect, counts, total, online }: List
   const { t } = useTranslation('lists');
   const { data: lists } = useLists();
   const [managing, setManaging] = useState(false);
+  const several = !!lists && lists.length > 1;
+  // The chosen list's button in view (the row scrolls sideways on a phone), the page not moved.
+  const row = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const pressed = row.current?.querySelector<HTMLElement>('[aria-pressed="true"]');
+    const box = row.current;
+    if (!pressed || !box) return;
+    if (pressed.offsetLeft < box.scrollLeft || pressed.offsetLeft + pressed.offsetWidth > box.scrollLeft + box.clientWidth) {
+      box.scrollLeft = pressed.offsetLeft - 8;
+    }
+  }, [selected, several]);
   return (
     <div className="list-bar">
-      {lists && lists.length > 1 && (
-        <div className="list-chips" role="group" aria-label={t('switcher.label')}>
+      {lists && several && (
+        <div className="list-chips" role="group" aria-label={t('switcher.label')} ref={row}>
           <Chip pressed={selected === null} name={t('switcher.all')} count={total} onClick={() => onSelect(null)} />
           {lists.map((l) => (
             <Chip key={l.id} pressed={selected === l.id} colour={l.colour} name={l.name} count={counts[l.id] ?? 0} onClick={() => onSelect(l.id)} />

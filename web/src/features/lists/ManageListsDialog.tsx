@@ -111,7 +111,7 @@ export function ManageListsDialog({
                     <div className="list-manage-row">
                       <span className={`list-manage-name lc-${l.colour}`}>
                         <span className="list-dot" aria-hidden="true" />
-                        <span className="list-tag-name">{l.name}</span>
+                        <span>{l.name}</span>
                       </span>
                       <span className="muted small">{t('manage.active', { count: l.active_reminders })}</span>
                       {l.is_default && <span className="badge">{t('manage.default')}</span>}
