@@ -13,7 +13,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { LOG_STATES, RECURRENCE_KINDS, WEEKDAYS } from '../lib/types';
+import { LIST_COLOURS, LOG_STATES, RECURRENCE_KINDS, WEEKDAYS } from '../lib/types';
 
 type Tree = { [k: string]: Tree | string | Tree[] | string[] } | Tree[] | string[];
 
@@ -276,6 +276,7 @@ describe('keys used in code', () => {
   it('keys built from enums exist', () => {
     for (const k of RECURRENCE_KINDS) expect(exists('reminders', `recurrence.${k}`)).toBe(true);
     for (const d of WEEKDAYS) expect(exists('reminders', `weekdays.${d}`)).toBe(true);
+    for (const c of LIST_COLOURS) expect(exists('lists', `colours.${c}`)).toBe(true);
     for (const s of ['checking', 'healthy', 'warning', 'error']) expect(exists('health', `status.${s}`)).toBe(true);
     for (const c of ['notifications', 'serviceWorker', 'connection']) {
       expect(exists('health', `checks.${c}`)).toBe(true);

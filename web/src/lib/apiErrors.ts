@@ -95,6 +95,10 @@ export const FIELD_NAMES = [
   'reminder_id',
   'log_id',
   'action_token',
+  'name',
+  'colour',
+  'list_id',
+  'q',
 ] as const;
 
 const KNOWN_FIELDS: ReadonlySet<string> = new Set(FIELD_NAMES);

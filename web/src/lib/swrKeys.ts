@@ -6,12 +6,14 @@ import type { ReminderStatusFilter } from './types';
 
 export const swrKeys = {
   reminders: (status: ReminderStatusFilter = 'active') => ['reminders', status] as const,
-  /** a page of the archived (completed) reminders, newest archived first */
-  archivedReminders: (offset: number, limit: number) => ['reminders-archived', offset, limit] as const,
+  /** a page of the archived (completed) reminders, newest archived first; of one list ('' = all) and matching a search ('' = any) */
+  archivedReminders: (offset: number, limit: number, listId = '', q = '') => ['reminders-archived', offset, limit, listId, q] as const,
   reminder: (id: string) => ['reminder', id] as const,
   occurrences: (id: string, count = 5) => ['reminder-occurrences', id, count] as const,
   logs: (id: string) => ['reminder-logs', id] as const,
   preview: (inputJson: string) => ['reminder-preview', inputJson] as const,
+  /** every list the user belongs to (GET /api/lists) */
+  lists: () => ['lists'] as const,
   settings: () => ['settings'] as const,
   subscriptions: () => ['notification-subscriptions'] as const,
   sessions: () => ['auth-sessions'] as const,

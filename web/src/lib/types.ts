@@ -150,3 +150,13 @@ export type AuthSession = Schemas['SessionListed'];
 
 /** `POST /api/auth/verify-link` with `{token, peek: true}`: which account the link opens, masked (`a***@example.com`); spends nothing. */
 export type LinkPeekAnswer = Schemas['LinkPeek'];
+
+/** A list as `GET /api/lists` answers it for this reader: the default list first, `role` the reader's part. */
+export type List = Schemas['List'];
+/** `POST /api/lists` (name 1–50 characters, trimmed; colour default blue). */
+export type ListInput = Schemas['ListInput'];
+/** `PUT /api/lists/{id}` (the owner only). */
+export type ListPatch = Schemas['ListPatch'];
+export type ListColour = Schemas['ListColour'];
+/** Every list colour, in the order the swatches show (each has a swatch in light and dark and a name in lists.json). */
+export const LIST_COLOURS: readonly ListColour[] = ['red', 'orange', 'yellow', 'green', 'teal', 'blue', 'purple', 'gray'];

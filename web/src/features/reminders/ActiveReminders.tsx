@@ -15,6 +15,7 @@ export function ActiveReminders({
   row,
   onShowCompleted,
   onCreate,
+  empty,
 }: {
   list: readonly Reminder[];
   /** loading, with no list to show yet */
@@ -25,6 +26,8 @@ export function ActiveReminders({
   row: (r: Reminder) => ReactNode;
   onShowCompleted: () => void;
   onCreate: () => void;
+  /** the empty state of a filter (a search that finds none has no "create" button) */
+  empty?: ReactNode;
 }) {
   const { t } = useTranslation('reminders');
   if (loading) return <Spinner />;
@@ -35,6 +38,7 @@ export function ActiveReminders({
       </p>
     );
   }
+  if (list.length === 0 && empty) return <div className="empty-state card">{empty}</div>;
   if (list.length === 0) {
     return (
       <div className="empty-state card">

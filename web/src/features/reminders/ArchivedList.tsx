@@ -3,35 +3,40 @@ import { useTranslation } from 'react-i18next';
 import type { SWRResponse } from 'swr';
 import { Spinner } from '../../components/Spinner';
 import type { Reminder } from '../../lib/types';
-import { ARCHIVED_PAGE_SIZE, hasMoreAfter, useArchivedPage, type ArchivedPage } from './useArchived';
+import { ARCHIVED_PAGE_SIZE, hasMoreAfter, useArchivedPage, type ArchivedFilter, type ArchivedPage } from './useArchived';
 
 type Page = SWRResponse<ArchivedPage>;
 
 /** One page's rows (each page is its own request, cached and revalidated on its own). */
-function PageRows({ offset, row }: { offset: number; row: (r: Reminder) => ReactNode }) {
-  const page = useArchivedPage(offset);
+function PageRows({ offset, filter, row }: { offset: number; filter: ArchivedFilter; row: (r: Reminder) => ReactNode }) {
+  const page = useArchivedPage(offset, filter);
   return <>{page.data?.items.map(row)}</>;
 }
 
 /**
  * The completed tab: the archived reminders, newest first, `pages` pages of 50, and "Show more"
  * while the server's total says there are more. `first` and `last` are the first and last pages
- * shown (the page holds them: the first also gives the count).
+ * shown (the page holds them: the first also gives the count), of the list and search `filter`;
+ * `empty` replaces the empty state when a filter finds none.
  */
 export function ArchivedList({
   first,
   last,
   lastOffset,
   pages,
+  filter,
   row,
   onMore,
+  empty,
 }: {
   first: Page;
   last: Page;
   lastOffset: number;
   pages: number;
+  filter: ArchivedFilter;
   row: (r: Reminder) => ReactNode;
   onMore: () => void;
+  empty?: ReactNode;
 }) {
   const { t } = useTranslation('reminders');
   if (!first.data) {
@@ -45,9 +50,7 @@ export function ArchivedList({
   }
   if (first.data.items.length === 0) {
     return (
-      <div className="empty-state card">
-        <p>{t('emptyCompleted')}</p>
-      </div>
+      <div className="empty-state card">{empty ?? <p>{t('emptyCompleted')}</p>}</div>
     );
   }
   const loadingMore = !last.data && !last.error;
@@ -59,7 +62,7 @@ export function ArchivedList({
       <p className="hint">{t('archived.kept')}</p>
       <ul className="reminder-list">
         {Array.from({ length: pages }, (_, i) => (
-          <PageRows key={i} offset={i * ARCHIVED_PAGE_SIZE} row={row} />
+          <PageRows key={i} offset={i * ARCHIVED_PAGE_SIZE} filter={filter} row={row} />
         ))}
       </ul>
       {total !== null && (

@@ -3,15 +3,17 @@ import { useTranslation } from 'react-i18next';
 import { TimeZoneSelect } from '../../shared/TimeZoneSelect';
 import { DESCRIPTION_MAX, TITLE_MAX, type FormErrors, type ReminderForm } from './reminderLogic';
 
-/** The reminder form's title, description, date, time (to the second) and time zone. */
+/** The reminder form's title, description, list (`listField`, when there is a choice), date, time (to the second) and time zone. */
 export function BasicFields({
   ids,
   form,
   set,
   err,
   described,
+  listField,
 }: {
   ids: string;
+  listField?: ReactNode;
   form: ReminderForm;
   set: <K extends keyof ReminderForm>(k: K, v: ReminderForm[K]) => void;
   err: (k: keyof FormErrors) => ReactNode;
@@ -42,6 +44,8 @@ export function BasicFields({
         {...described('description')}
       />
       {err('description')}
+
+      {listField}
 
       <div className="grid-2">
         <div>

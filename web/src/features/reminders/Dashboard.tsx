@@ -7,7 +7,9 @@ import { isWaitingToSync, usePendingReminderIds } from '../../lib/offline/pendin
 import { useLocalizedPath } from '../../lib/useLang';
 import { OPEN_CREATE_DIALOG } from '../../shared/navState';
 import { useDates } from '../../shared/useDates';
+import type { List } from '../../lib/types';
 import { LastDeliveryBadge } from './LastDeliveryBadge';
+import { ListTag, listLookup } from './ListTag';
 import { dashboardSummary } from './reminderLogic';
 import { archivedCount, useArchivedPage } from './useArchived';
 import { useReminders } from './useReminders';
@@ -15,9 +17,10 @@ import { When } from './When';
 
 /**
  * `deviceNotice`: whether this device will ring, shown under the title; `quickAdd`: the quick-add
- * box (both from other features; the app passes them in).
+ * box; `lists`: the person's lists, whose colour and name each upcoming reminder shows when there
+ * are several (all from other features; the app passes them in).
  */
-export default function Dashboard({ deviceNotice, quickAdd }: { deviceNotice: ReactNode; quickAdd?: ReactNode }) {
+export default function Dashboard({ deviceNotice, quickAdd, lists }: { deviceNotice: ReactNode; quickAdd?: ReactNode; lists?: readonly List[] }) {
   const { t } = useTranslation('reminders');
   const dates = useDates();
   const lp = useLocalizedPath();
@@ -27,6 +30,7 @@ export default function Dashboard({ deviceNotice, quickAdd }: { deviceNotice: Re
   // Completed = archived: the server's total, from the completed list's first page.
   const archived = useArchivedPage(0);
   const summary = dashboardSummary(data ?? [], archived.data ? archivedCount(archived.data) : 0);
+  const listOf = listLookup(lists);
   const openCreate = () => navigate(lp('/reminders'), { state: { [OPEN_CREATE_DIALOG]: Date.now() } });
 
   return (
@@ -68,12 +72,19 @@ export default function Dashboard({ deviceNotice, quickAdd }: { deviceNotice: Re
           </div>
         ) : (
           <ul className="reminder-list compact">
-            {summary.upcoming.map((r) => (
+            {summary.upcoming.map((r) => {
+              const list = listOf?.(r.list_id);
+              return (
               <li key={r.id} className="reminder-item">
                 <div className="reminder-main">
                   <h3 className="reminder-title" title={r.title}>
                     {r.title}
                   </h3>
+                  {list && (
+                    <p className="list-line">
+                      <ListTag list={list} />
+                    </p>
+                  )}
                   {r.description && <p className="muted">{r.description}</p>}
                   {isWaitingToSync(r.id, pendingIds) && <span className="badge warn">{t('pendingSync')}</span>}
                   {r.overdue && <span className="badge warn">{t('overdue')}</span>}
@@ -84,7 +95,8 @@ export default function Dashboard({ deviceNotice, quickAdd }: { deviceNotice: Re
                   <When at={r.scheduled_at} zone={r.timezone} dates={dates} />
                 </div>
               </li>
-            ))}
+              );
+            })}
           </ul>
         )}
         <p>

@@ -2,10 +2,11 @@ import { useId, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Dialog } from '../../components/Dialog';
 import { preventImeSubmit } from '../../lib/ime';
-import type { Reminder, ReminderInput } from '../../lib/types';
+import type { List, Reminder, ReminderInput } from '../../lib/types';
 import { useDates } from '../../shared/useDates';
 import { AlarmsSection } from './AlarmsSection';
 import { BasicFields } from './BasicFields';
+import { ListField } from './ListField';
 import { PreviewSection } from './PreviewSection';
 import { RecurrenceFields } from './RecurrenceFields';
 import type { ReminderForm } from './reminderLogic';
@@ -14,8 +15,9 @@ import { useFieldErrors } from './useFieldErrors';
 import { useReminderForm } from './useReminderForm';
 
 /**
- * The create/edit dialog: the form (what and when, the repeat, alerts, skipped dates), the next
- * occurrences as the server computes them, and Save (its refusal shown by field).
+ * The create/edit dialog: the form (what, which list, when, the repeat, alerts, skipped dates),
+ * the next occurrences as the server computes them, and Save (its refusal shown by field). The
+ * list is a choice only when the person has more than one (`lists`).
  */
 export function ReminderDialog({
   open,
@@ -24,6 +26,7 @@ export function ReminderDialog({
   onClose,
   onSave,
   deviceNotice,
+  lists,
 }: {
   open: boolean;
   initial: ReminderForm;
@@ -32,6 +35,8 @@ export function ReminderDialog({
   onSave: (input: ReminderInput) => Promise<void>;
   /** shown above the form: whether this device will ring (the app passes it in) */
   deviceNotice: ReactNode;
+  /** the person's lists (undefined while unknown) */
+  lists?: readonly List[];
 }) {
   const { t } = useTranslation(['reminders', 'errors']);
   const dates = useDates();
@@ -64,7 +69,14 @@ export function ReminderDialog({
     >
       {deviceNotice}
       <form id={`${ids}-form`} className="reminder-form" onSubmit={f.submit} onKeyDown={preventImeSubmit} noValidate>
-        <BasicFields ids={ids} form={f.form} set={f.set} err={err} described={described} />
+        <BasicFields
+          ids={ids}
+          form={f.form}
+          set={f.set}
+          err={err}
+          described={described}
+          listField={lists && lists.length > 1 ? <ListField id={`${ids}-list`} lists={lists} value={f.form.listId} onChange={(id) => f.set('listId', id)} /> : null}
+        />
         <RecurrenceFields
           {...parts}
           toggleDay={f.toggleDay}

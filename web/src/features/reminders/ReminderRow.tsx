@@ -1,18 +1,21 @@
 import { useTranslation } from 'react-i18next';
 import { isWaitingToSync, usePendingReminderIds } from '../../lib/offline/pendingStatus';
 import { isTempId } from '../../lib/offline/syncQueue';
-import type { Recurrence, Reminder } from '../../lib/types';
+import type { List, Recurrence, Reminder } from '../../lib/types';
 import { useLang } from '../../lib/useLang';
 import type { Dates } from '../../shared/useDates';
 import { alertsText, nagText } from './alarmText';
 import { DoneEarlyButton } from './DoneEarlyButton';
 import { LastDeliveryBadge } from './LastDeliveryBadge';
+import { ListTag } from './ListTag';
 import { ReminderDetails } from './ReminderDetails';
 import type { SnoozeClock } from './snoozeUntil';
 import { When } from './When';
 
 export interface ReminderRowProps {
   reminder: Reminder;
+  /** the list it is in, when the person has more than one */
+  list?: Pick<List, 'name' | 'colour'>;
   /** opened by `?reminder=<id>` from a notification */
   /** opened by its link: from a notification or from the fallback email (null: not) */
   highlighted: 'notification' | 'email' | null;
@@ -33,6 +36,7 @@ export interface ReminderRowProps {
 /** One reminder in the list: title, badges, when, Details / Edit / Delete, and its details when open. */
 export function ReminderRow({
   reminder: r,
+  list,
   highlighted,
   expanded,
   online,
@@ -55,6 +59,11 @@ export function ReminderRow({
         </h2>
         {r.description && <p className="muted">{r.description}</p>}
         <p className="tags">
+          {list && (
+            <span className="badge">
+              <ListTag list={list} />
+            </span>
+          )}
           <span className="badge">{recurrenceLabel(r.recurrence, { at: r.send_at, zone: r.timezone })}</span>
           {[alertsText(r.alerts, t, lang), nagText(r.repeat_until_done, t)].map((text) => text && <span key={text} className="badge muted">{text}</span>)}
           {/* created, edited, completed or snoozed offline: the change is still queued */}

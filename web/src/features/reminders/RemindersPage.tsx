@@ -1,28 +1,55 @@
-import { useMemo, useState, type ReactNode } from 'react';
+import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { Reminder } from '../../lib/types';
+import type { List, Reminder } from '../../lib/types';
 import { useOnline } from '../../lib/useOnline';
 import { useDates } from '../../shared/useDates';
 import { ActiveReminders } from './ActiveReminders';
 import { ArchivedList } from './ArchivedList';
 import { DeleteReminderDialog } from './DeleteReminderDialog';
+import { countByList, defaultListOf, filterReminders, listIdOf, searchKey } from './listFilter';
+import { listLookup } from './ListTag';
 import { NotificationActionPrompt } from './NotificationActionPrompt';
 import { useRecurrenceLabel } from './RecurrenceLabel';
 import { ReminderDialog } from './ReminderDialog';
 import { ReminderRow } from './ReminderRow';
 import { MAX_ACTIVE_REMINDERS, byNextRing, isActive } from './reminderLogic';
-import { archivedCount, useArchivedPages } from './useArchived';
+import { SearchBox } from './SearchBox';
+import { archivedCount, useArchivedPages, useSettled } from './useArchived';
 import { useOpenCreateRequest } from './useOpenCreateRequest';
 import { useReminderEditor } from './useReminderEditor';
 import { useReminders } from './useReminders';
 import { useReminderSettings } from './useReminderSettings';
-import { useRemindersUrlState } from './useRemindersUrlState';
+import { useListParam, useRemindersUrlState } from './useRemindersUrlState';
+
+/** What the page gives the list switcher (features/lists' ListSwitcher; the app passes it in). */
+export interface ListSwitcherSlot {
+  /** the list shown (null: every list) */
+  selected: string | null;
+  onSelect: (id: string | null) => void;
+  /** active reminders per list id, and of every list */
+  counts: Readonly<Record<string, number>>;
+  total: number;
+  online: boolean;
+}
 
 /**
  * `deviceNotice` (whether this device will ring) shows at the top of the page, as on the
- * dashboard, and in the create/edit dialog; `quickAdd` is the quick-add box (the app passes both in).
+ * dashboard, and in the create/edit dialog; `quickAdd` is the quick-add box; `lists` the person's
+ * lists and `listSwitcher` the choice of list and its management (the app passes them all in).
+ * The list shown (`?list=<id>`) and the search filter the list the app holds (so both work
+ * offline); the completed tab asks the server for the same.
  */
-export default function RemindersPage({ deviceNotice, quickAdd }: { deviceNotice: ReactNode; quickAdd?: ReactNode }) {
+export default function RemindersPage({
+  deviceNotice,
+  quickAdd,
+  lists,
+  listSwitcher,
+}: {
+  deviceNotice: ReactNode;
+  quickAdd?: ReactNode;
+  lists?: readonly List[];
+  listSwitcher?: (slot: ListSwitcherSlot) => ReactNode;
+}) {
   const { t } = useTranslation('reminders');
   const dates = useDates();
   const { data, error, isLoading } = useReminders();
@@ -30,15 +57,54 @@ export default function RemindersPage({ deviceNotice, quickAdd }: { deviceNotice
   const online = useOnline();
   const recurrenceLabel = useRecurrenceLabel();
   const settings = useReminderSettings();
-  // The completed tab shows the archived reminders a page at a time; the first page also gives their count.
-  const archived = useArchivedPages();
+  const [search, setSearch] = useState('');
+  const folded = searchKey(search);
+  const { listParam, setList } = useListParam();
+  const defaultList = defaultListOf(lists);
+  // A list the person is no longer in (deleted, left) or a stale link shows every list.
+  const stale = listParam !== null && lists !== undefined && !lists.some((l) => l.id === listParam);
+  const selected = stale ? null : listParam;
+  useEffect(() => {
+    if (stale) setList(null, true);
+  }, [stale, setList]);
+  // The completed tab shows the archived reminders a page at a time (the first page also gives
+  // their count), of the list shown and matching the search, once typing has settled.
+  const archiveQuery = useSettled(search.trim());
+  const archiveFilter = useMemo(() => ({ listId: selected ?? '', q: archiveQuery }), [selected, archiveQuery]);
+  const archived = useArchivedPages(archiveFilter);
   const { tab, setTab, focusId, openedFrom, expanded, toggleDetails } = useRemindersUrlState(data, archived.first.data?.items);
-  const editor = useReminderEditor(settings.defaultTz);
+  // A new reminder goes in the list shown, else the default list.
+  const editor = useReminderEditor(settings.defaultTz, selected ?? defaultList?.id ?? '');
   const [confirmDelete, setConfirmDelete] = useState<Reminder | null>(null);
 
-  const list = useMemo(() => (data ?? []).filter(isActive).sort(byNextRing), [data]);
+  const active = useMemo(() => (data ?? []).filter(isActive).sort(byNextRing), [data]);
+  const list = useMemo(() => filterReminders(active, { listId: selected, folded, defaultListId: defaultList?.id }), [active, selected, folded, defaultList?.id]);
+  const counts = useMemo(() => countByList(active, defaultList?.id), [active, defaultList?.id]);
+  const listOf = listLookup(lists);
+  const selectedName = selected ? lists?.find((l) => l.id === selected)?.name : undefined;
   const completedCount = archived.first.data ? archivedCount(archived.first.data) : 0;
-  const atLimit = list.length >= MAX_ACTIVE_REMINDERS;
+  const atLimit = active.length >= MAX_ACTIVE_REMINDERS;
+  const clearSearch = () => setSearch('');
+  // Nothing matches: say so, and offer to clear the search; an empty list offers a new reminder in it.
+  const noMatch = folded ? (
+    <>
+      <p>{selectedName ? t('search.noMatchIn', { name: selectedName, q: search.trim() }) : t('search.noMatch', { q: search.trim() })}</p>
+      <button type="button" className="button secondary" onClick={clearSearch}>
+        {t('search.clear')}
+      </button>
+    </>
+  ) : null;
+  const emptyList = selectedName ? (
+    <>
+      <p>{t('list.empty', { name: selectedName })}</p>
+      <button type="button" className="button link" onClick={() => setList(null)}>
+        {t('list.showAll')}
+      </button>
+      <button type="button" className="button primary" onClick={editor.openCreate} disabled={atLimit}>
+        {t('create')}
+      </button>
+    </>
+  ) : null;
 
   // The header's "create" and `?new=1`: once the list and the settings are known.
   useOpenCreateRequest({
@@ -52,6 +118,7 @@ export default function RemindersPage({ deviceNotice, quickAdd }: { deviceNotice
     <ReminderRow
       key={r.id}
       reminder={r}
+      list={listOf?.(listIdOf(r, defaultList?.id))}
       highlighted={r.id === focusId ? openedFrom : null}
       expanded={expanded.has(r.id)}
       online={online}
@@ -82,6 +149,13 @@ export default function RemindersPage({ deviceNotice, quickAdd }: { deviceNotice
       )}
       {quickAdd}
 
+      {listSwitcher?.({ selected, onSelect: (id) => setList(id), counts, total: active.length, online })}
+      <SearchBox value={search} onChange={setSearch} />
+      {/* How many the search finds, read out as it changes. */}
+      <p className="sr-only" aria-live="polite">
+        {folded && tab === 'active' && data !== undefined ? t('search.found', { count: list.length }) : ''}
+      </p>
+
       <div className="tabs" role="tablist" aria-label={t('tabsLabel')}>
         {(['active', 'completed'] as const).map((k) => (
           <button key={k} type="button" role="tab" aria-selected={tab === k} className="tab" onClick={() => setTab(k)}>
@@ -92,7 +166,16 @@ export default function RemindersPage({ deviceNotice, quickAdd }: { deviceNotice
 
       <section role="tabpanel" aria-label={t(`tabs.${tab}`)}>
         {tab === 'completed' ? (
-          <ArchivedList first={archived.first} last={archived.last} lastOffset={archived.lastOffset} pages={archived.pages} row={row} onMore={archived.more} />
+          <ArchivedList
+            first={archived.first}
+            last={archived.last}
+            lastOffset={archived.lastOffset}
+            pages={archived.pages}
+            filter={archived.filter}
+            row={row}
+            onMore={archived.more}
+            empty={archiveFilter.q ? noMatch : null}
+          />
         ) : (
           <ActiveReminders
             list={list}
@@ -102,6 +185,7 @@ export default function RemindersPage({ deviceNotice, quickAdd }: { deviceNotice
             row={row}
             onShowCompleted={() => setTab('completed')}
             onCreate={editor.openCreate}
+            empty={noMatch ?? emptyList}
           />
         )}
       </section>
@@ -116,6 +200,7 @@ export default function RemindersPage({ deviceNotice, quickAdd }: { deviceNotice
         onClose={editor.close}
         onSave={editor.save}
         deviceNotice={deviceNotice}
+        lists={lists}
       />
 
       <DeleteReminderDialog reminder={confirmDelete} online={online} onClose={() => setConfirmDelete(null)} />

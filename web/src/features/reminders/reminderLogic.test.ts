@@ -59,6 +59,21 @@ describe('changedFields: an edit sends only what changed', () => {
   });
 });
 
+describe('the list a reminder goes in', () => {
+  it('a new form in a list sends list_id; without one, none (the server puts it in the default list)', () => {
+    expect(formToInput({ ...emptyForm('Asia/Tokyo', 0, 'l-work'), title: 'Report' }).list_id).toBe('l-work');
+    expect(formToInput({ ...emptyForm('Asia/Tokyo', 0), title: 'Report' })).not.toHaveProperty('list_id');
+  });
+  it("an edit starts in the reminder's list and sends list_id only when it moves", () => {
+    const r = rem('a', '2030-01-01T00:00:00Z', { list_id: 'l-home' });
+    const form = formFromReminder(r, 'UTC');
+    expect(form.listId).toBe('l-home');
+    const before = formToInput(form);
+    expect(changedFields(before, formToInput(form))).toEqual({});
+    expect(changedFields(before, formToInput({ ...form, listId: 'l-work' }))).toEqual({ list_id: 'l-work' });
+  });
+});
+
 describe('dashboardSummary', () => {
   it('counts active, archived as completed, and the next 5 active by scheduled_at, which are "due soon"', () => {
     const list = [
@@ -104,6 +119,7 @@ describe('dashboardSummary', () => {
 const base: ReminderForm = {
   title: ' Take medicine ',
   description: '',
+  listId: '',
   date: '2030-01-02',
   time: '09:00:05',
   timezone: 'Asia/Tokyo',

@@ -52,6 +52,8 @@ export function dashboardSummary(reminders: readonly Reminder[], archived?: numb
 export interface ReminderForm {
   title: string;
   description: string;
+  /** the list it goes in ('': not chosen, the server's default list) */
+  listId: string;
   date: string;
   time: string;
   timezone: string;
@@ -196,6 +198,7 @@ export function formToInput(f: ReminderForm): ReminderInput {
     send_at: zonedToRfc3339({ date: f.date, time: f.time }, f.timezone),
     timezone: f.timezone,
     recurrence: buildRecurrence(f),
+    ...(f.listId ? { list_id: f.listId } : {}),
     // Sent only when they are not the defaults (at the time only; no repeats).
     ...(alerts ? { alerts } : {}),
     ...(repeat ? { repeat_until_done: repeat } : {}),
@@ -277,11 +280,14 @@ export function recheckErrors(shown: FormErrors, current: FormErrors, changed: R
   return next;
 }
 
-/** A new form: the next full minute plus 5 minutes (the guide's suggested test reminder). */
-export function emptyForm(timezone: string, now: number): ReminderForm {
+/**
+ * A new form: the next full minute plus 5 minutes (the guide's suggested test reminder), in
+ * `listId` ('' = the server's default list).
+ */
+export function emptyForm(timezone: string, now: number, listId = ''): ReminderForm {
   const start = Math.ceil(now / 60_000) * 60_000 + 5 * 60_000;
   const { date, time } = utcToZoned(start, timezone);
-  return { title: '', description: '', date, time, timezone, kind: 'none', intervalHours: 1, days: [], ...DEFAULT_REPEAT_OPTIONS, skip: [], ...DEFAULT_ALARM_OPTIONS, alerts: [] };
+  return { title: '', description: '', listId, date, time, timezone, kind: 'none', intervalHours: 1, days: [], ...DEFAULT_REPEAT_OPTIONS, skip: [], ...DEFAULT_ALARM_OPTIONS, alerts: [] };
 }
 
 export function formFromReminder(r: Reminder, fallbackTz: string): ReminderForm {
@@ -293,6 +299,7 @@ export function formFromReminder(r: Reminder, fallbackTz: string): ReminderForm 
   return {
     title: r.title,
     description: r.description ?? '',
+    listId: r.list_id ?? '',
     date,
     time,
     timezone,
@@ -307,7 +314,7 @@ export function formFromReminder(r: Reminder, fallbackTz: string): ReminderForm 
 }
 
 /** The "More options" fields of a stored recurrence (the inverse of buildRecurrence). */
-export function repeatOptionsOf(rec: Recurrence, date: string): Omit<ReminderForm, 'title' | 'description' | 'date' | 'time' | 'timezone' | 'kind' | 'intervalHours' | 'days' | keyof typeof DEFAULT_ALARM_OPTIONS> {
+export function repeatOptionsOf(rec: Recurrence, date: string): Omit<ReminderForm, 'title' | 'description' | 'listId' | 'date' | 'time' | 'timezone' | 'kind' | 'intervalHours' | 'days' | keyof typeof DEFAULT_ALARM_OPTIONS> {
   const monthly = rec.kind === 'monthly' ? rec : null;
   const nth = monthly?.week != null && monthly.weekday ? { week: monthly.week, weekday: monthly.weekday } : nthWeekdayOf(date);
   return {
@@ -333,6 +340,8 @@ export function changedFields(before: ReminderInput, after: ReminderInput): Part
   if ((after.description ?? null) !== (before.description ?? null)) patch.description = after.description ?? null;
   if (Date.parse(after.send_at) !== Date.parse(before.send_at)) patch.send_at = after.send_at;
   if (after.timezone !== before.timezone) patch.timezone = after.timezone;
+  // Moved to another list (one whose list is not known yet, '', moves only when a list is chosen).
+  if (after.list_id && after.list_id !== before.list_id) patch.list_id = after.list_id;
   if (JSON.stringify(after.recurrence) !== JSON.stringify(before.recurrence)) patch.recurrence = after.recurrence;
   // Left out means the default, so a removed setting is sent as the default: at the time only, or null.
   const alerts = (i: ReminderInput) => i.alerts ?? AT_THE_TIME;

@@ -42,7 +42,8 @@ export function usePreview(form: ReminderForm, enabled: boolean): Preview {
     const first = (Object.keys(errors) as (keyof FormErrors)[])[0];
     if (first) return { input: null, problem: { field: first, message: errors[first]! } };
     try {
-      return { input: JSON.stringify(formToInput({ ...form, title: form.title.trim() || 'preview' })), problem: null };
+      // The list does not change when it rings: choosing another asks for no new preview.
+      return { input: JSON.stringify(formToInput({ ...form, title: form.title.trim() || 'preview', listId: '' })), problem: null };
     } catch {
       return { input: null, problem: { field: 'date', message: 'errors.dateRequired' } };
     }

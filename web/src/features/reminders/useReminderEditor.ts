@@ -20,10 +20,11 @@ interface EditorState {
 }
 
 /**
- * The create/edit dialog's state: what it opens with (an empty form in `defaultTz`, quick add's
- * phrase, or a reminder) and what Save does (an edit sends only the changed fields).
+ * The create/edit dialog's state: what it opens with (an empty form in `defaultTz` and the list
+ * `newListId`, quick add's phrase, or a reminder) and what Save does (an edit sends only the
+ * changed fields).
  */
-export function useReminderEditor(defaultTz: string) {
+export function useReminderEditor(defaultTz: string, newListId = '') {
   const { t } = useTranslation('reminders');
   const { create, update } = useReminderMutations();
   const [dialog, setDialog] = useState<EditorState>(() => ({
@@ -32,8 +33,9 @@ export function useReminderEditor(defaultTz: string) {
     initial: emptyForm(deviceZone(), Date.now()),
   }));
 
-  const openCreate = () => setDialog({ open: true, editing: null, initial: emptyForm(defaultTz, Date.now()) });
-  const openQuickAdd = (p: QuickAddPrefill) => setDialog({ open: true, editing: null, initial: formFromQuickAdd(p, Date.now()), quick: p });
+  const openCreate = () => setDialog({ open: true, editing: null, initial: emptyForm(defaultTz, Date.now(), newListId) });
+  const openQuickAdd = (p: QuickAddPrefill) =>
+    setDialog({ open: true, editing: null, initial: { ...formFromQuickAdd(p, Date.now()), listId: newListId }, quick: p });
   const openEdit = (r: Reminder) => setDialog({ open: true, editing: r, initial: formFromReminder(r, defaultTz) });
   const close = () => setDialog((d) => ({ ...d, open: false }));
 

@@ -1,5 +1,5 @@
-import { useEffect, useState } from 'react';
-import { useLocation } from 'react-router';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { useLocation, useNavigate } from 'react-router';
 import type { Reminder } from '../../lib/types';
 
 export type RemindersTab = 'active' | 'completed';
@@ -38,4 +38,29 @@ export function useRemindersUrlState(active: readonly Reminder[] | undefined, ar
     return () => clearTimeout(h);
   }, [focused]);
   return { tab, setTab, focusId, openedFrom, expanded, toggleDetails };
+}
+
+/**
+ * The list shown, from the address (`?list=<id>`, null: every list): back, forward and reload keep
+ * it. Choosing one is a step in the history (Back returns to the one before); `replace` (a list
+ * that is gone) is not.
+ */
+export function useListParam() {
+  const location = useLocation();
+  const navigate = useNavigate();
+  const listParam = new URLSearchParams(location.search).get('list') || null;
+  const latest = useRef(location);
+  latest.current = location;
+  const setList = useCallback(
+    (id: string | null, replace = false) => {
+      const here = latest.current;
+      const params = new URLSearchParams(here.search);
+      if (id) params.set('list', id);
+      else params.delete('list');
+      const qs = params.toString();
+      navigate({ pathname: here.pathname, search: qs ? `?${qs}` : '' }, { replace });
+    },
+    [navigate],
+  );
+  return { listParam, setList };
 }

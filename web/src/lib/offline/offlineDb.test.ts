@@ -77,6 +77,26 @@ describe('offline database', () => {
     again.db.close();
   });
 
+  it('keeps the lists sealed, per user, beside the reminders', async () => {
+    const name = freshName();
+    const store = await OfflineStore.open('u1', name);
+    expect(await store.getLists()).toBeNull();
+    const lists = [{ id: 'l1', name: '仕事の秘密', colour: 'red', is_default: false }];
+    await store.replaceLists(lists);
+    // a later reminders write keeps them
+    await store.replaceReminders([{ id: 'r1', user_id: 'u1', title: 'x' }], 99);
+    expect(await store.getLists()).toEqual(lists);
+    expect(await store.lastSyncTimestamp()).toBe(99);
+    const raw = await store.db.get('preferences', 'u1');
+    expect(JSON.stringify(raw)).not.toContain('仕事の秘密');
+    const other = await OfflineStore.open('u2', name);
+    expect(await other.getLists()).toBeNull();
+    const wrong = new OfflineStore(store.db, 'u1', await deriveKey('other', randomBytes(16), 1000));
+    await expect(wrong.getLists()).rejects.toThrow();
+    store.db.close();
+    other.db.close();
+  });
+
   it('fails to decrypt with a wrong key', async () => {
     const name = freshName();
     const store = await OfflineStore.open('u1', name);

@@ -5,7 +5,7 @@
  * - reminders (keyPath id; indexes user_id, lastSynced) — title, description, send_to and
  *   metadata sealed with AES-GCM when WebCrypto is available;
  * - pendingActions (autoIncrement; fields type, reminderId, logId, data, timestamp, retryCount);
- * - preferences (keyPath userId; lastSyncTimestamp);
+ * - preferences (keyPath userId; lastSyncTimestamp; the user's lists, sealed whole);
  * - keys: the encryption key record per user (salt + non-extractable CryptoKey).
  * The key is derived per user and device; sign-out wipes the cache and the key.
  */
@@ -55,6 +55,10 @@ interface KeyRecord {
 interface Preferences {
   userId: string;
   lastSyncTimestamp: number | null;
+  /** the lists (GET /api/lists) as last read, sealed (their names are the user's words) */
+  sealedLists?: Sealed;
+  /** the same in the clear, where WebCrypto is missing */
+  lists?: unknown[];
 }
 
 interface OfflineSchema extends DBSchema {
@@ -150,7 +154,31 @@ export class OfflineStore {
     await Promise.all(existing.map((k) => tx.store.delete(k)));
     await Promise.all(sealed.map((r) => tx.store.put(r)));
     await tx.done;
-    await this.db.put('preferences', { userId: this.userId, lastSyncTimestamp: now });
+    await this.putPreferences({ lastSyncTimestamp: now });
+  }
+
+  /** Changes this user's preferences record, keeping what it does not name. */
+  private async putPreferences(change: Partial<Omit<Preferences, 'userId'>>): Promise<void> {
+    const tx = this.db.transaction('preferences', 'readwrite');
+    const before = await tx.store.get(this.userId);
+    await tx.store.put({ lastSyncTimestamp: null, ...before, ...change, userId: this.userId });
+    await tx.done;
+  }
+
+  /** Keeps the user's lists (as GET /api/lists answered), sealed like reminders' contents. */
+  async replaceLists(lists: unknown[]): Promise<void> {
+    if (this.key) await this.putPreferences({ sealedLists: await sealJson(this.key, lists), lists: undefined });
+    else await this.putPreferences({ lists, sealedLists: undefined });
+  }
+
+  /** The lists last kept, or null when none were. */
+  async getLists(): Promise<unknown[] | null> {
+    const prefs = await this.db.get('preferences', this.userId);
+    if (prefs?.sealedLists) {
+      if (!this.key) throw new Error('Encrypted record but no key');
+      return openJson<unknown[]>(this.key, prefs.sealedLists);
+    }
+    return prefs?.lists ?? null;
   }
 
   async putReminder(reminder: CachedReminder, now = Date.now()): Promise<void> {

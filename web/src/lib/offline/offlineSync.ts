@@ -6,7 +6,7 @@ import { mutate } from 'swr';
 import { i18n } from '../../i18n';
 import { api } from '../api';
 import { isReminderKey } from '../swrKeys';
-import type { Reminder, ReminderInput } from '../types';
+import type { List, Reminder, ReminderInput } from '../types';
 import { OfflineStore } from './offlineDb';
 import { setPendingCount, setPendingReminderIds, SYNC_STATUS_POLL_MS } from './pendingStatus';
 import { syncErrorNotification } from './syncErrorText';
@@ -126,6 +126,19 @@ export async function cachedReminders(): Promise<Reminder[]> {
   await whenReady(3_000);
   if (!current) return [];
   return (await current.store.getReminders()) as unknown as Reminder[];
+}
+
+/** Keep the latest lists (sealed) for offline reading: the reminders page names and filters by them. */
+export async function cacheLists(lists: List[]): Promise<void> {
+  if (!current) return;
+  await current.store.replaceLists(lists);
+}
+
+/** The lists last kept on this device, or null. */
+export async function cachedLists(): Promise<List[] | null> {
+  await whenReady(3_000);
+  if (!current) return null;
+  return (await current.store.getLists()) as List[] | null;
 }
 
 /** The queued actions (decrypted), oldest first. */
