@@ -168,6 +168,35 @@ describe('the Lists dialog', () => {
     await waitFor(() => expect(within(dialog).getByRole('button', { name: 'Edit “Work”' })).toHaveFocus());
   });
 
+  it('en: opened, the dialog reads the lists again, so a delete names the count as it is now', async () => {
+    const i18n = initI18n('en');
+    await i18n.changeLanguage('en');
+    await i18n.loadNamespaces(['lists', 'errors', 'reminders']);
+    // Read first with Work empty (as the page read it before a reminder was added to it)...
+    let current = [LISTS[0]!, { ...LISTS[1]!, active_reminders: 0 }];
+    mockFetch({ 'GET /api/lists': () => ok(current), 'GET /api/reminders': () => ok([]) });
+    render(
+      <SWRConfig value={{ provider: () => new Map(), dedupingInterval: 0 }}>
+        <MemoryRouter>
+          <Suspense fallback={null}>
+            <ListSwitcher selected="l-work" onSelect={vi.fn()} counts={{ 'l-default': 2, 'l-work': 1 }} total={3} online />
+          </Suspense>
+        </MemoryRouter>
+      </SWRConfig>,
+    );
+    fireEvent.click(await screen.findByRole('button', { name: tr('en', 'lists:switcher.manage') }));
+    const dialog = await screen.findByRole('dialog', { name: tr('en', 'lists:manage.title') });
+    await within(dialog).findByText('Work');
+    // ...then one was added: the server says 1 now.
+    current = [LISTS[0]!, { ...LISTS[1]!, active_reminders: 1 }];
+    fireEvent.click(within(dialog).getByRole('button', { name: tr('en', 'common:actions.close') }));
+    fireEvent.click(await screen.findByRole('button', { name: tr('en', 'lists:switcher.manage') }));
+    const again = await screen.findByRole('dialog', { name: tr('en', 'lists:manage.title') });
+    fireEvent.click(await within(again).findByRole('button', { name: tr('en', 'lists:manage.deleteNamed', { name: 'Work' }) }));
+    const confirm = await screen.findByRole('dialog', { name: tr('en', 'lists:deleteConfirm.title') });
+    await waitFor(() => expect(confirm).toHaveTextContent(tr('en', 'lists:deleteConfirm.text_one', { name: 'Work', count: 1 })));
+  });
+
   it('en: a list with no reminders says so in its confirmation', async () => {
     const { dialog } = await openDialog('en', {}, { lists: [LISTS[0]!, list({ id: 'l-empty', name: 'Someday', active_reminders: 0 })] });
     fireEvent.click(within(dialog).getByRole('button', { name: 'Delete “Someday”' }));

@@ -1,4 +1,4 @@
-import { useId, useState } from 'react';
+import { useEffect, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Dialog } from '../../components/Dialog';
 import { Spinner } from '../../components/Spinner';
@@ -37,6 +37,14 @@ export function ManageListsDialog({
   const [adding, setAdding] = useState(false);
   const [deleting, setDeleting] = useState<List | null>(null);
   const offline = online ? undefined : offlineReason;
+  // Opened, it reads the lists again: the counts (which a delete names) move with every
+  // reminder made, moved or deleted since they were read.
+  const revalidate = lists.mutate;
+  useEffect(() => {
+    if (open) void revalidate();
+  }, [open, revalidate]);
+  // The list being deleted, as read last (its count may have moved since the click).
+  const deletingNow = deleting ? (lists.data?.find((l) => l.id === deleting.id) ?? deleting) : null;
 
   const close = () => {
     setEditing(null);
@@ -186,7 +194,7 @@ export function ManageListsDialog({
           {t('manage.new')}
         </button>
       )}
-      <DeleteListDialog list={deleting} online={online} onDelete={doDelete} onClose={() => setDeleting(null)} />
+      <DeleteListDialog list={deletingNow} online={online} onDelete={doDelete} onClose={() => setDeleting(null)} />
     </Dialog>
   );
 }

@@ -1,5 +1,6 @@
-import { describe, expect, it } from 'vitest';
-import { subscriptionPlan } from './pushClient';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { json, mockFetch, ok } from '../../test/renderApp';
+import { subscriptionPlan, syncSubscription } from './pushClient';
 
 describe('subscriptionPlan (start-up subscription health)', () => {
   it('is ok when the device has a subscription with the current key that the server knows', () => {
@@ -11,5 +12,52 @@ describe('subscriptionPlan (start-up subscription health)', () => {
     expect(subscriptionPlan({ endpoint: null, keyMatches: false, serverEndpoints: [] })).toBe('resubscribe');
     expect(subscriptionPlan({ endpoint: 'https://push/1', keyMatches: false, serverEndpoints: ['https://push/1'] })).toBe('resubscribe');
     expect(subscriptionPlan({ endpoint: 'https://push/1', keyMatches: true, serverEndpoints: ['https://push/2'] })).toBe('resubscribe');
+  });
+});
+
+describe('syncSubscription (app start): repairs a lost subscription, never one the person turned off', () => {
+  const VAPID = 'B' + 'A'.repeat(86);
+  afterEach(() => {
+    vi.unstubAllGlobals();
+    delete (navigator as { serviceWorker?: unknown }).serviceWorker;
+    localStorage.clear();
+  });
+
+  /** Permission granted, no subscription in this browser, the server knowing none. */
+  function noSubscriptionHere() {
+    const subscription = {
+      endpoint: 'https://push.example/1',
+      options: { applicationServerKey: null },
+      toJSON: () => ({ endpoint: 'https://push.example/1', keys: { p256dh: 'p', auth: 'a' } }),
+      getKey: () => null,
+      unsubscribe: async () => true,
+    };
+    const pushManager = { getSubscription: async () => null, subscribe: vi.fn(async () => subscription) };
+    const registration = { active: {}, pushManager };
+    vi.stubGlobal('Notification', { permission: 'granted', requestPermission: vi.fn() });
+    vi.stubGlobal('PushManager', function PushManager() {});
+    Object.defineProperty(navigator, 'serviceWorker', {
+      configurable: true,
+      value: Object.assign(new EventTarget(), { ready: Promise.resolve(registration), getRegistration: async () => registration }),
+    });
+    mockFetch({
+      'GET /api/notifications/vapid-public-key': () => ok({ public_key: VAPID }),
+      'GET /api/notifications/subscriptions': () => ok([]),
+      'POST /api/notifications': () => json(201, { success: true, data: { id: 'd1' } }),
+    });
+    return pushManager;
+  }
+
+  it('turned off here (or never set up): it stays off, and nothing is subscribed behind the person', async () => {
+    const pushManager = noSubscriptionHere();
+    expect(await syncSubscription()).toBe(false);
+    expect(pushManager.subscribe).not.toHaveBeenCalled();
+  });
+
+  it('set up here before and lost since: it is subscribed again', async () => {
+    const pushManager = noSubscriptionHere();
+    localStorage.setItem('hibiki.pushEnabledOnce', '1');
+    expect(await syncSubscription()).toBe(true);
+    expect(pushManager.subscribe).toHaveBeenCalledTimes(1);
   });
 });

@@ -307,6 +307,13 @@ export async function syncSubscription(): Promise<boolean> {
       setSubscriptionHealth('ok');
       return true;
     }
+    // No subscription here, and none made here that was not switched off on purpose: the
+    // person never set this device up, or turned it off. Repairing would switch it back on
+    // behind their back; the notice offers to enable it instead.
+    if (!local && !wasEverEnabled()) {
+      setSubscriptionHealth('unknown');
+      return false;
+    }
   } catch (e) {
     // offline or server trouble: say nothing new about this device
     if (isApiError(e) && (e.code === 'ERR_NETWORK' || e.code === 'TIMEOUT')) return false;
