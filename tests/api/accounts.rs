@@ -456,17 +456,19 @@ async fn archived_reminders_page(app: &TestApp) {
     let user_id = user["id"].as_str().unwrap().to_owned();
     let keys = hibiki_common::infra::crypto::Keys::from_data_key(&hibiki_common::infra::keys::data_key(&app.config).unwrap());
     let now = Timestamp::now().as_millisecond();
+    let list_id = json(app.get("/api/lists", Some(&token)).await).await["data"][0]["id"].as_str().unwrap().to_owned();
     for i in 0..120i64 {
         let id = uuid::Uuid::new_v4().to_string();
         sqlx::query(
-            "INSERT INTO reminders (id, user_id, title, send_at, timezone, recurrence, is_active, is_archived, archived_at, created_at, updated_at)
-             VALUES ($1, $2, $3, $4, 'UTC', '{\"kind\":\"none\"}', 0, 1, $5, $4, $5)",
+            "INSERT INTO reminders (id, user_id, title, send_at, timezone, recurrence, is_active, is_archived, archived_at, created_at, updated_at, list_id, created_by)
+             VALUES ($1, $2, $3, $4, 'UTC', '{\"kind\":\"none\"}', 0, 1, $5, $4, $5, $6, $2)",
         )
         .bind(&id)
         .bind(&user_id)
         .bind(keys.seal_str(&format!("{id}/title"), &format!("archived {i}")))
         .bind(now - 86_400_000)
         .bind(now - (120 - i) * 1000)
+        .bind(&list_id)
         .execute(app.db.pool())
         .await
         .unwrap();

@@ -325,7 +325,7 @@ async fn edits_follow_the_time_rules(app: &TestApp) {
     let past: Timestamp = r["send_at"].as_str().unwrap().parse().unwrap();
     app.advance_clock(SignedDuration::from_hours(50) + SignedDuration::from_mins(10));
     let r = json(app.put(&format!("/api/reminders/{id}"), &json!({ "title": "renamed" }), &token).await).await;
-    assert_eq!(r["data"]["title"], "renamed");
+    assert_eq!(r["data"]["title"], "renamed", "{r}");
     let r =
         json(app.put(&format!("/api/reminders/{id}"), &json!({ "recurrence": { "kind": "hourly", "interval_hours": 1 } }), &token).await)
             .await;

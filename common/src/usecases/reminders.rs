@@ -75,20 +75,21 @@ pub async fn edit(store: &Store, user_id: &UserId, id: &ReminderId, mut patch: R
         errors.into_result()?;
     }
     let applied = patch.apply_to(&mut r, now)?;
+    let previous_owner = r.user_id;
     if let Some(place) = placed {
         r.list_id = place.list_id;
         r.user_id = place.owner;
         r.assignees = place.assignees;
         r.rotate = place.rotate;
     }
-    store.db.save_reminder(&store.keys, user_id, &r, applied, now).await
+    store.db.save_reminder(&store.keys, user_id, &previous_owner, &r, applied, now).await
 }
 
 /// Skips the reminder's next occurrence.
 pub async fn skip_next(store: &Store, user_id: &UserId, id: &ReminderId, now: Timestamp) -> Result<Reminder> {
     let mut r = store.db.get_reminder(&store.keys, user_id, id, now).await?;
     let applied = reminder::skip_next(&mut r, now)?;
-    store.db.save_reminder(&store.keys, user_id, &r, applied, now).await
+    store.db.save_reminder(&store.keys, user_id, &r.user_id, &r, applied, now).await
 }
 
 /// Done early, before it rings again. A one-time reminder is completed; a recurring one's

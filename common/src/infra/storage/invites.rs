@@ -200,7 +200,7 @@ impl Db {
         language: Language,
         now: Timestamp,
     ) -> Result<List> {
-        let mut tx = self.pool.begin().await?;
+        let mut tx = self.begin_write().await?;
         let (id, list_id, invited, _, _) = self.pending_invite(&mut tx, keys, token, now).await?;
         if invited != *email {
             return Err(Error::InviteWrongAccount);
@@ -282,14 +282,10 @@ impl Db {
     /// The owner cannot leave their own list (they delete it). The member is no longer an
     /// assignee of its reminders. Answers the reminders whose assignees changed.
     pub async fn remove_member(&self, actor: &UserId, list_id: &ListId, member: &UserId) -> Result<Vec<ReminderId>> {
-        let mut tx = self.pool.begin().await?;
+        let mut tx = self.begin_write().await?;
         let actor_role = self.role_in(&mut tx, list_id, actor).await?;
-        let member_role = match self.role_in(&mut tx, list_id, member).await {
-            Ok(role) => role,
-            // A stranger to the list is as missing to the owner as to anyone.
-            Err(Error::NotFound) => return Err(Error::NotFound),
-            Err(e) => return Err(e),
-        };
+        // A stranger to the list is as missing to the owner as to anyone.
+        let member_role = self.role_in(&mut tx, list_id, member).await?;
         match (actor_role, member_role, actor == member) {
             (ListRole::Owner, ListRole::Member, false) | (ListRole::Member, ListRole::Member, true) => {}
             _ => return Err(Error::Forbidden),

@@ -67,6 +67,9 @@ pub(super) async fn ensure_default_list(conn: &mut sqlx::AnyConnection, user_id:
     if let Some(id) = sqlx::query_scalar::<_, ListId>(select).bind(user_id).fetch_optional(&mut *conn).await? {
         return Ok(id);
     }
+    // The list and its owner's membership together: a concurrent request that finds the list
+    // finds its owner in it.
+    let mut tx = sqlx::Connection::begin(&mut *conn).await?;
     let id = ListId::generate();
     let now_ms = to_millis(now);
     let made = sqlx::query(
@@ -77,14 +80,16 @@ pub(super) async fn ensure_default_list(conn: &mut sqlx::AnyConnection, user_id:
     .bind(user_id)
     .bind(ListColour::default().as_str())
     .bind(now_ms)
-    .execute(&mut *conn)
+    .execute(&mut *tx)
     .await?
     .rows_affected();
     if made == 0 {
-        // Another request made it first.
+        // Another request made it first (and committed it with its member).
+        tx.rollback().await?;
         return Ok(sqlx::query_scalar::<_, ListId>(select).bind(user_id).fetch_one(&mut *conn).await?);
     }
-    add_member(conn, &id, user_id, ListRole::Owner, now).await?;
+    add_member(&mut tx, &id, user_id, ListRole::Owner, now).await?;
+    tx.commit().await?;
     Ok(id)
 }
 
@@ -175,9 +180,10 @@ impl Db {
         let id = ListId::generate();
         let now_ms = to_millis(now);
         let mut tx = self.pool.begin().await?;
-        ensure_default_list(&mut tx, owner, now).await?;
-        // The owner's row first: it serializes one account's creates, so the count holds.
+        // The owner's row first: it serializes one account's creates, so the count holds (and
+        // in SQLite a write first takes the write lock).
         sqlx::query("UPDATE users SET updated_at = updated_at WHERE id = $1").bind(owner).execute(&mut *tx).await?;
+        ensure_default_list(&mut tx, owner, now).await?;
         let owned: i64 =
             sqlx::query_scalar("SELECT COUNT(*) FROM lists WHERE owner_id = $1 AND is_default = 0").bind(owner).fetch_one(&mut *tx).await?;
         if owned >= MAX_OWNED_LISTS as i64 {
@@ -250,7 +256,7 @@ impl Db {
     /// Deletes a list with its reminders (its owner only; never the default list). Answers
     /// the reminders that went, for the schedulers.
     pub async fn delete_list(&self, user_id: &UserId, id: &ListId) -> Result<Vec<ReminderId>> {
-        let mut tx = self.pool.begin().await?;
+        let mut tx = self.begin_write().await?;
         if self.owned_list(&mut tx, user_id, id).await? {
             return Err(Error::DefaultList);
         }

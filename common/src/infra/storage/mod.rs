@@ -179,6 +179,16 @@ impl Db {
         Ok(())
     }
 
+    /// A transaction that will write after reading: SQLite takes its write lock at the start
+    /// (`BEGIN IMMEDIATE`; a deferred one that reads first cannot take it while another
+    /// connection writes, and fails at once); PostgreSQL's rows lock as they are written.
+    pub(crate) async fn begin_write(&self) -> Result<sqlx::Transaction<'static, sqlx::Any>> {
+        Ok(match self.backend {
+            Backend::Sqlite => self.pool.begin_with("BEGIN IMMEDIATE").await?,
+            Backend::Postgres => self.pool.begin().await?,
+        })
+    }
+
     pub fn pool(&self) -> &AnyPool {
         &self.pool
     }

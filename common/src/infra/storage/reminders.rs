@@ -300,7 +300,15 @@ impl Db {
     /// says: a reactivated (completed, then given a new time) reminder counts against the
     /// active limit like a create; changed timing replaces the pending occurrence fire with
     /// the new `scheduled_at`.
-    pub async fn save_reminder(&self, keys: &Keys, editor: &UserId, r: &Reminder, applied: Applied, now: Timestamp) -> Result<Reminder> {
+    pub async fn save_reminder(
+        &self,
+        keys: &Keys,
+        editor: &UserId,
+        previous_owner: &UserId,
+        r: &Reminder,
+        applied: Applied,
+        now: Timestamp,
+    ) -> Result<Reminder> {
         let Applied { reactivate, timing_changed, alarms_changed } = applied;
         let contents = Contents {
             title: r.title.clone(),
@@ -311,10 +319,10 @@ impl Db {
         let [title, description, send_to, metadata] = seal_contents(keys, &r.id, &contents)?;
         let recurrence = serde_json::to_string(&r.recurrence)?;
         let mut tx = self.pool.begin().await?;
-        // A reminder moved to a list of another owner counts against that owner's limit.
-        let stored_owner: Option<UserId> =
-            sqlx::query_scalar("SELECT user_id FROM reminders WHERE id = $1").bind(r.id).fetch_optional(&mut *tx).await?;
-        let moved = stored_owner.ok_or(Error::NotFound)? != r.user_id;
+        // A reminder moved to a list of another owner counts against that owner's limit. (No
+        // read comes before the first write here: in SQLite a transaction that reads first
+        // cannot take the write lock while another connection writes.)
+        let moved = *previous_owner != r.user_id;
         if reactivate || (moved && r.is_active) {
             room_for_one_more(&mut tx, &r.user_id).await?;
         }
@@ -386,7 +394,7 @@ impl Db {
 
     /// Deletes a reminder of a list the user belongs to, with its fires and history.
     pub async fn delete_reminder(&self, user_id: &UserId, id: &ReminderId) -> Result<()> {
-        let mut tx = self.pool.begin().await?;
+        let mut tx = self.begin_write().await?;
         let sql = format!("SELECT r.id FROM reminders r WHERE {VISIBLE_TO} AND r.id = $2");
         let found: Option<ReminderId> = sqlx::query_scalar(AssertSqlSafe(sql)).bind(user_id).bind(id).fetch_optional(&mut *tx).await?;
         if found.is_none() {

@@ -79,6 +79,11 @@ impl Db {
         .fetch_optional(&self.pool)
         .await?
         .is_some();
+        if inserted {
+            // Its default list from the start, so its first reminders never race to make it.
+            let mut conn = self.pool.acquire().await?;
+            super::lists::ensure_default_list(&mut conn, &id, now).await?;
+        }
         let row = sqlx::query("SELECT id, email, is_active, created_at, updated_at FROM users WHERE email = $1")
             .bind(email)
             .fetch_one(&self.pool)
