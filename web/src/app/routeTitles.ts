@@ -14,6 +14,7 @@ type TextId = `${string}:${string}`;
 export const ROUTE_TITLES: Readonly<Record<string, TextId>> = {
   login: 'auth:title',
   'auth/callback': 'callback:title',
+  invite: 'lists:invite.title',
   reminders: 'reminders:title',
   settings: 'settings:title',
   'settings/delete-account': 'settings:delete.title',

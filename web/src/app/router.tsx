@@ -28,6 +28,7 @@ const AdminPage = page(() => import('../features/admin/AdminPage'));
 const AdminUsersPage = page(() => import('../features/admin/AdminUsersPage'));
 const TestEmailPage = page(() => import('../features/admin/TestEmailPage'));
 const StatusPage = page(() => import('../features/status/StatusPage'));
+const InvitePage = page(() => import('../features/lists/InvitePage'));
 const NotFoundPage = page(() => import('../components/NotFoundPage'));
 
 interface RouteDef {
@@ -40,6 +41,7 @@ interface RouteDef {
 export const ROUTES: readonly RouteDef[] = [
   { path: 'login', Component: LoginPage },
   { path: 'auth/callback', Component: AuthCallbackPage },
+  { path: 'invite', Component: InvitePage },
   { path: 'reminders', Component: RemindersPage, protected: true },
   { path: 'settings', Component: SettingsPage, protected: true },
   { path: 'settings/delete-account', Component: DeleteAccountPage, protected: true },

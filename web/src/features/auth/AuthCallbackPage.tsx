@@ -6,15 +6,11 @@ import { signOut, useAuth } from '../../lib/authStore';
 import type { LinkPeekAnswer } from '../../lib/types';
 import { LangLink } from '../../components/LangLink';
 import { useLocalizedPath } from '../../lib/useLang';
+import { tokenFromHash } from '../../lib/fragmentToken';
 import { afterSignIn } from './afterSignIn';
 import { authErrorKey } from './authErrors';
 
-/** Reads `#token=…` from the fragment. */
-export function tokenFromHash(hash: string): string | null {
-  const params = new URLSearchParams(hash.replace(/^#/, ''));
-  const token = params.get('token');
-  return token && token.length > 0 ? token : null;
-}
+export { tokenFromHash };
 
 /**
  * POST /api/auth/verify-link `{token, peek: true}`: which account the link opens, masked

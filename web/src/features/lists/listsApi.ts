@@ -4,7 +4,7 @@
  * features/sessions/sessionsApi.ts is.
  */
 import { api } from '../../lib/api';
-import type { List, ListInput, ListPatch } from '../../lib/types';
+import type { InvitePeek, List, ListInput, ListPatch } from '../../lib/types';
 
 const path = (id: string) => `/api/lists/${encodeURIComponent(id)}`;
 
@@ -26,4 +26,14 @@ export function updateList(id: string, patch: ListPatch): Promise<List> {
 /** DELETE /api/lists/{id}: the list and its reminders are gone; 400 DEFAULT_LIST for the default list. */
 export function deleteList(id: string): Promise<void> {
   return api.request<void>('DELETE', path(id));
+}
+
+/** POST /api/invites/peek: what an invitation link shows (addresses masked); spends nothing, needs no session. */
+export function peekInvite(token: string): Promise<InvitePeek> {
+  return api.request<InvitePeek>('POST', '/api/invites/peek', { body: { token } });
+}
+
+/** POST /api/invites/accept: the signed-in account joins the list (403 INVITE_WRONG_ACCOUNT, 400 INVITE_INVALID). */
+export function acceptInvite(token: string): Promise<List> {
+  return api.request<List>('POST', '/api/invites/accept', { body: { token } });
 }
