@@ -1,7 +1,8 @@
 // Invitations (Chromium): the owner invites by email (the real mail, in the owner's language);
 // the link page shows the list and who invites before anything is spent; a stranger signed in
 // is told which address to use; the invited person, signed out, is sent to sign in and comes
-// back to join; the list then shows in their switcher with the owner's reminder. In ja and en,
+// back to join; the list then shows in their switcher with the owner's reminder; the owner sees
+// them among the list's people and removes them. In ja and en,
 // 390 and 1280 px, light and dark.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -80,6 +81,22 @@ describe('invitations', () => {
       assert.deepEqual(members.map((m) => [m.email, m.role]), [[ownerEmail, 'owner'], [guestEmail, 'member']]);
       assert.deepEqual(guestProblems, []);
       await guest.close();
+
+      // The owner sees the guest among the list's people in the Lists dialog, and removes them.
+      const ownerPage = await owner.newPage();
+      const ownerProblems = watchPage(ownerPage);
+      await ownerPage.goto(`${prefix}/reminders`);
+      await ownerPage.getByRole('button', { name: t('lists:switcher.manage'), exact: true }).click();
+      const manage = ownerPage.getByRole('dialog', { name: t('lists:manage.title') });
+      await manage.getByRole('button', { name: t('lists:people.toggleNamed_other', { name: list.name, count: 2 }) }).click();
+      const people = manage.getByRole('region', { name: t('lists:people.heading', { name: list.name }) });
+      await people.getByText(guestEmail).waitFor();
+      await ownerPage.screenshot({ path: screenshotPath(`invite-${tag}-people`) });
+      await people.getByRole('button', { name: t('lists:people.removeNamed', { email: guestEmail }) }).click();
+      await ownerPage.locator('.toast').filter({ hasText: t('lists:people.removed', { email: guestEmail }) }).waitFor();
+      const left = await apiCall(owner, stack.server, 'GET', `/api/lists/${list.id}/members`);
+      assert.deepEqual(left.map((m) => m.email), [ownerEmail]);
+      assert.deepEqual(ownerProblems, []);
       await owner.close();
     });
   }

@@ -14,6 +14,10 @@ export const swrKeys = {
   preview: (inputJson: string) => ['reminder-preview', inputJson] as const,
   /** every list the user belongs to (GET /api/lists) */
   lists: () => ['lists'] as const,
+  /** the people in a list (GET /api/lists/{id}/members) */
+  listMembers: (id: string) => ['list-members', id] as const,
+  /** a list's pending invitations, for its owner (GET /api/lists/{id}/invites) */
+  listInvites: (id: string) => ['list-invites', id] as const,
   settings: () => ['settings'] as const,
   subscriptions: () => ['notification-subscriptions'] as const,
   sessions: () => ['auth-sessions'] as const,

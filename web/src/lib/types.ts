@@ -154,6 +154,8 @@ export type LinkPeekAnswer = Schemas['LinkPeek'];
 /** A list as `GET /api/lists` answers it for this reader: the default list first, `role` the reader's part. */
 export type List = Schemas['List'];
 export type InvitePeek = Schemas['InvitePeek'];
+export type Member = Schemas['Member'];
+export type Invite = Schemas['Invite'];
 /** `POST /api/lists` (name 1–50 characters, trimmed; colour default blue). */
 export type ListInput = Schemas['ListInput'];
 /** `PUT /api/lists/{id}` (the owner only). */

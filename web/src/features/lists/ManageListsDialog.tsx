@@ -6,6 +6,7 @@ import { toast } from '../../components/toast';
 import type { List } from '../../lib/types';
 import { DeleteListDialog } from './DeleteListDialog';
 import { ListForm } from './ListForm';
+import { ListPeople } from './ListPeople';
 import { DEFAULT_COLOUR, type ListFormValue } from './listForm';
 import { useListMutations, useLists } from './useLists';
 
@@ -36,6 +37,8 @@ export function ManageListsDialog({
   const [editing, setEditing] = useState<string | null>(null);
   const [adding, setAdding] = useState(false);
   const [deleting, setDeleting] = useState<List | null>(null);
+  // The list whose people are shown (one at a time).
+  const [peopleOf, setPeopleOf] = useState<string | null>(null);
   const offline = online ? undefined : offlineReason;
   // Opened, it reads the lists again: the counts (which a delete names) move with every
   // reminder made, moved or deleted since they were read.
@@ -123,6 +126,15 @@ export function ManageListsDialog({
                       </span>
                       <span className="muted small">{t('manage.active', { count: l.active_reminders })}</span>
                       {l.is_default && <span className="badge">{t('manage.default')}</span>}
+                      <button
+                        type="button"
+                        className="button small ghost"
+                        aria-expanded={peopleOf === l.id}
+                        aria-label={t('people.toggleNamed', { name: l.name, count: l.members })}
+                        onClick={() => setPeopleOf(peopleOf === l.id ? null : l.id)}
+                      >
+                        {t('people.toggle', { count: l.members })}
+                      </button>
                       {own && (
                         <span className="list-manage-actions">
                           <button
@@ -154,6 +166,17 @@ export function ManageListsDialog({
                         </span>
                       )}
                     </div>
+                    {peopleOf === l.id && (
+                      <ListPeople
+                        list={l}
+                        online={online}
+                        offlineReason={offline}
+                        onLeft={() => {
+                          setPeopleOf(null);
+                          onDeleted?.(l.id);
+                        }}
+                      />
+                    )}
                     {own && l.is_default && <p className="hint">{t('manage.defaultUndeletable')}</p>}
                     {!own && <p className="hint">{t('manage.shared')}</p>}
                   </>

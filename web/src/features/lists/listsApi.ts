@@ -4,7 +4,7 @@
  * features/sessions/sessionsApi.ts is.
  */
 import { api } from '../../lib/api';
-import type { InvitePeek, List, ListInput, ListPatch } from '../../lib/types';
+import type { Invite, InvitePeek, List, ListInput, ListPatch, Member } from '../../lib/types';
 
 const path = (id: string) => `/api/lists/${encodeURIComponent(id)}`;
 
@@ -36,4 +36,29 @@ export function peekInvite(token: string): Promise<InvitePeek> {
 /** POST /api/invites/accept: the signed-in account joins the list (403 INVITE_WRONG_ACCOUNT, 400 INVITE_INVALID). */
 export function acceptInvite(token: string): Promise<List> {
   return api.request<List>('POST', '/api/invites/accept', { body: { token } });
+}
+
+/** GET /api/lists/{id}/members: the people in a list, the owner first (co-members see each other's addresses). */
+export function fetchMembers(id: string): Promise<Member[]> {
+  return api.request<Member[]>('GET', `${path(id)}/members`);
+}
+
+/** DELETE /api/lists/{id}/members/{user_id}: the owner removes a member, or a member leaves (403 FORBIDDEN otherwise). */
+export function removeMember(id: string, userId: string): Promise<void> {
+  return api.request<void>('DELETE', `${path(id)}/members/${encodeURIComponent(userId)}`);
+}
+
+/** GET /api/lists/{id}/invites: the owner's pending invitations. */
+export function fetchInvites(id: string): Promise<Invite[]> {
+  return api.request<Invite[]>('GET', `${path(id)}/invites`);
+}
+
+/** POST /api/lists/{id}/invites: 201; 409 MEMBER_LIMIT or ALREADY_MEMBER; 429 RATE_LIMITED; 400 VALIDATION_FAILED (`email`). */
+export function sendInvite(id: string, email: string): Promise<Invite> {
+  return api.request<Invite>('POST', `${path(id)}/invites`, { body: { email } });
+}
+
+/** DELETE /api/lists/{id}/invites/{invite_id}: the invitation's link stops working. */
+export function cancelInvite(id: string, inviteId: string): Promise<void> {
+  return api.request<void>('DELETE', `${path(id)}/invites/${encodeURIComponent(inviteId)}`);
 }
