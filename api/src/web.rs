@@ -21,6 +21,7 @@ const APP_ROUTES: &[&str] = &[
     "",
     "login",
     "auth/callback",
+    "invite",
     "reminders",
     "settings",
     "settings/delete-account",
@@ -88,7 +89,7 @@ mod tests {
 
     #[test]
     fn app_routes_in_both_languages_and_nothing_else() {
-        for path in ["/", "/en", "/en/", "/login", "/en/login", "/reminders/", "/en/admin/users", "/status", "/auth/callback"] {
+        for path in ["/", "/en", "/en/", "/login", "/en/login", "/reminders/", "/en/admin/users", "/status", "/auth/callback", "/invite", "/en/invite"] {
             assert!(is_app_route(path), "{path}");
         }
         for path in ["/nope", "/en/nope", "/english", "/enlogin", "/login/extra", "/admin/secret", "/en/en/login", "/wp-admin.php"] {
