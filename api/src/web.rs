@@ -89,7 +89,19 @@ mod tests {
 
     #[test]
     fn app_routes_in_both_languages_and_nothing_else() {
-        for path in ["/", "/en", "/en/", "/login", "/en/login", "/reminders/", "/en/admin/users", "/status", "/auth/callback", "/invite", "/en/invite"] {
+        for path in [
+            "/",
+            "/en",
+            "/en/",
+            "/login",
+            "/en/login",
+            "/reminders/",
+            "/en/admin/users",
+            "/status",
+            "/auth/callback",
+            "/invite",
+            "/en/invite",
+        ] {
             assert!(is_app_route(path), "{path}");
         }
         for path in ["/nope", "/en/nope", "/english", "/enlogin", "/login/extra", "/admin/secret", "/en/en/login", "/wp-admin.php"] {
