@@ -38,7 +38,7 @@ export function DevicesSection() {
   async function remove(d: Device) {
     setBusy(d.id);
     try {
-      if (d.endpoint === thisEndpoint) await disableNotifications();
+      if (d.endpoint === thisEndpoint) await disableNotifications({ byPerson: true });
       else await api.notifications.removeDevice(d.id);
       toast.success(t('devices.removed'));
     } catch {

@@ -48,15 +48,15 @@ describe('syncSubscription (app start): repairs a lost subscription, never one t
     return pushManager;
   }
 
-  it('turned off here (or never set up): it stays off, and nothing is subscribed behind the person', async () => {
+  it('turned off here by the person: it stays off, and nothing is subscribed behind them', async () => {
     const pushManager = noSubscriptionHere();
+    localStorage.setItem('hibiki.pushTurnedOff', '1');
     expect(await syncSubscription()).toBe(false);
     expect(pushManager.subscribe).not.toHaveBeenCalled();
   });
 
-  it('set up here before and lost since: it is subscribed again', async () => {
+  it('lost since (or permission granted and never subscribed): it is subscribed', async () => {
     const pushManager = noSubscriptionHere();
-    localStorage.setItem('hibiki.pushEnabledOnce', '1');
     expect(await syncSubscription()).toBe(true);
     expect(pushManager.subscribe).toHaveBeenCalledTimes(1);
   });

@@ -146,6 +146,7 @@ export async function enableNotifications(): Promise<PushSubscription> {
     serverFailing = false;
     setSubscriptionHealth('ok');
     rememberEnabled();
+    markTurnedOff(false);
     return sub;
   } catch (e) {
     const err = mapError(e);
@@ -204,7 +205,29 @@ function forgetEnabled(): void {
   }
 }
 
-export async function disableNotifications(): Promise<void> {
+const TURNED_OFF = 'hibiki.pushTurnedOff';
+
+/** The person turned this device off here (not a sign-out): the start-up check leaves it off. */
+function turnedOffHere(): boolean {
+  try {
+    return localStorage.getItem(TURNED_OFF) === '1';
+  } catch {
+    return false;
+  }
+}
+
+function markTurnedOff(off: boolean): void {
+  try {
+    if (off) localStorage.setItem(TURNED_OFF, '1');
+    else localStorage.removeItem(TURNED_OFF);
+  } catch {
+    // private mode: nothing kept
+  }
+}
+
+/** Stops this device receiving; `byPerson` (turned off or removed in Settings) keeps it off at the next start. */
+export async function disableNotifications({ byPerson = false }: { byPerson?: boolean } = {}): Promise<void> {
+  if (byPerson) markTurnedOff(true);
   const sub = await currentSubscription();
   if (!sub) return;
   try {
@@ -307,10 +330,9 @@ export async function syncSubscription(): Promise<boolean> {
       setSubscriptionHealth('ok');
       return true;
     }
-    // No subscription here, and none made here that was not switched off on purpose: the
-    // person never set this device up, or turned it off. Repairing would switch it back on
-    // behind their back; the notice offers to enable it instead.
-    if (!local && !wasEverEnabled()) {
+    // No subscription here because the person turned this device off: repairing would switch
+    // it back on behind their back; the notice offers to enable it instead.
+    if (!local && turnedOffHere()) {
       setSubscriptionHealth('unknown');
       return false;
     }
