@@ -39,6 +39,14 @@ export function distIsStale() {
 export const PHONE = { width: 390, height: 844 };
 export const DESKTOP = { width: 1280, height: 800 };
 
+/** The four views a screen is walked in: each language at 390 and 1280 px, light and dark, each once. */
+export const FOUR_VIEWS = [
+  { lang: 'ja', viewport: PHONE, scheme: 'light' },
+  { lang: 'en', viewport: DESKTOP, scheme: 'dark' },
+  { lang: 'en', viewport: PHONE, scheme: 'dark' },
+  { lang: 'ja', viewport: DESKTOP, scheme: 'light' },
+];
+
 /** A port the OS says is free right now. */
 export function freePort() {
   return new Promise((ok, fail) => {

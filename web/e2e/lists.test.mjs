@@ -4,7 +4,7 @@
 // names how many reminders go with it. In ja and en, 390 and 1280 px, light and dark.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { DESKTOP, PHONE, apiCall, apiSignIn, newContext, prefixOf, screenshotPath, startStack, tokyoDate, tr, uniqueEmail, watchPage } from './harness.mjs';
+import { FOUR_VIEWS, apiCall, apiSignIn, newContext, prefixOf, screenshotPath, startStack, tokyoDate, tr, uniqueEmail, watchPage } from './harness.mjs';
 
 let stack;
 before(async () => {
@@ -14,12 +14,7 @@ after(async () => {
   await stack?.close();
 });
 
-const CASES = [
-  { lang: 'ja', viewport: PHONE, scheme: 'light' },
-  { lang: 'en', viewport: DESKTOP, scheme: 'dark' },
-  { lang: 'en', viewport: PHONE, scheme: 'dark' },
-  { lang: 'ja', viewport: DESKTOP, scheme: 'light' },
-];
+const CASES = FOUR_VIEWS;
 
 describe('lists', () => {
   for (const { lang, viewport, scheme } of CASES) {

@@ -6,7 +6,7 @@
 // dark, with screenshots.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { DESKTOP, PHONE, apiCall, apiSignIn, newContext, prefixOf, screenshotPath, startStack, tr, uniqueEmail, watchPage } from './harness.mjs';
+import { FOUR_VIEWS, apiCall, apiSignIn, newContext, prefixOf, screenshotPath, startStack, tr, uniqueEmail, watchPage } from './harness.mjs';
 
 let stack;
 before(async () => {
@@ -16,12 +16,7 @@ after(async () => {
   await stack?.close();
 });
 
-const CASES = [
-  { lang: 'ja', viewport: PHONE, scheme: 'light' },
-  { lang: 'en', viewport: DESKTOP, scheme: 'dark' },
-  { lang: 'en', viewport: PHONE, scheme: 'dark' },
-  { lang: 'ja', viewport: DESKTOP, scheme: 'light' },
-];
+const CASES = FOUR_VIEWS;
 
 const secondsAhead = (s) => new Date(Math.ceil((Date.now() + s * 1000) / 1000) * 1000).toISOString();
 /** The part of a translated text before its placeholder. */

@@ -10,7 +10,6 @@ import { tokenFromHash } from '../../lib/fragmentToken';
 import { afterSignIn } from './afterSignIn';
 import { authErrorKey } from './authErrors';
 
-export { tokenFromHash };
 
 /**
  * POST /api/auth/verify-link `{token, peek: true}`: which account the link opens, masked
