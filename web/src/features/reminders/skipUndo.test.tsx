@@ -70,7 +70,9 @@ function server(put?: (body: Partial<Reminder>) => Response | Promise<Response>)
 async function skipFromDetails(lang: Lang) {
   renderApp(lang === 'ja' ? '/reminders' : '/en/reminders');
   const row = (await screen.findByRole('heading', { level: 2, name: 'Stretch' })).closest('li')!;
-  fireEvent.click(within(row).getByRole('button', { name: tr(lang, 'reminders:details.show') }));
+  // find, not get: the title is the same in both languages, so it can show before the route's
+  // language has taken over the page
+  fireEvent.click(await within(row).findByRole('button', { name: tr(lang, 'reminders:details.show') }));
   fireEvent.click(await within(row).findByRole('button', { name: tr(lang, 'reminders:details.skipNext') }));
   const date = formatDay(SKIPPED, { lang, now: Date.now(), zone: deviceZone() });
   const toast = await screen.findByText(tr(lang, 'reminders:details.skippedToast', { date }));
