@@ -14,6 +14,7 @@ mod hardening;
 mod health;
 mod helpers;
 mod hostile;
+mod households;
 mod housekeeping;
 mod lists;
 mod reminders;

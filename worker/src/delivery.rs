@@ -12,7 +12,7 @@ use hibiki_common::domain::states::{DeviceDeliveryStatus, EntryKind, EntryStatus
 use hibiki_common::domain::time::Clock;
 use hibiki_common::infra::crypto::Keys;
 use hibiki_common::infra::jobs::PushJob;
-use hibiki_common::infra::storage::{Db, DeviceResult, Outgoing, STALE_SEND, SubscriptionKeys};
+use hibiki_common::infra::storage::{Db, DeviceResult, Outgoing, Recipient, STALE_SEND, SubscriptionKeys};
 use jiff::Timestamp;
 use tokio::sync::Semaphore;
 
@@ -86,6 +86,7 @@ pub async fn run_job(ctx: &DeliveryContext, job: PushJob) -> Result<(), Delivery
         PushJob::Deliver { log_id } => deliver(ctx, &[log_id]).await,
         PushJob::DeliverBatch { log_ids } => deliver(ctx, &log_ids).await,
         PushJob::Test { user_id } => test(ctx, &user_id).await,
+        PushJob::Done { log_id, by } => done(ctx, &log_id, &by).await,
     }
 }
 
@@ -135,20 +136,33 @@ async fn prepare(ctx: &DeliveryContext, log_ids: &[LogId]) -> Result<Option<(Vec
     let (live, deleted): (Vec<_>, Vec<_>) = entries.into_iter().partition(|e| e.content.is_some());
     ctx.db.close_deliveries(&deleted.into_iter().map(|e| e.log_id).collect::<Vec<_>>(), EntryStatus::Cancelled).await?;
 
-    let users: Vec<UserId> = live.iter().map(|e| e.user_id).collect::<HashSet<_>>().into_iter().collect();
+    // Everyone the entries ring for, each on their own devices.
+    let users: Vec<UserId> = live
+        .iter()
+        .flat_map(|e| e.content.as_ref().expect("partitioned").recipients.iter().map(|r| r.user_id))
+        .collect::<HashSet<_>>()
+        .into_iter()
+        .collect();
     let devices = ctx.db.devices_of(&users).await?;
-    let mut targets: Vec<(&Outgoing, Vec<SubscriptionKeys>)> = Vec::new();
+    let mut targets: Vec<(&Outgoing, &Recipient, Vec<SubscriptionKeys>)> = Vec::new();
     let mut no_devices = Vec::new();
     for entry in &live {
         let content = entry.content.as_ref().expect("partitioned");
-        let mut to: Vec<SubscriptionKeys> = devices.get(&entry.user_id).cloned().unwrap_or_default();
-        if let Some(named) = content.send_to.as_ref().filter(|t| !t.is_empty()) {
-            to.retain(|d| named.contains(&d.id));
+        let before = targets.len();
+        for person in &content.recipients {
+            let mut to: Vec<SubscriptionKeys> = devices.get(&person.user_id).cloned().unwrap_or_default();
+            // `send_to` names devices of whoever chose them: it narrows only their own.
+            if let Some(named) = content.send_to.as_ref().filter(|t| !t.is_empty()) {
+                if to.iter().any(|d| named.contains(&d.id)) {
+                    to.retain(|d| named.contains(&d.id));
+                }
+            }
+            if !to.is_empty() {
+                targets.push((entry, person, to));
+            }
         }
-        if to.is_empty() {
+        if targets.len() == before {
             no_devices.push(entry.log_id);
-        } else {
-            targets.push((entry, to));
         }
     }
     if !no_devices.is_empty() {
@@ -157,16 +171,23 @@ async fn prepare(ctx: &DeliveryContext, log_ids: &[LogId]) -> Result<Option<(Vec
         ctx.db.fallback_now(&no_devices).await?;
     }
 
-    let latest = targets.iter().map(|(e, _)| e.occurrence_at).max().unwrap_or_else(Timestamp::now);
+    let latest = targets.iter().map(|(e, ..)| e.occurrence_at).max().unwrap_or_else(Timestamp::now);
     let badges = if targets.is_empty() { Default::default() } else { ctx.db.overdue_counts(&users, latest).await? };
-    let pairs: Vec<(LogId, SubscriptionId, Timestamp)> =
-        targets.iter().flat_map(|(e, to)| to.iter().map(|d| (e.log_id, d.id, e.occurrence_at))).collect();
+    let pairs: Vec<(LogId, SubscriptionId, UserId, Timestamp)> = targets
+        .iter()
+        .flat_map(|(e, person, to)| to.iter().map(|d| (e.log_id, d.id, person.user_id, e.occurrence_at)))
+        .collect();
     let claimed = ctx.db.claim_devices(&pairs, ctx.clock.now(), STALE_SEND).await?;
     let mut ready = Vec::new();
     let options = PushOptions { ttl: REMINDER_TTL, urgency_high: true };
-    for (entry, to) in &targets {
+    for (entry, person, to) in &targets {
         let content = entry.content.as_ref().expect("partitioned");
-        let token = ctx.keys.action_token(&entry.log_id);
+        // The owner's token is the entry's own; a member's names them, so an act says who.
+        let token = if person.user_id == entry.user_id {
+            ctx.keys.action_token(&entry.log_id)
+        } else {
+            ctx.keys.member_action_token(&entry.log_id, &person.user_id)
+        };
         let push = ReminderPush {
             reminder_id: &entry.reminder_id,
             log_id: &entry.log_id,
@@ -174,10 +195,10 @@ async fn prepare(ctx: &DeliveryContext, log_ids: &[LogId]) -> Result<Option<(Vec
             kind: entry.kind,
             title: &content.title,
             description: content.description.as_deref(),
-            lang: content.language,
-            hide_content: content.hide_content,
+            lang: person.language,
+            hide_content: person.hide_content,
             late: entry.late,
-            overdue: Some(badges.get(&entry.user_id).copied().unwrap_or(0)),
+            overdue: Some(badges.get(&person.user_id).copied().unwrap_or(0)),
         };
         let payload = payload::reminder(&push, &ctx.public_url);
         let topic = topic_of(&entry.log_id);
@@ -311,6 +332,23 @@ async fn test(ctx: &DeliveryContext, user_id: &UserId) -> Result<(), DeliveryErr
             outcome => tracing::info!(?outcome, "test push"),
         }
     }
+    Ok(())
+}
+
+/// Replaces the others' notifications of a shared occurrence that `by` completed with a quiet
+/// one saying so. Sent again if the job runs twice: the same tag replaces, so a person still
+/// sees one notification.
+async fn done(ctx: &DeliveryContext, log_id: &LogId, by: &UserId) -> Result<(), DeliveryError> {
+    let Some(message) = ctx.db.done_message(&ctx.keys, log_id, by).await? else { return Ok(()) };
+    let options = PushOptions { ttl: REMINDER_TTL, urgency_high: false };
+    for (device, person) in &message.targets {
+        let payload = payload::done(&message.reminder_id, &message.title, &message.by, person.language, person.hide_content, &ctx.public_url);
+        match ctx.client.send(device, &payload::to_bytes(&payload), Some(&topic_of(log_id)), options).await {
+            PushOutcome::Gone(_) => ctx.db.delete_subscription(&device.id).await?,
+            outcome => tracing::debug!(?outcome, "done push"),
+        }
+    }
+    metrics::counter!("hibiki_done_pushes_total").increment(message.targets.len() as u64);
     Ok(())
 }
 

@@ -69,6 +69,7 @@ pub fn reminder(p: &ReminderPush<'_>, base: &str) -> PushMessage {
                 action_token: Some(p.action_token.to_owned()),
                 entry_kind: Some(p.kind),
                 late: p.late.then_some(true),
+                by: None,
             },
             actions: vec![action(NotificationAction::Complete, &texts.complete), action(NotificationAction::Snooze, &texts.snooze)],
         },
@@ -92,12 +93,52 @@ pub fn test(lang: Language, base: &str) -> PushMessage {
             lang,
             silent: false,
             require_interaction: true,
-            data: PushData { kind: PushType::Test, reminder_id: None, log_id: None, action_token: None, entry_kind: None, late: None },
+            data: PushData {
+                kind: PushType::Test,
+                reminder_id: None,
+                log_id: None,
+                action_token: None,
+                entry_kind: None,
+                late: None,
+                by: None,
+            },
             actions: Vec::new(),
         },
         app_badge: None,
         mutable: true,
     }
+}
+
+/// A shared reminder someone else completed: replaces its notification (same tag) quietly,
+/// saying who. With `hide_content`, the title stays the hidden one.
+pub fn done(reminder_id: &ReminderId, title: &str, by: &str, lang: Language, hide_content: bool, base: &str) -> PushMessage {
+    let texts = crate::texts::push(lang);
+    let title = if hide_content { texts.hidden_title.clone() } else { title.to_owned() };
+    let message = PushMessage {
+        web_push: DECLARATIVE,
+        notification: PushNotification {
+            title,
+            body: crate::texts::fill(&texts.done_body, &[("by", by)]),
+            navigate: app_url(base, lang, &format!("/reminders?reminder={reminder_id}")),
+            tag: reminder_id.to_string(),
+            lang,
+            silent: true,
+            require_interaction: false,
+            data: PushData {
+                kind: PushType::Done,
+                reminder_id: Some(*reminder_id),
+                log_id: None,
+                action_token: None,
+                entry_kind: None,
+                late: None,
+                by: Some(by.to_owned()),
+            },
+            actions: Vec::new(),
+        },
+        app_badge: None,
+        mutable: true,
+    };
+    fit(message, MAX_PAYLOAD_BYTES)
 }
 
 pub fn to_bytes(message: &PushMessage) -> Vec<u8> {
@@ -239,6 +280,22 @@ mod tests {
         assert!(tiny.notification.title.ends_with('…'));
         assert_eq!(tiny.notification.data, p.notification.data);
         assert_eq!(tiny.notification.actions, p.notification.actions);
+    }
+
+    #[test]
+    fn a_done_message_replaces_the_reminder_quietly_and_says_who() {
+        let (reminder_id, _) = ids("11111111-1111-4111-8111-111111111111", "22222222-2222-4222-8222-222222222222");
+        let ja = serde_json::to_value(done(reminder_id, "燃えるゴミ", "hanako@example.com", Language::Ja, false, BASE)).unwrap();
+        let n = &ja["notification"];
+        assert_eq!(n["tag"], "11111111-1111-4111-8111-111111111111");
+        assert_eq!((n["silent"].as_bool(), n["title"].as_str()), (Some(true), Some("燃えるゴミ")));
+        assert_eq!(n["body"], "hanako@example.com さんが完了しました。");
+        assert_eq!((n["data"]["type"].as_str(), n["data"]["by"].as_str()), (Some("done"), Some("hanako@example.com")));
+        assert!(n.get("actions").is_none() && n["data"].get("action_token").is_none());
+        let en = serde_json::to_value(done(reminder_id, "Rubbish", "hanako@example.com", Language::En, true, BASE)).unwrap();
+        assert_eq!(en["notification"]["title"], "Reminder", "hide content keeps the title hidden");
+        assert_eq!(en["notification"]["body"], "Done by hanako@example.com.");
+        assert_eq!(en["notification"]["navigate"], "https://hibiki.example/en/reminders?reminder=11111111-1111-4111-8111-111111111111");
     }
 
     #[test]

@@ -77,6 +77,8 @@ pub struct PushTexts {
     pub snooze: String,
     pub test_title: String,
     pub test_body: String,
+    /// A shared reminder someone else completed: `{{by}}` names them.
+    pub done_body: String,
 }
 
 /// The push texts in `lang`.

@@ -217,10 +217,16 @@ async fn subscribe(state: &AppState, auth: &AuthUser, req: SubscribeRequest) -> 
 }
 
 async fn acknowledge(state: &AppState, ack: AckRequest) -> ApiResult<()> {
-    if !state.store.keys.verify_action_token(&ack.log_id, &ack.action_token) {
+    let entry = state.store.db.delivery(&ack.log_id).await?.ok_or(ApiError::NotFound)?;
+    // The owner's token, or a member's of the reminder's list.
+    let people = if state.store.keys.verify_action_token(&ack.log_id, &ack.action_token) {
+        Vec::new()
+    } else {
+        state.store.db.reminder_people(&entry.reminder_id).await?.members
+    };
+    if state.store.keys.action_token_holder(&ack.log_id, &ack.action_token, &entry.user_id, &people).is_none() {
         return Err(ApiError::NotFound);
     }
-    let entry = state.store.db.delivery(&ack.log_id).await?.ok_or(ApiError::NotFound)?;
     state.store.db.mark_shown(&entry.log_id, ack.endpoint.as_deref(), state.clock.now()).await?;
     metrics::counter!("hibiki_notifications_shown_total").increment(1);
     Ok(())

@@ -1,12 +1,13 @@
 use axum::extract::State;
 use axum::http::{HeaderName, StatusCode};
-use hibiki_common::domain::ids::{ListId, LogId, ReminderId};
+use hibiki_common::domain::ids::{ListId, LogId, ReminderId, UserId};
 use hibiki_common::domain::lifecycle::Ring;
 use hibiki_common::domain::recurrence::Recurrence;
 use hibiki_common::domain::reminder::{self, PreviewInput, Reminder, ReminderInput, ReminderPatch, StatusFilter, Timing};
 use hibiki_common::domain::states::NotificationAction;
 use hibiki_common::error::FieldCode;
 use hibiki_common::error::FieldErrors;
+use hibiki_common::infra::jobs::PushJob;
 use hibiki_common::infra::storage::{DeliveryLog, ReminderQuery};
 use hibiki_common::usecases::reminders::{self, NotificationAct, Proof};
 use jiff::Timestamp;
@@ -62,6 +63,10 @@ pub struct Occurrences {
     /// a preview).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub rings: Option<Vec<Ring>>,
+    /// With `rotate`: whose turn each occurrence is (a user id per occurrence, in order).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Option<Vec<String>>)]
+    pub assignees: Option<Vec<UserId>>,
 }
 
 /// The user's reminders, ordered by their next occurrence (archived: newest first), a page at
@@ -177,6 +182,9 @@ async fn handle(state: &AppState, auth: Option<AuthUser>, req: HandleRequest) ->
         Some(acted) => {
             if acted.changed {
                 metrics::counter!("hibiki_notification_actions_total", "action" => req.action.as_str()).increment(1);
+                if acted.shared && req.action == NotificationAction::Complete {
+                    tell_the_others(state, req.log_id, acted.actor).await;
+                }
             }
             Ok((StatusCode::OK, Answer(acted.reminder)))
         }
@@ -274,7 +282,21 @@ pub async fn complete_early(
 ) -> ApiResult<Answer<Reminder>> {
     let done = reminders::complete_early(&state.store, &auth.user.id, &id, state.clock.now()).await?;
     metrics::counter!("hibiki_notification_actions_total", "action" => "complete_early").increment(1);
+    // Completed from the app after it rang: the others' notifications of that ring go too.
+    if state.store.db.reminder_people(&id).await?.members.len() > 1
+        && let Some(log_id) = state.store.db.latest_entry(&id).await?
+    {
+        tell_the_others(&state, log_id, auth.user.id).await;
+    }
     Ok(Answer(done))
+}
+
+/// Queues the `done` push for the others a shared reminder rang for. A queue that is down
+/// loses only this courtesy: the act itself is saved.
+async fn tell_the_others(state: &AppState, log_id: LogId, by: UserId) {
+    if let Err(e) = state.queues.push(PushJob::Done { log_id, by }).await {
+        tracing::warn!(error = %e, "could not queue the done push");
+    }
 }
 
 /// Delete a reminder and its delivery log.
@@ -306,7 +328,7 @@ pub async fn preview(
     errors.into_result()?;
     let send_at = hibiki_common::domain::time::ceil_to_second(input.send_at);
     let timing = Timing { send_at, timezone, recurrence };
-    Ok(Answer(Occurrences { occurrences: timing.schedule().occurrences(send_at, count), rings: None }))
+    Ok(Answer(Occurrences { occurrences: timing.schedule().occurrences(send_at, count), rings: None, assignees: None }))
 }
 
 /// The reminder's next occurrences from now.
@@ -319,8 +341,8 @@ pub async fn occurrences(
     ApiQuery(q): ApiQuery<CountQuery>,
 ) -> ApiResult<Answer<Occurrences>> {
     let count = reminder::preview_count(q.count)?;
-    let (occurrences, rings) = reminders::upcoming(&state.store, &auth.user.id, &id, state.clock.now(), count).await?;
-    Ok(Answer(Occurrences { occurrences, rings: Some(rings) }))
+    let upcoming = reminders::upcoming(&state.store, &auth.user.id, &id, state.clock.now(), count).await?;
+    Ok(Answer(Occurrences { occurrences: upcoming.occurrences, rings: Some(upcoming.rings), assignees: upcoming.turns }))
 }
 
 /// The reminder's delivery log, newest first.

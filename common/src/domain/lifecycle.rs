@@ -221,6 +221,10 @@ fn entry_kind(kind: FireKind) -> EntryKind {
 /// moves to the one after (or goes), the alert to a later occurrence's. Then the action's own
 /// effect: archive, drop the snooze, or snooze.
 fn acted(subject: Subject<'_>, occurrence: Timestamp, effect: ActionEffect, now: Timestamp) -> Plan {
+    if let ActionEffect::SnoozeForOne(at) = effect {
+        // Theirs alone: nothing of the occurrence stops for the others.
+        return Plan { fires: vec![FireChange::Put(PlannedFire::at(FireKind::Snooze, at))], entry: None, archive: false };
+    }
     let mut fires = vec![FireChange::DropFor { kind: FireKind::Repeat, occurrence_at: occurrence }];
     if occurrence > now {
         match next_alert_fire(subject, now, Some(occurrence)) {
@@ -241,7 +245,7 @@ fn acted(subject: Subject<'_>, occurrence: Timestamp, effect: ActionEffect, now:
             fires.push(FireChange::Drop(FireKind::Snooze));
             false
         }
-        ActionEffect::SnoozeUntil(at) => {
+        ActionEffect::SnoozeUntil(at) | ActionEffect::SnoozeForOne(at) => {
             fires.push(FireChange::Put(PlannedFire::at(FireKind::Snooze, at)));
             false
         }
@@ -466,6 +470,11 @@ mod tests {
         assert_eq!(snoozed.fires.last(), Some(&FireChange::Put(PlannedFire::at(FireKind::Snooze, until))));
         // Acted on from an alert before a one-time occurrence: it does not ring.
         let early = plan(s, Event::Acted { occurrence, effect: ActionEffect::Archive }, at("2026-11-25T08:50:00Z"));
+        // one of several snoozes: only their snooze is put; the others' repeats and the next
+        // occurrence stay as they are
+        let one = plan(s, Event::Acted { occurrence, effect: ActionEffect::SnoozeForOne(until) }, at("2026-11-25T09:01:00Z"));
+        assert_eq!(one.fires, vec![FireChange::Put(PlannedFire::at(FireKind::Snooze, until))]);
+        assert!(!one.archive && one.entry.is_none());
         assert!(early.fires.contains(&FireChange::DropFor { kind: FireKind::Occurrence, occurrence_at: occurrence }));
     }
 

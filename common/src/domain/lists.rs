@@ -199,6 +199,34 @@ pub fn without_member(assignees: &[UserId], rotate: bool, leaving: &UserId) -> (
     (kept, rotate)
 }
 
+/// Whose turn occurrence number `index` of a rotating reminder is (None: it rings for every
+/// assignee, or everyone). Assignees are always members: a member who leaves is taken out of
+/// them ([`without_member`]), so the turn skips them and the order stays.
+pub fn turn(assignees: &[UserId], rotate: bool, index: u64) -> Option<UserId> {
+    if !rotate || assignees.len() < 2 {
+        return None;
+    }
+    Some(assignees[(index % assignees.len() as u64) as usize])
+}
+
+/// Who one ring of a reminder goes to: the people the entry names (a personal snooze, a
+/// rotation's turn), else its assignees, else every member; never someone no longer in the
+/// list. A repeat leaves out whoever snoozed the occurrence: their snooze rings for them.
+pub fn recipients(members: &[UserId], assignees: &[UserId], named: Option<&[UserId]>, snoozing: &[UserId]) -> Vec<UserId> {
+    let base: &[UserId] = match named {
+        Some(named) => named,
+        None if assignees.is_empty() => members,
+        None => assignees,
+    };
+    let mut out: Vec<UserId> = Vec::with_capacity(base.len());
+    for u in base {
+        if members.contains(u) && !snoozing.contains(u) && !out.contains(u) {
+            out.push(*u);
+        }
+    }
+    out
+}
+
 /// The default list's name until renamed.
 pub fn default_list_name(language: Language) -> &'static str {
     match language {
@@ -251,6 +279,35 @@ pub fn matches_search(folded_query: &str, title: &str, description: Option<&str>
 #[cfg(test)]
 mod tests {
     use super::*;
+
+
+    fn people(n: u128) -> Vec<UserId> {
+        (1..=n).map(|i| UserId::from(uuid::Uuid::from_u128(i))).collect()
+    }
+
+    #[test]
+    fn a_rotation_takes_turns_in_the_order_given_and_skips_who_left() {
+        let p = people(3);
+        let order = [p[2], p[0], p[1]];
+        let turns: Vec<_> = (0..5).map(|i| turn(&order, true, i).unwrap()).collect();
+        assert_eq!(turns, [p[2], p[0], p[1], p[2], p[0]]);
+        assert_eq!(turn(&order, false, 0), None);
+        assert_eq!(turn(&order[..1], true, 0), None, "one assignee is no rotation");
+        // p[0] leaves: the turn goes to the next in the order that is still there
+        let (kept, rotate) = without_member(&order, true, &p[0]);
+        assert_eq!((0..3).map(|i| turn(&kept, rotate, i).unwrap()).collect::<Vec<_>>(), [p[2], p[1], p[2]]);
+    }
+
+    #[test]
+    fn a_ring_goes_to_the_named_else_the_assignees_else_everyone_in_the_list() {
+        let p = people(4);
+        let members = &p[..3];
+        assert_eq!(recipients(members, &[], None, &[]), members);
+        assert_eq!(recipients(members, &[p[1]], None, &[]), [p[1]]);
+        assert_eq!(recipients(members, &[p[1]], Some(&[p[2]]), &[]), [p[2]], "a personal entry is for its person only");
+        assert_eq!(recipients(members, &[], Some(&[p[3]]), &[]), Vec::<UserId>::new(), "someone who left gets nothing");
+        assert_eq!(recipients(members, &[], None, &[p[0]]), [p[1], p[2]], "who snoozed is left out of the repeat");
+    }
 
     #[test]
     fn search_folds_both_scripts_and_every_width() {

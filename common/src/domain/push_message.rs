@@ -44,6 +44,8 @@ pub struct PushNotification {
 pub enum PushType {
     Reminder,
     Test,
+    /// Someone else completed a shared reminder: replaces its notification, quietly.
+    Done,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, ToSchema)]
@@ -65,6 +67,9 @@ pub struct PushData {
     /// Present (true) only when the push is late; the title then carries the late mark.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub late: Option<bool>,
+    /// A `done` message: who completed it (their address, as co-members see it).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub by: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, ToSchema)]

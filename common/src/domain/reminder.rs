@@ -486,6 +486,19 @@ pub enum ActionEffect {
     ClearSnooze,
     /// Snooze: the occurrence rings again at this instant; the recurrence does not move.
     SnoozeUntil(Timestamp),
+    /// Snooze by one of several people a shared reminder rings for: it rings again at this
+    /// instant for that person only; the others' rings (the occurrence, its repeats) go on.
+    SnoozeForOne(Timestamp),
+}
+
+impl ActionEffect {
+    /// A snooze by one of several recipients is theirs alone.
+    pub fn for_one_of_many(self) -> ActionEffect {
+        match self {
+            ActionEffect::SnoozeUntil(at) => ActionEffect::SnoozeForOne(at),
+            other => other,
+        }
+    }
 }
 
 /// Decides what a notification action does. A snooze names minutes (a preset), an instant, or

@@ -181,6 +181,27 @@ impl Keys {
         hashes_equal(&given, &self.otp_hash("action", "", &log_id.to_string()))
     }
 
+    /// The action token of an entry's push to one member of a shared list (the owner's is
+    /// [`Keys::action_token`]): it proves who acts as well as on which entry.
+    pub fn member_action_token(&self, log_id: &crate::domain::ids::LogId, user_id: &crate::domain::ids::UserId) -> String {
+        URL_SAFE_NO_PAD.encode(self.otp_hash("action", &user_id.to_string(), &log_id.to_string()))
+    }
+
+    /// Who of `people` holds this action token of the entry: the owner's token names `owner`.
+    pub fn action_token_holder(
+        &self,
+        log_id: &crate::domain::ids::LogId,
+        token: &str,
+        owner: &crate::domain::ids::UserId,
+        people: &[crate::domain::ids::UserId],
+    ) -> Option<crate::domain::ids::UserId> {
+        if self.verify_action_token(log_id, token) {
+            return Some(*owner);
+        }
+        let given = URL_SAFE_NO_PAD.decode(token.trim()).ok()?;
+        people.iter().find(|u| hashes_equal(&given, &self.otp_hash("action", &u.to_string(), &log_id.to_string()))).copied()
+    }
+
     /// A 256-bit random token, URL-safe base64.
     pub fn token(&self) -> String {
         let mut b = [0u8; 32];
@@ -276,6 +297,21 @@ mod tests {
         let codes: std::collections::HashSet<String> = (0..200).map(|_| k.otp_code()).collect();
         assert!(codes.iter().all(|c| c.len() == 6 && c.bytes().all(|b| b.is_ascii_digit())));
         assert!(codes.len() > 190);
+    }
+
+    #[test]
+    fn a_members_action_token_names_them_and_no_one_else() {
+        let k = keys();
+        let log: crate::domain::ids::LogId = uuid::Uuid::from_u128(7).into();
+        let (owner, a, b): (crate::domain::ids::UserId, crate::domain::ids::UserId, crate::domain::ids::UserId) =
+            (uuid::Uuid::from_u128(1).into(), uuid::Uuid::from_u128(2).into(), uuid::Uuid::from_u128(3).into());
+        let people = [owner, a, b];
+        assert_eq!(k.action_token_holder(&log, &k.action_token(&log), &owner, &people), Some(owner));
+        assert_eq!(k.action_token_holder(&log, &k.member_action_token(&log, &b), &owner, &people), Some(b));
+        assert_eq!(k.action_token_holder(&log, &k.member_action_token(&log, &b), &owner, &people[..2]), None, "b left the list");
+        let other: crate::domain::ids::LogId = uuid::Uuid::from_u128(8).into();
+        assert_eq!(k.action_token_holder(&other, &k.member_action_token(&log, &a), &owner, &people), None);
+        assert!(!k.verify_action_token(&log, &k.member_action_token(&log, &owner)));
     }
 
     #[test]

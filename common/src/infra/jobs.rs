@@ -16,6 +16,9 @@ pub enum PushJob {
     DeliverBatch { log_ids: Vec<LogId> },
     /// `POST /api/notifications?action=test`.
     Test { user_id: UserId },
+    /// A shared reminder was completed by `by` from this entry: the others' notifications of
+    /// its occurrence are replaced by a quiet `done` one.
+    Done { log_id: LogId, by: UserId },
 }
 
 /// Entries per `DeliverBatch` job: big enough that a burst is a few queue round trips, small

@@ -154,24 +154,35 @@ pub struct Proof<'a> {
 pub struct Acted {
     pub reminder: Reminder,
     pub changed: bool,
+    /// Who acted (the session's person, or whose action token it was).
+    pub actor: UserId,
+    /// The reminder rings for others too: a Complete tells them (the `done` push).
+    pub shared: bool,
 }
 
-/// Completes or snoozes the whole occurrence a notification was for. `None` when the entry
-/// is missing, someone else's, or the proof does not cover it: the caller cannot tell which.
+/// Completes or snoozes the occurrence a notification was for: a Complete for everyone it
+/// rings for, a snooze for the one who snoozed when it rings for others too. `None` when the
+/// entry is missing, not theirs to act on, or the proof does not cover it: the caller cannot
+/// tell which.
 pub async fn act_on_notification(store: &Store, act: NotificationAct, proof: Proof<'_>, now: Timestamp) -> Result<Option<Acted>> {
     let Some(entry) = store.db.delivery(&act.log_id).await? else { return Ok(None) };
-    let token_ok = proof.action_token.is_some_and(|t| store.keys.verify_action_token(&act.log_id, t));
-    let session_ok = proof.user.is_some_and(|u| *u == entry.user_id);
-    if entry.reminder_id != act.reminder_id || !(token_ok || session_ok) {
+    if entry.reminder_id != act.reminder_id {
         return Ok(None);
     }
-    let user_id = entry.user_id;
-    let r = store.db.get_reminder(&store.keys, &user_id, &entry.reminder_id, now).await?;
-    let default_snooze = store.db.settings(&user_id).await?.default_snooze_minutes;
-    let effect =
+    let people = store.db.reminder_people(&entry.reminder_id).await?;
+    let by_session = proof.user.filter(|u| people.members.contains(u) || **u == entry.user_id).copied();
+    let by_token = proof.action_token.and_then(|t| store.keys.action_token_holder(&act.log_id, t, &entry.user_id, &people.members));
+    let Some(actor) = by_session.or(by_token) else { return Ok(None) };
+    let r = store.db.get_reminder(&store.keys, &actor, &entry.reminder_id, now).await?;
+    let default_snooze = store.db.settings(&actor).await?.default_snooze_minutes;
+    let mut effect =
         reminder::action_effect(act.action, r.recurrence.is_one_time(), act.snooze_minutes, act.snooze_until, default_snooze, now)?;
+    let shared = lists::recipients(&people.members, &r.assignees, None, &[]).iter().any(|u| *u != actor);
+    if shared {
+        effect = effect.for_one_of_many();
+    }
     let plan = r.plan(Event::Acted { occurrence: entry.occurrence(), effect }, now);
-    let changed = store.db.apply_action(&act.log_id, &r.id, &user_id, act.action, &plan, now).await?;
-    store.db.touch_user(&user_id, now).await?;
-    Ok(Some(Acted { reminder: store.db.get_reminder(&store.keys, &user_id, &r.id, now).await?, changed }))
+    let changed = store.db.apply_action(&act.log_id, &r.id, &r.user_id, &actor, act.action, &plan, now).await?;
+    store.db.touch_user(&actor, now).await?;
+    Ok(Some(Acted { reminder: store.db.get_reminder(&store.keys, &actor, &r.id, now).await?, changed, actor, shared }))
 }

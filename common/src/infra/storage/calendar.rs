@@ -17,13 +17,13 @@ impl Db {
         Ok(())
     }
 
-    /// What the user's feed is made of changes when this does: their active reminders (how
-    /// many, and when each last changed) and the settings the feed reads.
+    /// What the user's feed is made of changes when this does: the active reminders of their
+    /// lists (how many, and when each last changed) and the settings the feed reads.
     pub async fn feed_fingerprint(&self, user_id: &UserId) -> Result<String> {
         use sqlx::Row;
         let row = sqlx::query(
             "SELECT COUNT(*) AS n, COALESCE(MAX(updated_at), 0) AS newest, CAST(COALESCE(SUM(updated_at % 1000003), 0) AS BIGINT) AS spread
-             FROM reminders WHERE user_id = $1 AND is_active = 1 AND is_archived = 0",
+             FROM reminders WHERE list_id IN (SELECT list_id FROM list_members WHERE user_id = $1) AND is_active = 1 AND is_archived = 0",
         )
         .bind(user_id)
         .fetch_one(&self.pool)

@@ -8,12 +8,13 @@ use jiff::Timestamp;
 use sqlx::{AssertSqlSafe, Row};
 
 use super::delivery::Claimed;
-use super::fires::{PlanFor, apply_plans, take_due};
+use super::fires::{PlanFor, SnoozedFor, apply_plans, put_snoozes, take_due};
 use super::{Db, placeholders};
 use crate::Result;
 use crate::domain::alarms::Alarms;
 use crate::domain::ids::{ReminderId, UserId};
 use crate::domain::lifecycle::{self, Event, Plan, Subject};
+use crate::domain::lists;
 use crate::domain::reminder::Timing;
 use crate::domain::states::{EntryStatus, FireKind};
 use crate::domain::time::from_millis;
@@ -27,6 +28,10 @@ struct ReminderRow {
     timing: Timing,
     alarms: Alarms,
     is_active: bool,
+    assignees: Vec<UserId>,
+    rotate: bool,
+    /// Whose turn the next occurrence is, when it rotates.
+    rotation_next: u64,
 }
 
 impl Db {
@@ -71,9 +76,10 @@ impl Db {
         }
 
         // Their reminders.
-        let ids: Vec<ReminderId> = taken.iter().map(|(id, _)| *id).collect::<HashSet<_>>().into_iter().collect();
+        let ids: Vec<ReminderId> = taken.iter().map(|(id, _, _)| *id).collect::<HashSet<_>>().into_iter().collect();
         let sql = format!(
-            "SELECT id, user_id, send_at, timezone, recurrence, is_active, alerts, repeat_until_done FROM reminders WHERE id IN ({})",
+            "SELECT id, user_id, send_at, timezone, recurrence, is_active, alerts, repeat_until_done, assignees, rotate, rotation_next
+             FROM reminders WHERE id IN ({})",
             placeholders(1, ids.len())
         );
         let mut query = sqlx::query(AssertSqlSafe(sql));
@@ -91,25 +97,86 @@ impl Db {
             let id: ReminderId = row.try_get("id")?;
             let alarms = Alarms::from_stored(&row.try_get::<String, _>("alerts")?, row.try_get("repeat_until_done")?);
             let is_active = row.try_get::<i64, _>("is_active")? != 0;
-            reminders.insert(id, ReminderRow { user_id: row.try_get("user_id")?, timing, alarms, is_active });
+            reminders.insert(
+                id,
+                ReminderRow {
+                    user_id: row.try_get("user_id")?,
+                    timing,
+                    alarms,
+                    is_active,
+                    assignees: serde_json::from_str(&row.try_get::<String, _>("assignees")?)?,
+                    rotate: row.try_get::<i64, _>("rotate")? != 0,
+                    rotation_next: u64::try_from(row.try_get::<i64, _>("rotation_next")?).unwrap_or(0),
+                },
+            );
         }
 
-        // What follows each (a fire of a reminder gone meanwhile is just dropped).
-        let planned: Vec<(ReminderId, FireKind, &ReminderRow, Plan)> = taken
+        // What follows each (a fire of a reminder gone meanwhile is just dropped), and who its
+        // entry is for: the people whose snooze is due, or a rotation's turn.
+        let mut later_snoozes: Vec<(ReminderId, SnoozedFor)> = Vec::new();
+        let mut rotated: Vec<ReminderId> = Vec::new();
+        let planned: Vec<(ReminderId, FireKind, &ReminderRow, Plan, Option<Vec<UserId>>)> = taken
             .into_iter()
-            .filter_map(|(id, fire)| {
+            .filter_map(|(id, fire, people)| {
                 let r = reminders.get(&id)?;
                 let subject = Subject { timing: &r.timing, alarms: &r.alarms, is_active: r.is_active };
-                Some((id, fire.kind, r, lifecycle::plan(subject, Event::Claimed(fire), now)))
+                let plan = lifecycle::plan(subject, Event::Claimed(fire), now);
+                let for_users = match fire.kind {
+                    FireKind::Snooze => people.map(|people| {
+                        let (due, later): (SnoozedFor, SnoozedFor) =
+                            people.into_iter().partition(|(_, at)| *at <= crate::domain::time::to_millis(until.max(now)));
+                        if !later.is_empty() {
+                            later_snoozes.push((id, later));
+                        }
+                        due.into_keys().collect()
+                    }),
+                    FireKind::Occurrence if plan.entry.is_some() => {
+                        let turn = lists::turn(&r.assignees, r.rotate, r.rotation_next);
+                        if turn.is_some() {
+                            rotated.push(id);
+                        }
+                        turn.map(|u| vec![u])
+                    }
+                    FireKind::Alert => lists::turn(&r.assignees, r.rotate, r.rotation_next).map(|u| vec![u]),
+                    // The turn of the occurrence that rang (the claim moved the turn on).
+                    FireKind::Repeat => lists::turn(&r.assignees, r.rotate, r.rotation_next.wrapping_sub(1)).map(|u| vec![u]),
+                    FireKind::Occurrence => None,
+                };
+                Some((id, fire.kind, r, plan, for_users))
             })
             .collect();
-        let plans: Vec<PlanFor<'_>> =
-            planned.iter().map(|(id, _, r, plan)| PlanFor { reminder_id: id, user_id: &r.user_id, plan }).collect();
+        let plans: Vec<PlanFor<'_>> = planned
+            .iter()
+            .map(|(id, _, r, plan, for_users)| PlanFor {
+                for_users: for_users.as_deref(),
+                owner_rings: match for_users {
+                    Some(people) => people.contains(&r.user_id),
+                    None => r.assignees.is_empty() || r.assignees.contains(&r.user_id),
+                },
+                ..PlanFor::new(id, &r.user_id, plan)
+            })
+            .collect();
         let outcomes = apply_plans(&mut tx, &plans, now).await?;
+        for (id, people) in &later_snoozes {
+            put_snoozes(&mut tx, id, people).await?;
+        }
+        if !rotated.is_empty() {
+            let sql = format!("UPDATE reminders SET rotation_next = rotation_next + 1 WHERE id IN ({})", placeholders(1, rotated.len()));
+            let mut query = sqlx::query(AssertSqlSafe(sql));
+            for id in &rotated {
+                query = query.bind(*id);
+            }
+            query.execute(&mut *tx).await?;
+        }
         tx.commit().await?;
 
         // The scheduler learns of the next occurrence from the answer, of the rest by notice.
-        let announce: HashSet<&ReminderId> = planned.iter().filter(|(.., plan)| plan.sets_follow_up()).map(|(id, ..)| id).collect();
+        let announce: HashSet<&ReminderId> = planned
+            .iter()
+            .filter(|(_, _, _, plan, _)| plan.sets_follow_up())
+            .map(|(id, ..)| id)
+            .chain(later_snoozes.iter().map(|(id, _)| id))
+            .collect();
         for id in announce {
             self.reminder_changed(id).await;
         }
@@ -117,7 +184,7 @@ impl Db {
         Ok(planned
             .iter()
             .zip(outcomes)
-            .filter_map(|((id, kind, _, plan), outcome)| {
+            .filter_map(|((id, kind, _, plan, _), outcome)| {
                 let entry = plan.entry?;
                 let log_id = outcome.logged?;
                 // Not set when an edit set the occurrence meanwhile; its change notice will tell.

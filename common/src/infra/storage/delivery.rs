@@ -165,29 +165,38 @@ impl Db {
     /// `Event::Acted`) to the reminder, once and in one transaction: `false` when the same
     /// (entry, action) was already recorded and nothing changed. The person has the reminder
     /// in hand, so no entry of it is emailed any more.
+    ///
+    /// `user_id` is the reminder's (its list owner's), `actor` who acted: each person's snooze
+    /// of a shared reminder counts, a second Complete does not.
+    #[allow(clippy::too_many_arguments)]
     pub async fn apply_action(
         &self,
         log_id: &LogId,
         reminder_id: &ReminderId,
         user_id: &UserId,
+        actor: &UserId,
         action: NotificationAction,
         plan: &Plan,
         now: Timestamp,
     ) -> Result<bool> {
         let mut tx = self.pool.begin().await?;
-        let first = sqlx::query("UPDATE delivery_logs SET action = $2, action_at = $3 WHERE id = $1 AND (action IS NULL OR action <> $2)")
-            .bind(log_id)
-            .bind(action.as_str())
-            .bind(to_millis(now))
-            .execute(&mut *tx)
-            .await?
-            .rows_affected()
+        let first = sqlx::query(
+            "UPDATE delivery_logs SET action = $2, action_at = $3, action_by = $4 WHERE id = $1
+                 AND (action IS NULL OR action <> $2 OR ($2 = 'snooze' AND COALESCE(action_by, '') <> $4))",
+        )
+        .bind(log_id)
+        .bind(action.as_str())
+        .bind(to_millis(now))
+        .bind(actor)
+        .execute(&mut *tx)
+        .await?
+        .rows_affected()
             > 0;
         if !first {
             tx.commit().await?;
             return Ok(false);
         }
-        self.apply_acted(tx.as_mut(), reminder_id, user_id, plan, true, now).await?;
+        self.apply_acted(tx.as_mut(), reminder_id, user_id, Some(actor), plan, true, now).await?;
         tx.commit().await?;
         self.reminder_changed(reminder_id).await;
         Ok(true)
@@ -216,6 +225,9 @@ pub struct DeliveryLog {
     pub action: Option<NotificationAction>,
     #[schema(value_type = Option<String>, format = DateTime)]
     pub action_at: Option<Timestamp>,
+    /// Who acted (in a shared list, any of its people).
+    #[schema(value_type = Option<String>)]
+    pub action_by: Option<UserId>,
     pub devices: Vec<DeviceDelivery>,
 }
 
@@ -229,13 +241,17 @@ pub struct DeviceDelivery {
     pub status: DeviceDeliveryStatus,
     #[schema(value_type = Option<String>, format = DateTime)]
     pub shown_at: Option<Timestamp>,
+    /// Whose device it is (in a shared list, each person's own).
+    #[schema(value_type = Option<String>)]
+    pub user_id: Option<UserId>,
 }
 
 impl Db {
     pub async fn delivery_logs(&self, user_id: &UserId, reminder_id: &ReminderId) -> Result<Vec<DeliveryLog>> {
         let rows = sqlx::query(
-            "SELECT id, kind, occurrence_at, sent_at, status, emailed_at, late, action, action_at FROM delivery_logs
-             WHERE reminder_id = $1 AND user_id = $2 ORDER BY occurrence_at DESC, created_at DESC LIMIT 200",
+            "SELECT id, kind, occurrence_at, sent_at, status, emailed_at, late, action, action_at, action_by FROM delivery_logs
+             WHERE reminder_id = $1 AND reminder_id IN (SELECT r.id FROM reminders r JOIN list_members m ON m.list_id = r.list_id WHERE m.user_id = $2)
+             ORDER BY occurrence_at DESC, created_at DESC LIMIT 200",
         )
         .bind(reminder_id)
         .bind(user_id)
@@ -243,9 +259,10 @@ impl Db {
         .await?;
         // Only the devices of the entries shown (at most 200 × 20), never the whole history's.
         let device_rows = sqlx::query(
-            "SELECT d.log_id, d.subscription_id, d.status, d.shown_at, s.device_info FROM deliveries d
+            "SELECT d.log_id, d.subscription_id, d.status, d.shown_at, COALESCE(d.user_id, s.user_id) AS user_id, s.device_info FROM deliveries d
              LEFT JOIN push_subscriptions s ON s.id = d.subscription_id
-             WHERE d.log_id IN (SELECT id FROM delivery_logs WHERE reminder_id = $1 AND user_id = $2
+             WHERE d.log_id IN (SELECT id FROM delivery_logs WHERE reminder_id = $1
+                                  AND reminder_id IN (SELECT r.id FROM reminders r JOIN list_members m ON m.list_id = r.list_id WHERE m.user_id = $2)
                                 ORDER BY occurrence_at DESC, created_at DESC LIMIT 200)
              ORDER BY d.subscription_id",
         )
@@ -261,6 +278,7 @@ impl Db {
                 label: info.map(|i| crate::domain::device::label(&serde_json::from_str(&i).unwrap_or_default())),
                 status: DeviceDeliveryStatus::parse(&r.try_get::<String, _>("status")?).unwrap_or(DeviceDeliveryStatus::Failed),
                 shown_at: r.try_get::<Option<i64>, _>("shown_at")?.map(from_millis),
+                user_id: r.try_get("user_id")?,
             });
         }
         rows.iter()
@@ -281,6 +299,7 @@ impl Db {
                     late: r.try_get::<i64, _>("late")? != 0,
                     action: r.try_get::<Option<String>, _>("action")?.as_deref().and_then(NotificationAction::parse),
                     action_at: r.try_get::<Option<i64>, _>("action_at")?.map(from_millis),
+                    action_by: r.try_get("action_by")?,
                     devices,
                     id,
                 })

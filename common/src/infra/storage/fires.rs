@@ -30,7 +30,25 @@ pub(super) struct PlanFor<'a> {
     pub reminder_id: &'a ReminderId,
     pub user_id: &'a UserId,
     pub plan: &'a Plan,
+    /// Who acted, when a person's act made the plan: a snooze it puts is theirs.
+    pub actor: Option<&'a UserId>,
+    /// The people the plan's entry is for (a personal snooze, a rotation's turn); None:
+    /// everyone the reminder rings for.
+    pub for_users: Option<&'a [UserId]>,
+    /// The entry rings for the reminder's owner (`user_id`): only then does it carry their
+    /// email fallback.
+    pub owner_rings: bool,
 }
+
+impl<'a> PlanFor<'a> {
+    pub fn new(reminder_id: &'a ReminderId, user_id: &'a UserId, plan: &'a Plan) -> PlanFor<'a> {
+        PlanFor { reminder_id, user_id, plan, actor: None, for_users: None, owner_rings: true }
+    }
+}
+
+/// Who a pending snooze rings for, each at their own instant (Unix ms): one row per reminder,
+/// due at the earliest. NULL in the table (a snooze from before sharing): everyone.
+pub(super) type SnoozedFor = std::collections::BTreeMap<UserId, i64>;
 
 /// What applying a plan did.
 #[derive(Debug, Clone, Default)]
@@ -100,8 +118,17 @@ pub(super) async fn apply_plans(conn: &mut AnyConnection, plans: &[PlanFor<'_>],
     let mut replacing: HashMap<(&ReminderId, FireKind), (usize, PlannedFire)> = HashMap::new();
     for (i, p) in plans.iter().enumerate() {
         for change in &p.plan.fires {
-            if let FireChange::Put(f) = change {
-                replacing.insert((p.reminder_id, f.kind), (i, *f));
+            match (change, p.actor) {
+                // A person's snooze joins the others' pending snoozes of the reminder.
+                (FireChange::Put(f), Some(actor)) if f.kind == FireKind::Snooze => {
+                    let mut people = snoozed_for(conn, p.reminder_id).await?.unwrap_or_default();
+                    people.insert(*actor, to_millis(f.fire_at));
+                    put_snoozes(conn, p.reminder_id, &people).await?;
+                }
+                (FireChange::Put(f), _) => {
+                    replacing.insert((p.reminder_id, f.kind), (i, *f));
+                }
+                _ => {}
             }
         }
     }
@@ -110,7 +137,7 @@ pub(super) async fn apply_plans(conn: &mut AnyConnection, plans: &[PlanFor<'_>],
         insert_fires(
             conn,
             chunk.iter().map(|(id, _, f)| (*id, f)),
-            "DO UPDATE SET fire_at = excluded.fire_at, occurrence_at = excluded.occurrence_at",
+            "DO UPDATE SET fire_at = excluded.fire_at, occurrence_at = excluded.occurrence_at, for_users = NULL",
         )
         .await?;
     }
@@ -189,6 +216,34 @@ async fn insert_fires<'a>(
         .collect()
 }
 
+/// The people of the reminder's pending snooze (None: no snooze, or one for everyone).
+pub(super) async fn snoozed_for(conn: &mut AnyConnection, reminder_id: &ReminderId) -> Result<Option<SnoozedFor>> {
+    let stored: Option<Option<String>> = sqlx::query_scalar("SELECT for_users FROM fires WHERE reminder_id = $1 AND kind = 'snooze'")
+        .bind(reminder_id)
+        .fetch_optional(&mut *conn)
+        .await?;
+    stored.flatten().map(|s| serde_json::from_str(&s).map_err(|_| Error::Corrupt("snooze people".into()))).transpose()
+}
+
+/// Sets the reminder's snooze fire to ring each person at their instant: due at the earliest
+/// (none left: no snooze).
+pub(super) async fn put_snoozes(conn: &mut AnyConnection, reminder_id: &ReminderId, people: &SnoozedFor) -> Result<()> {
+    let Some(&first) = people.values().min() else {
+        sqlx::query("DELETE FROM fires WHERE reminder_id = $1 AND kind = 'snooze'").bind(reminder_id).execute(&mut *conn).await?;
+        return Ok(());
+    };
+    sqlx::query(
+        "INSERT INTO fires (reminder_id, kind, fire_at, occurrence_at, for_users) VALUES ($1, 'snooze', $2, $2, $3)
+         ON CONFLICT (reminder_id, kind) DO UPDATE SET fire_at = excluded.fire_at, occurrence_at = excluded.occurrence_at, for_users = excluded.for_users",
+    )
+    .bind(reminder_id)
+    .bind(first)
+    .bind(serde_json::to_string(people)?)
+    .execute(&mut *conn)
+    .await?;
+    Ok(())
+}
+
 /// Logs the plans' entries (an entry already logged for the same occurrence stays, and this
 /// one is not). An occurrence to deliver carries its user's email fallback delay (see
 /// fallback.rs); its alerts, repeats and snoozes never do: one email per occurrence at most.
@@ -197,9 +252,9 @@ async fn log_entries(conn: &mut AnyConnection, plans: &[PlanFor<'_>], now: Times
         plans.iter().enumerate().filter_map(|(i, p)| Some((i, LogId::generate(), p.plan.entry?))).collect();
     for chunk in entries.chunks(super::claims::CLAIM_CHUNK) {
         let sql = format!(
-            "INSERT INTO delivery_logs (id, reminder_id, user_id, occurrence_at, status, late, created_at, kind, occurrence_of) VALUES {}
+            "INSERT INTO delivery_logs (id, reminder_id, user_id, occurrence_at, status, late, created_at, kind, occurrence_of, for_users) VALUES {}
              ON CONFLICT (reminder_id, occurrence_at) DO NOTHING RETURNING id",
-            value_rows(1, chunk.len(), 9, |c, p| if c == 8 { format!("CAST({p} AS BIGINT)") } else { p })
+            value_rows(1, chunk.len(), 10, |c, p| if c == 8 { format!("CAST({p} AS BIGINT)") } else { p })
         );
         let mut query = sqlx::query(AssertSqlSafe(sql));
         for (i, log_id, e) in chunk {
@@ -213,7 +268,8 @@ async fn log_entries(conn: &mut AnyConnection, plans: &[PlanFor<'_>], now: Times
                 .bind(i64::from(e.late))
                 .bind(to_millis(now))
                 .bind(e.kind.as_str())
-                .bind(e.occurrence_of.map(to_millis));
+                .bind(e.occurrence_of.map(to_millis))
+                .bind(p.for_users.map(serde_json::to_string).transpose()?);
         }
         let logged: HashSet<LogId> =
             query.fetch_all(&mut *conn).await?.iter().map(|r| r.try_get("id")).collect::<std::result::Result<_, _>>()?;
@@ -221,7 +277,7 @@ async fn log_entries(conn: &mut AnyConnection, plans: &[PlanFor<'_>], now: Times
         for (i, log_id, e) in chunk {
             if logged.contains(log_id) {
                 outcomes[*i].logged = Some(*log_id);
-                if e.status != EntryStatus::Missed && e.kind == EntryKind::Occurrence {
+                if e.status != EntryStatus::Missed && e.kind == EntryKind::Occurrence && plans[*i].owner_rings {
                     with_fallback.push(log_id);
                 }
             }
@@ -247,7 +303,7 @@ pub(super) async fn take_due(
     conn: &mut AnyConnection,
     chunk: &[(ReminderId, FireKind)],
     until: Timestamp,
-) -> Result<Vec<(ReminderId, PlannedFire)>> {
+) -> Result<Vec<(ReminderId, PlannedFire, Option<SnoozedFor>)>> {
     let mut taken = Vec::new();
     for &kind in FireKind::ALL {
         let ids: Vec<ReminderId> =
@@ -256,7 +312,7 @@ pub(super) async fn take_due(
             continue;
         }
         let sql = format!(
-            "DELETE FROM fires WHERE kind = $1 AND fire_at <= $2 AND reminder_id IN ({}) RETURNING reminder_id, fire_at, occurrence_at",
+            "DELETE FROM fires WHERE kind = $1 AND fire_at <= $2 AND reminder_id IN ({}) RETURNING reminder_id, fire_at, occurrence_at, for_users",
             placeholders(3, ids.len())
         );
         let mut query = sqlx::query(AssertSqlSafe(sql)).bind(kind.as_str()).bind(to_millis(until));
@@ -269,7 +325,9 @@ pub(super) async fn take_due(
                 fire_at: from_millis(row.try_get("fire_at")?),
                 occurrence_at: from_millis(row.try_get("occurrence_at")?),
             };
-            taken.push((row.try_get("reminder_id")?, fire));
+            let people: Option<String> = row.try_get("for_users")?;
+            let people = people.map(|p| serde_json::from_str(&p).map_err(|_| Error::Corrupt("snooze people".into()))).transpose()?;
+            taken.push((row.try_get("reminder_id")?, fire, people));
         }
     }
     Ok(taken)

@@ -118,6 +118,12 @@ pub(super) async fn delete_reminder_rows(conn: &mut sqlx::AnyConnection, id: &Re
     Ok(())
 }
 
+/// Who may see and act on a reminder.
+#[derive(Debug, Clone, Default)]
+pub struct ReminderPeople {
+    pub members: Vec<UserId>,
+}
+
 impl Db {
     /// Every list the user belongs to: the default list first, then by when each was made.
     pub async fn lists_of(&self, keys: &Keys, user_id: &UserId, language: Language, now: Timestamp) -> Result<Vec<List>> {
@@ -160,6 +166,24 @@ impl Db {
     }
 
     /// The members of a list (its owner included), in the order they joined.
+    /// The people of a reminder's list, in the order they joined (the owner first).
+    pub async fn reminder_people(&self, reminder_id: &ReminderId) -> Result<ReminderPeople> {
+        let members = sqlx::query_scalar(
+            "SELECT m.user_id FROM list_members m JOIN reminders r ON r.list_id = m.list_id WHERE r.id = $1 ORDER BY m.joined_at, m.user_id",
+        )
+        .bind(reminder_id)
+        .fetch_all(&self.pool)
+        .await?;
+        Ok(ReminderPeople { members })
+    }
+
+    /// Whose turn a rotating reminder's next occurrence is: an index into its assignees.
+    pub async fn rotation_next(&self, reminder_id: &ReminderId) -> Result<u64> {
+        let next: Option<i64> =
+            sqlx::query_scalar("SELECT rotation_next FROM reminders WHERE id = $1").bind(reminder_id).fetch_optional(&self.pool).await?;
+        Ok(next.and_then(|n| u64::try_from(n).ok()).unwrap_or(0))
+    }
+
     pub async fn member_ids(&self, list_id: &ListId) -> Result<Vec<UserId>> {
         Ok(sqlx::query_scalar("SELECT user_id FROM list_members WHERE list_id = $1 ORDER BY joined_at, user_id")
             .bind(list_id)

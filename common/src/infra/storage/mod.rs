@@ -32,9 +32,10 @@ pub use delivery::{Claimed, DeliveryLog, DeviceDelivery, LATE_WINDOW, PendingDel
 pub use fallback::{FALLBACKS_PER_DAY, FallbackClaim, FallbackMail, MAIL_KIND_FALLBACK};
 pub use fires::Fire;
 pub use invites::InviteMail;
+pub use lists::ReminderPeople;
 pub use reminders::ReminderQuery;
 pub use retention::{ARCHIVE_KEPT, ARCHIVED_PER_ACCOUNT, DELIVERY_HISTORY, Removed};
-pub use sends::{DeviceResult, Outgoing, OutgoingContent, STALE_SEND, Settled};
+pub use sends::{DeviceResult, DoneMessage, Outgoing, OutgoingContent, Recipient, STALE_SEND, Settled};
 pub use subscriptions::{DeviceStatus, MAX_DEVICES, Subscription, SubscriptionKeys};
 pub use users::{SessionRow, SessionTtl, User};
 

@@ -169,7 +169,7 @@ impl Db {
         .execute(&mut *tx)
         .await?;
         let plan = lifecycle::plan(Subject { timing, alarms, is_active: true }, Event::Created, now);
-        apply_plans(&mut tx, &[PlanFor { reminder_id: &id, user_id: &place.owner, plan: &plan }], now).await?;
+        apply_plans(&mut tx, &[PlanFor::new(&id, &place.owner, &plan)], now).await?;
         tx.commit().await?;
         self.reminder_changed(&id).await;
         self.get_reminder(keys, &place.created_by, &id, now).await
@@ -353,7 +353,7 @@ impl Db {
         .execute(&mut *tx)
         .await?;
         let plan = lifecycle::plan(Subject { timing: &r.timing(), alarms: &r.alarms(), is_active }, Event::Edited(applied), now);
-        apply_plans(&mut tx, &[PlanFor { reminder_id: &r.id, user_id: &r.user_id, plan: &plan }], now).await?;
+        apply_plans(&mut tx, &[PlanFor::new(&r.id, &r.user_id, &plan)], now).await?;
         tx.commit().await?;
         if timing_changed || alarms_changed {
             self.reminder_changed(&r.id).await;
@@ -365,7 +365,7 @@ impl Db {
     /// fires, and when it completes the reminder, the pending email fallbacks of its entries.
     pub async fn apply_plan(&self, reminder_id: &ReminderId, user_id: &UserId, plan: &lifecycle::Plan, now: Timestamp) -> Result<()> {
         let mut tx = self.pool.begin().await?;
-        self.apply_acted(tx.as_mut(), reminder_id, user_id, plan, plan.archive, now).await?;
+        self.apply_acted(tx.as_mut(), reminder_id, user_id, None, plan, plan.archive, now).await?;
         tx.commit().await?;
         self.reminder_changed(reminder_id).await;
         Ok(())
@@ -373,11 +373,13 @@ impl Db {
 
     /// A person's act on a reminder, in the caller's transaction: optionally its entries'
     /// pending email fallbacks go (the person answered), then the plan.
+    #[allow(clippy::too_many_arguments)]
     pub(super) async fn apply_acted(
         &self,
         conn: &mut sqlx::AnyConnection,
         reminder_id: &ReminderId,
         user_id: &UserId,
+        actor: Option<&UserId>,
         plan: &lifecycle::Plan,
         clear_fallbacks: bool,
         now: Timestamp,
@@ -388,7 +390,7 @@ impl Db {
                 .execute(&mut *conn)
                 .await?;
         }
-        apply_plans(conn, &[PlanFor { reminder_id, user_id, plan }], now).await?;
+        apply_plans(conn, &[PlanFor { actor, ..PlanFor::new(reminder_id, user_id, plan) }], now).await?;
         Ok(())
     }
 

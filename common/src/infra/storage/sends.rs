@@ -16,6 +16,7 @@ use super::subscriptions::SubscriptionKeys;
 use super::{Db, placeholders, value_rows};
 use crate::Result;
 use crate::domain::ids::{LogId, ReminderId, SubscriptionId, UserId};
+use crate::domain::lists;
 use crate::domain::states::{DeviceDeliveryStatus, EntryKind, EntryStatus, Language};
 use crate::domain::time::{from_millis, to_millis};
 use crate::infra::crypto::Keys;
@@ -43,10 +44,30 @@ pub struct Outgoing {
 pub struct OutgoingContent {
     pub title: String,
     pub description: Option<String>,
-    /// The devices the reminder goes to; empty or None: all of the user's.
+    /// The devices the reminder goes to; empty or None: all of each recipient's (a
+    /// recipient none of whose devices it names gets it on all of theirs).
     pub send_to: Option<Vec<SubscriptionId>>,
+    /// Who it rings for, each under their own settings (decisions.md "Households").
+    pub recipients: Vec<Recipient>,
+}
+
+/// One person an entry rings for.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Recipient {
+    pub user_id: UserId,
     pub language: Language,
     pub hide_content: bool,
+}
+
+/// What a `done` message says and where it goes.
+#[derive(Debug, Clone)]
+pub struct DoneMessage {
+    pub reminder_id: ReminderId,
+    pub title: String,
+    /// Who completed it: their address.
+    pub by: String,
+    /// The others' devices that got a ring of the occurrence, with their owners' settings.
+    pub targets: Vec<(SubscriptionKeys, Recipient)>,
 }
 
 /// The answer for one (entry, device): `sent`, `failed` or `gone`.
@@ -71,16 +92,15 @@ pub struct Settled {
 
 impl Db {
     /// The entries among `log_ids` that are still `queued`, with their reminders' contents
-    /// opened and their users' notification settings.
+    /// opened and who each rings for ([`lists::recipients`]) with their notification settings.
     pub async fn outgoing(&self, keys: &Keys, log_ids: &[LogId]) -> Result<Vec<Outgoing>> {
         let mut out = Vec::with_capacity(log_ids.len());
         for chunk in log_ids.chunks(ROWS) {
             let sql = format!(
-                "SELECT l.id, l.reminder_id, l.user_id, l.occurrence_at, l.late, l.kind, r.id AS found, r.title, r.description, r.send_to,
-                     u.language, u.hide_notification_content
+                "SELECT l.id, l.reminder_id, l.user_id, l.occurrence_at, l.late, l.kind, l.for_users, r.id AS found, r.title, r.description,
+                     r.send_to, r.list_id, r.assignees
                  FROM delivery_logs l
                  LEFT JOIN reminders r ON r.id = l.reminder_id AND r.user_id = l.user_id
-                 LEFT JOIN users u ON u.id = l.user_id
                  WHERE COALESCE(l.status, '') = 'queued' AND l.id IN ({})",
                 placeholders(1, chunk.len())
             );
@@ -88,26 +108,48 @@ impl Db {
             for id in chunk {
                 query = query.bind(id);
             }
-            for row in query.fetch_all(&self.pool).await? {
+            let rows = query.fetch_all(&self.pool).await?;
+            let list_ids: Vec<String> =
+                rows.iter().filter_map(|r| r.try_get::<Option<String>, _>("list_id").ok().flatten()).collect::<HashSet<_>>().into_iter().collect();
+            let members = self.list_people(&list_ids).await?;
+            let repeats: Vec<ReminderId> = rows
+                .iter()
+                .filter(|r| r.try_get::<String, _>("kind").is_ok_and(|k| k == EntryKind::Repeat.as_str()))
+                .filter_map(|r| r.try_get("reminder_id").ok())
+                .collect();
+            let snoozing = self.snoozing(&repeats).await?;
+            let owners: Vec<UserId> = rows.iter().filter_map(|r| r.try_get("user_id").ok()).collect::<HashSet<_>>().into_iter().collect();
+            let owner_settings = self.people_settings(&owners).await?;
+            for row in rows {
                 let reminder_id: ReminderId = row.try_get("reminder_id")?;
-                let content = match (row.try_get::<Option<String>, _>("found")?, row.try_get::<Option<String>, _>("language")?) {
-                    (Some(_), Some(language)) => {
+                let user_id: UserId = row.try_get("user_id")?;
+                let content = match row.try_get::<Option<String>, _>("found")? {
+                    Some(_) => {
                         let title: Vec<u8> = row.try_get("title")?;
                         let description: Option<Vec<u8>> = row.try_get("description")?;
+                        let named: Option<Vec<UserId>> = open_list(row.try_get("for_users")?)?;
+                        let assignees: Vec<UserId> = open_list(Some(row.try_get("assignees")?))?.unwrap_or_default();
+                        // A reminder from before lists: its owner alone.
+                        let people: &[Recipient] = match row.try_get::<Option<String>, _>("list_id")? {
+                            Some(list) => members.get(&list).map(Vec::as_slice).unwrap_or_default(),
+                            None => owner_settings.get(&user_id).map(std::slice::from_ref).unwrap_or_default(),
+                        };
+                        let ids: Vec<UserId> = people.iter().map(|p| p.user_id).collect();
+                        let snoozed = snoozing.get(&reminder_id).map(Vec::as_slice).unwrap_or_default();
+                        let to = lists::recipients(&ids, &assignees, named.as_deref(), snoozed);
                         Some(OutgoingContent {
                             title: keys.open_string(&format!("{reminder_id}/title"), &title)?,
                             description: description.map(|d| keys.open_string(&format!("{reminder_id}/description"), &d)).transpose()?,
                             send_to: open_json(keys, &format!("{reminder_id}/send_to"), row.try_get("send_to")?)?,
-                            language: Language::parse(&language).unwrap_or(Language::En),
-                            hide_content: row.try_get::<Option<i64>, _>("hide_notification_content")?.unwrap_or(0) != 0,
+                            recipients: people.iter().filter(|p| to.contains(&p.user_id)).cloned().collect(),
                         })
                     }
-                    _ => None,
+                    None => None,
                 };
                 out.push(Outgoing {
                     log_id: row.try_get("id")?,
                     kind: EntryKind::parse(&row.try_get::<String, _>("kind")?).unwrap_or(EntryKind::Occurrence),
-                    user_id: row.try_get("user_id")?,
+                    user_id,
                     occurrence_at: from_millis(row.try_get("occurrence_at")?),
                     late: row.try_get::<i64, _>("late")? != 0,
                     reminder_id,
@@ -118,15 +160,133 @@ impl Db {
         Ok(out)
     }
 
+    /// The members of each list with their notification settings, in the order they joined.
+    async fn list_people(&self, list_ids: &[String]) -> Result<HashMap<String, Vec<Recipient>>> {
+        let mut people: HashMap<String, Vec<Recipient>> = HashMap::new();
+        for chunk in list_ids.chunks(ROWS) {
+            let sql = format!(
+                "SELECT m.list_id, m.user_id, u.language, u.hide_notification_content FROM list_members m JOIN users u ON u.id = m.user_id
+                 WHERE m.list_id IN ({}) ORDER BY m.joined_at, m.user_id",
+                placeholders(1, chunk.len())
+            );
+            let mut query = sqlx::query(AssertSqlSafe(sql));
+            for id in chunk {
+                query = query.bind(id);
+            }
+            for row in query.fetch_all(&self.pool).await? {
+                people.entry(row.try_get("list_id")?).or_default().push(recipient_of(&row)?);
+            }
+        }
+        Ok(people)
+    }
+
+    /// Each user's notification settings.
+    async fn people_settings(&self, user_ids: &[UserId]) -> Result<HashMap<UserId, Recipient>> {
+        let mut people = HashMap::new();
+        for chunk in user_ids.chunks(ROWS) {
+            let sql = format!(
+                "SELECT id AS user_id, language, hide_notification_content FROM users WHERE id IN ({})",
+                placeholders(1, chunk.len())
+            );
+            let mut query = sqlx::query(AssertSqlSafe(sql));
+            for id in chunk {
+                query = query.bind(id);
+            }
+            for row in query.fetch_all(&self.pool).await? {
+                let r = recipient_of(&row)?;
+                people.insert(r.user_id, r);
+            }
+        }
+        Ok(people)
+    }
+
+    /// Who has a snooze pending on each reminder (their repeats are left out for them).
+    async fn snoozing(&self, reminder_ids: &[ReminderId]) -> Result<HashMap<ReminderId, Vec<UserId>>> {
+        let mut snoozing = HashMap::new();
+        for chunk in reminder_ids.chunks(ROWS) {
+            let sql = format!(
+                "SELECT reminder_id, for_users FROM fires WHERE kind = 'snooze' AND for_users IS NOT NULL AND reminder_id IN ({})",
+                placeholders(1, chunk.len())
+            );
+            let mut query = sqlx::query(AssertSqlSafe(sql));
+            for id in chunk {
+                query = query.bind(id);
+            }
+            for row in query.fetch_all(&self.pool).await? {
+                let people: super::fires::SnoozedFor = serde_json::from_str(&row.try_get::<String, _>("for_users")?)
+                    .map_err(|_| crate::Error::Corrupt("snooze people".into()))?;
+                snoozing.insert(row.try_get("reminder_id")?, people.into_keys().collect());
+            }
+        }
+        Ok(snoozing)
+    }
+
+    /// The `done` message for an occurrence that `by` completed from entry `log_id` (None
+    /// when the entry or its reminder is gone).
+    pub async fn done_message(&self, keys: &Keys, log_id: &LogId, by: &UserId) -> Result<Option<DoneMessage>> {
+        let Some(row) = sqlx::query(
+            "SELECT l.reminder_id, COALESCE(l.occurrence_of, l.occurrence_at) AS occurrence, r.title, u.email FROM delivery_logs l
+             JOIN reminders r ON r.id = l.reminder_id JOIN users u ON u.id = $2 WHERE l.id = $1",
+        )
+        .bind(log_id)
+        .bind(by)
+        .fetch_optional(&self.pool)
+        .await?
+        else {
+            return Ok(None);
+        };
+        let reminder_id: ReminderId = row.try_get("reminder_id")?;
+        let occurrence: i64 = row.try_get("occurrence")?;
+        let devices = sqlx::query(
+            "SELECT DISTINCT s.id, s.endpoint, s.p256dh, s.auth, u.id AS user_id, u.language, u.hide_notification_content
+             FROM deliveries d JOIN delivery_logs l ON l.id = d.log_id JOIN push_subscriptions s ON s.id = d.subscription_id
+             JOIN users u ON u.id = s.user_id
+             WHERE l.reminder_id = $1 AND COALESCE(l.occurrence_of, l.occurrence_at) = $2 AND d.status = 'sent' AND s.user_id <> $3
+             ORDER BY s.id",
+        )
+        .bind(reminder_id)
+        .bind(occurrence)
+        .bind(by)
+        .fetch_all(&self.pool)
+        .await?;
+        let targets = devices
+            .iter()
+            .map(|r| {
+                let keys = SubscriptionKeys {
+                    id: r.try_get("id")?,
+                    endpoint: r.try_get("endpoint")?,
+                    p256dh: r.try_get("p256dh")?,
+                    auth: r.try_get("auth")?,
+                };
+                Ok((keys, recipient_of(r)?))
+            })
+            .collect::<Result<Vec<_>>>()?;
+        let title: Vec<u8> = row.try_get("title")?;
+        Ok(Some(DoneMessage {
+            title: keys.open_string(&format!("{reminder_id}/title"), &title)?,
+            by: row.try_get("email")?,
+            reminder_id,
+            targets,
+        }))
+    }
+
+    /// The newest delivery log entry of a reminder.
+    pub async fn latest_entry(&self, reminder_id: &ReminderId) -> Result<Option<LogId>> {
+        Ok(sqlx::query_scalar("SELECT id FROM delivery_logs WHERE reminder_id = $1 ORDER BY occurrence_at DESC, created_at DESC LIMIT 1")
+            .bind(reminder_id)
+            .fetch_optional(&self.pool)
+            .await?)
+    }
+
     /// Each user's overdue reminders at `at` (one-time, fired, no action yet): the app badge.
     pub async fn overdue_counts(&self, user_ids: &[UserId], at: Timestamp) -> Result<HashMap<UserId, u32>> {
         let mut counts = HashMap::new();
         for chunk in user_ids.chunks(ROWS) {
             let sql = format!(
-                "SELECT r.user_id, COUNT(*) AS n FROM reminders r
+                "SELECT m.user_id, COUNT(*) AS n FROM reminders r JOIN list_members m ON m.list_id = r.list_id
                  WHERE r.is_active = 1 AND r.recurrence = '{{\"kind\":\"none\"}}' AND r.scheduled_at <= $1
-                   AND NOT EXISTS (SELECT 1 FROM fires f WHERE f.reminder_id = r.id AND f.kind IN ('occurrence', 'snooze')) AND r.user_id IN ({})
-                 GROUP BY r.user_id",
+                   AND NOT EXISTS (SELECT 1 FROM fires f WHERE f.reminder_id = r.id AND f.kind IN ('occurrence', 'snooze')) AND m.user_id IN ({})
+                 GROUP BY m.user_id",
                 placeholders(2, chunk.len())
             );
             let mut query = sqlx::query(AssertSqlSafe(sql)).bind(to_millis(at));
@@ -172,30 +332,30 @@ impl Db {
     /// the worker holds the push until then.
     pub async fn claim_devices(
         &self,
-        pairs: &[(LogId, SubscriptionId, Timestamp)],
+        pairs: &[(LogId, SubscriptionId, UserId, Timestamp)],
         now: Timestamp,
         stale: SignedDuration,
     ) -> Result<HashSet<(LogId, SubscriptionId)>> {
         let now_ms = to_millis(now);
         // One statement may not touch a row twice (PostgreSQL refuses).
         let mut seen = HashSet::new();
-        let unique: Vec<&(LogId, SubscriptionId, Timestamp)> = pairs.iter().filter(|(l, s, _)| seen.insert((l, s))).collect();
+        let unique: Vec<&(LogId, SubscriptionId, UserId, Timestamp)> = pairs.iter().filter(|(l, s, ..)| seen.insert((l, s))).collect();
         let mut taken = HashSet::new();
         for chunk in unique.chunks(ROWS) {
             let sql = format!(
-                "INSERT INTO deliveries (log_id, subscription_id, status, attempts, updated_at) VALUES {}
+                "INSERT INTO deliveries (log_id, subscription_id, user_id, status, attempts, updated_at) VALUES {}
                  ON CONFLICT (log_id, subscription_id) DO UPDATE SET status = 'sending', attempts = deliveries.attempts + 1, updated_at = excluded.updated_at
                  WHERE deliveries.status = 'retry' OR (deliveries.status = 'sending' AND deliveries.updated_at < $1)
                  RETURNING log_id, subscription_id",
-                value_rows(2, chunk.len(), 3, |c, p| match c {
-                    1 => format!("{p}, 'sending', 1"),
-                    2 => format!("CAST({p} AS BIGINT)"),
+                value_rows(2, chunk.len(), 4, |c, p| match c {
+                    2 => format!("{p}, 'sending', 1"),
+                    3 => format!("CAST({p} AS BIGINT)"),
                     _ => p,
                 })
             );
             let mut query = sqlx::query(AssertSqlSafe(sql)).bind(now_ms - stale.as_millis() as i64);
-            for (log_id, subscription_id, second) in chunk {
-                query = query.bind(log_id).bind(subscription_id).bind(to_millis(*second).max(now_ms));
+            for (log_id, subscription_id, user_id, second) in chunk {
+                query = query.bind(log_id).bind(subscription_id).bind(user_id).bind(to_millis(*second).max(now_ms));
             }
             for row in query.fetch_all(&self.pool).await? {
                 taken.insert((row.try_get("log_id")?, row.try_get("subscription_id")?));
@@ -289,4 +449,17 @@ impl Db {
         }
         Ok(())
     }
+}
+
+fn recipient_of(row: &sqlx::any::AnyRow) -> Result<Recipient> {
+    Ok(Recipient {
+        user_id: row.try_get("user_id")?,
+        language: Language::parse(&row.try_get::<String, _>("language")?).unwrap_or(Language::En),
+        hide_content: row.try_get::<Option<i64>, _>("hide_notification_content")?.unwrap_or(0) != 0,
+    })
+}
+
+/// A stored JSON list of user ids.
+fn open_list(stored: Option<String>) -> Result<Option<Vec<UserId>>> {
+    stored.map(|s| serde_json::from_str(&s).map_err(|_| crate::Error::Corrupt("user id list".into()))).transpose()
 }

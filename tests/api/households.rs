@@ -1,0 +1,214 @@
+//! Delivery in a shared list (decisions.md "Households", api.md's `done` push, log `action_by`
+//! and per-device `user_id`) through the real push sink, on both queue backends: a shared
+//! reminder rings each member's devices once, each in their own language; assignees and
+//! rotation choose who; Complete by one replaces the other's notification with a quiet `done`
+//! one; a snooze rings again only for whoever snoozed.
+
+use jiff::{SignedDuration, Timestamp};
+use serde_json::{Value, json};
+
+use crate::helpers::{Backend, Options, PushSink, TestApp, json, unavailable, unique_email};
+
+/// Two people sharing a list, each with one device of the push sink.
+struct Household {
+    owner: Person,
+    guest: Person,
+    list: String,
+}
+
+struct Person {
+    token: String,
+    id: String,
+    email: String,
+    device: String,
+}
+
+async fn person(app: &TestApp, sink: &PushSink, language: &str) -> Person {
+    let email = unique_email();
+    let (token, user) = app.sign_in(&email).await;
+    assert_eq!(app.put("/api/settings", &json!({ "language": language }), &token).await.status(), 200);
+    let sub = sink.subscription().await;
+    let r = app
+        .post(
+            "/api/notifications?action=subscribe",
+            &json!({ "subscription": { "endpoint": sub["endpoint"], "keys": sub["keys"] },
+                     "device_info": { "user_agent": "test", "platform": "linux", "language": language, "timezone": "UTC" } }),
+            Some(&token),
+        )
+        .await;
+    assert_eq!(r.status(), 201, "{}", r.text().await.unwrap());
+    Person { token, id: user["id"].as_str().unwrap().to_owned(), email, device: sub["id"].as_str().unwrap().to_owned() }
+}
+
+/// The owner (Japanese) makes a list and invites the guest (English), who accepts.
+async fn household(app: &TestApp, sink: &PushSink) -> Household {
+    let (owner, guest) = (person(app, sink, "ja").await, person(app, sink, "en").await);
+    let r = app.post("/api/lists", &json!({ "name": "家" }), Some(&owner.token)).await;
+    let list = json(r).await["data"]["id"].as_str().unwrap().to_owned();
+    let before = app.read_mails(&guest.email).len();
+    let r = app.post(&format!("/api/lists/{list}/invites"), &json!({ "email": guest.email }), Some(&owner.token)).await;
+    assert_eq!(r.status(), 201, "{}", r.text().await.unwrap());
+    let (_, body) = app.mails_for(&guest.email, before + 1).await.last().unwrap().clone();
+    let link = body.split("/invite#token=").nth(1).unwrap().split_whitespace().next().unwrap().to_owned();
+    assert_eq!(app.post("/api/invites/accept", &json!({ "token": link }), Some(&guest.token)).await.status(), 200);
+    Household { owner, guest, list }
+}
+
+async fn create(app: &TestApp, token: &str, body: Value) -> String {
+    let r = app.post("/api/reminders", &body, Some(token)).await;
+    assert_eq!(r.status(), 201, "{}", r.text().await.unwrap());
+    json(r).await["data"]["id"].as_str().unwrap().to_owned()
+}
+
+fn notification(push: &Value) -> &Value {
+    &push["payload"]["notification"]
+}
+
+fn minute_ahead(app: &TestApp) -> Timestamp {
+    Timestamp::from_second(app.now().as_second() + 60).unwrap()
+}
+
+/// Both members' devices ring once at the second, each in its person's language; the guest's
+/// Complete (by their push's token alone) completes it for both, the owner's notification is
+/// replaced by a quiet `done` one naming the guest, and the log says who acted and whose
+/// device each was.
+async fn a_shared_reminder_rings_everyone_and_done_by_one_quiets_the_other(app: &TestApp, sink: &PushSink) {
+    let h = household(app, sink).await;
+    let due = minute_ahead(app);
+    let id = create(app, &h.guest.token, json!({ "title": "燃えるゴミ", "send_at": due.to_string(), "list_id": h.list })).await;
+    app.run_until(due + SignedDuration::from_secs(1)).await;
+    let (mine, theirs) = (sink.received(&h.owner.device).await, sink.received(&h.guest.device).await);
+    assert_eq!((mine.len(), theirs.len()), (1, 1), "once each: {mine:?} {theirs:?}");
+    assert_eq!(notification(&mine[0])["body"], "リマインダーの時間です。");
+    assert_eq!(notification(&theirs[0])["body"], "It's time.");
+    let (a, b) = (&notification(&mine[0])["data"], &notification(&theirs[0])["data"]);
+    assert_eq!(a["log_id"], b["log_id"], "one entry, rung for both");
+    assert_ne!(a["action_token"], b["action_token"], "each person's token names them");
+
+    // The guest's device showed it; then the guest completes from the notification.
+    let ack = json!({ "log_id": b["log_id"], "action_token": b["action_token"], "endpoint": Value::Null });
+    assert_eq!(app.post("/api/notifications?action=ack", &ack, None).await.status(), 204);
+    let complete = json!({ "reminder_id": id, "log_id": b["log_id"], "action": "complete", "action_token": b["action_token"] });
+    let r = app.post("/api/reminders?action=handle", &complete, None).await;
+    assert_eq!(r.status(), 200, "{}", r.text().await.unwrap());
+    assert_eq!(json(r).await["data"]["status"], "completed");
+    let mine = sink.wait_for(&h.owner.device, 2, 15).await;
+    let done = notification(&mine[1]);
+    assert_eq!((done["data"]["type"].as_str(), done["data"]["by"].as_str()), (Some("done"), Some(h.guest.email.as_str())));
+    assert_eq!((done["tag"].as_str(), done["silent"].as_bool()), (Some(id.as_str()), Some(true)));
+    assert_eq!(done["body"], format!("{} さんが完了しました。", h.guest.email));
+    app.settle().await;
+    assert_eq!(sink.received(&h.guest.device).await.len(), 1, "who completed it gets no done message");
+
+    // The history, as either of them reads it.
+    for token in [&h.owner.token, &h.guest.token] {
+        let logs = json(app.get(&format!("/api/reminders/{id}/logs"), Some(token)).await).await;
+        let entry = &logs["data"][0];
+        assert_eq!((entry["action"].as_str(), entry["action_by"].as_str()), (Some("complete"), Some(h.guest.id.as_str())), "{logs}");
+        let mut whose: Vec<(String, String)> = entry["devices"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|d| (d["user_id"].as_str().unwrap().to_owned(), d["subscription_id"].as_str().unwrap().to_owned()))
+            .collect();
+        whose.sort();
+        let mut expected = vec![(h.owner.id.clone(), h.owner.device.clone()), (h.guest.id.clone(), h.guest.device.clone())];
+        expected.sort();
+        assert_eq!(whose, expected, "{logs}");
+    }
+}
+
+/// Assignees: only the guest's device rings. Rotation: the occurrences answer says whose turn
+/// each is, and each day rings only for that person, in the order given.
+async fn assignees_and_rotation_choose_who_rings(app: &TestApp, sink: &PushSink) {
+    let h = household(app, sink).await;
+    let due = minute_ahead(app);
+    let body = json!({ "title": "Plants", "send_at": due.to_string(), "list_id": h.list, "assignees": [h.guest.id] });
+    create(app, &h.owner.token, body).await;
+    let rotating = json!({ "title": "Rubbish", "send_at": (due + SignedDuration::from_mins(1)).to_string(), "list_id": h.list,
+                           "recurrence": { "kind": "daily" }, "assignees": [h.guest.id, h.owner.id], "rotate": true });
+    let rotating = create(app, &h.owner.token, rotating).await;
+    let next = json(app.get(&format!("/api/reminders/{rotating}/occurrences?count=3"), Some(&h.guest.token)).await).await;
+    assert_eq!(next["data"]["assignees"], json!([h.guest.id, h.owner.id, h.guest.id]), "{next}");
+
+    app.run_until(due + SignedDuration::from_secs(1)).await;
+    assert_eq!(sink.received(&h.owner.device).await.len(), 0, "not assigned to the owner");
+    assert_eq!(sink.received(&h.guest.device).await.len(), 1);
+    // Day one is the guest's turn, day two the owner's, day three the guest's again.
+    let first = due + SignedDuration::from_mins(1);
+    let titles = |pushes: Vec<Value>| -> Vec<String> {
+        pushes.iter().map(|p| notification(p)["title"].as_str().unwrap().to_owned()).filter(|t| t == "Rubbish").collect()
+    };
+    for (day, (owner_rings, guest_rings)) in [(0, (0, 1)), (1, (1, 1)), (2, (1, 2))] {
+        app.run_until(first + SignedDuration::from_hours(24 * day) + SignedDuration::from_secs(1)).await;
+        let counts = (titles(sink.received(&h.owner.device).await).len(), titles(sink.received(&h.guest.device).await).len());
+        assert_eq!(counts, (owner_rings, guest_rings), "day {day}");
+    }
+    let next = json(app.get(&format!("/api/reminders/{rotating}/occurrences?count=2"), Some(&h.owner.token)).await).await;
+    assert_eq!(next["data"]["assignees"], json!([h.owner.id, h.guest.id]), "the turn moved on: {next}");
+}
+
+/// Each person's snooze rings again for them alone, each at their own time; the other's
+/// does not undo it.
+async fn a_snooze_is_for_the_one_who_snoozed(app: &TestApp, sink: &PushSink) {
+    let h = household(app, sink).await;
+    let due = minute_ahead(app);
+    let id = create(app, &h.owner.token, json!({ "title": "Tea", "send_at": due.to_string(), "list_id": h.list })).await;
+    app.run_until(due + SignedDuration::from_secs(1)).await;
+    let log_id = notification(&sink.received(&h.owner.device).await[0])["data"]["log_id"].clone();
+    for (token, minutes) in [(&h.owner.token, 5), (&h.guest.token, 10)] {
+        let snooze = json!({ "reminder_id": id, "log_id": log_id, "action": "snooze", "snooze_minutes": minutes });
+        let r = app.post("/api/reminders?action=handle", &snooze, Some(token)).await;
+        assert_eq!(r.status(), 200, "{}", r.text().await.unwrap());
+    }
+    app.run_until(due + SignedDuration::from_mins(5) + SignedDuration::from_secs(1)).await;
+    let (mine, theirs) = (sink.received(&h.owner.device).await, sink.received(&h.guest.device).await);
+    assert_eq!((mine.len(), theirs.len()), (2, 1), "five minutes on, the owner's snooze only");
+    assert_eq!(notification(&mine[1])["data"]["kind"], "snooze");
+    app.run_until(due + SignedDuration::from_mins(10) + SignedDuration::from_secs(1)).await;
+    let (mine, theirs) = (sink.received(&h.owner.device).await, sink.received(&h.guest.device).await);
+    assert_eq!((mine.len(), theirs.len()), (2, 2), "ten minutes on, the guest's");
+    assert_eq!(notification(&theirs[1])["data"]["kind"], "snooze");
+    let logs = json(app.get(&format!("/api/reminders/{id}/logs"), Some(&h.guest.token)).await).await;
+    let snoozes: Vec<&Value> = logs["data"].as_array().unwrap().iter().filter(|e| e["kind"] == "snooze").collect();
+    assert_eq!(snoozes.len(), 2, "{logs}");
+    assert!(snoozes.iter().all(|e| e["devices"].as_array().unwrap().len() == 1), "each for one device: {logs}");
+}
+
+async fn setup(backend: Backend, redis: bool) -> Option<(TestApp, PushSink)> {
+    let Some(sink) = PushSink::start().await else {
+        unavailable("the push sink (pip install -r tests/pushsink/requirements.txt, set HIBIKI_TEST_PYTHON)");
+        return None;
+    };
+    let options = Options { allow_private_push: true, redis, smtp: true, ..Default::default() };
+    let app = TestApp::spawn(backend, options).await?;
+    Some((app, sink))
+}
+
+macro_rules! household_tests {
+    ($($name:ident),*) => {$(
+        mod $name {
+            use super::*;
+            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            async fn sqlite_queues() {
+                if let Some((app, sink)) = setup(Backend::Sqlite, false).await {
+                    super::$name(&app, &sink).await;
+                    app.stop().await;
+                }
+            }
+            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            async fn postgres_and_redis() {
+                if let Some((app, sink)) = setup(Backend::Postgres, true).await {
+                    super::$name(&app, &sink).await;
+                    app.stop().await;
+                }
+            }
+        }
+    )*};
+}
+
+household_tests!(
+    a_shared_reminder_rings_everyone_and_done_by_one_quiets_the_other,
+    assignees_and_rotation_choose_who_rings,
+    a_snooze_is_for_the_one_who_snoozed
+);
