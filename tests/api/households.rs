@@ -20,7 +20,9 @@ struct Person {
     token: String,
     id: String,
     email: String,
+    /// The push sink's name for the device, and Hibiki's.
     device: String,
+    subscription: String,
 }
 
 async fn person(app: &TestApp, sink: &PushSink, language: &str) -> Person {
@@ -37,7 +39,8 @@ async fn person(app: &TestApp, sink: &PushSink, language: &str) -> Person {
         )
         .await;
     assert_eq!(r.status(), 201, "{}", r.text().await.unwrap());
-    Person { token, id: user["id"].as_str().unwrap().to_owned(), email, device: sub["id"].as_str().unwrap().to_owned() }
+    let subscription = json(r).await["data"]["id"].as_str().unwrap().to_owned();
+    Person { token, id: user["id"].as_str().unwrap().to_owned(), email, device: sub["id"].as_str().unwrap().to_owned(), subscription }
 }
 
 /// The owner (Japanese) makes a list and invites the guest (English), who accepts.
@@ -112,9 +115,17 @@ async fn a_shared_reminder_rings_everyone_and_done_by_one_quiets_the_other(app: 
             .map(|d| (d["user_id"].as_str().unwrap().to_owned(), d["subscription_id"].as_str().unwrap().to_owned()))
             .collect();
         whose.sort();
-        let mut expected = vec![(h.owner.id.clone(), h.owner.device.clone()), (h.guest.id.clone(), h.guest.device.clone())];
+        let mut expected = vec![(h.owner.id.clone(), h.owner.subscription.clone()), (h.guest.id.clone(), h.guest.subscription.clone())];
         expected.sort();
         assert_eq!(whose, expected, "{logs}");
+        let shown: Vec<&str> = entry["devices"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|d| !d["shown_at"].is_null())
+            .map(|d| d["user_id"].as_str().unwrap())
+            .collect();
+        assert_eq!(shown, [h.guest.id.as_str()], "the guest's acknowledgement is for the guest's device: {logs}");
     }
 }
 
@@ -161,11 +172,13 @@ async fn a_snooze_is_for_the_one_who_snoozed(app: &TestApp, sink: &PushSink) {
         let r = app.post("/api/reminders?action=handle", &snooze, Some(token)).await;
         assert_eq!(r.status(), 200, "{}", r.text().await.unwrap());
     }
-    app.run_until(due + SignedDuration::from_mins(5) + SignedDuration::from_secs(1)).await;
+    // (each snooze counts from the second it was asked, a moment after the ring)
+    app.run_until(due + SignedDuration::from_mins(6)).await;
     let (mine, theirs) = (sink.received(&h.owner.device).await, sink.received(&h.guest.device).await);
-    assert_eq!((mine.len(), theirs.len()), (2, 1), "five minutes on, the owner's snooze only");
+    let logs = json(app.get(&format!("/api/reminders/{id}/logs"), Some(&h.guest.token)).await).await;
+    assert_eq!((mine.len(), theirs.len()), (2, 1), "five minutes on, the owner's snooze only: {logs}");
     assert_eq!(notification(&mine[1])["data"]["kind"], "snooze");
-    app.run_until(due + SignedDuration::from_mins(10) + SignedDuration::from_secs(1)).await;
+    app.run_until(due + SignedDuration::from_mins(11)).await;
     let (mine, theirs) = (sink.received(&h.owner.device).await, sink.received(&h.guest.device).await);
     assert_eq!((mine.len(), theirs.len()), (2, 2), "ten minutes on, the guest's");
     assert_eq!(notification(&theirs[1])["data"]["kind"], "snooze");

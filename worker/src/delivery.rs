@@ -173,10 +173,8 @@ async fn prepare(ctx: &DeliveryContext, log_ids: &[LogId]) -> Result<Option<(Vec
 
     let latest = targets.iter().map(|(e, ..)| e.occurrence_at).max().unwrap_or_else(Timestamp::now);
     let badges = if targets.is_empty() { Default::default() } else { ctx.db.overdue_counts(&users, latest).await? };
-    let pairs: Vec<(LogId, SubscriptionId, UserId, Timestamp)> = targets
-        .iter()
-        .flat_map(|(e, person, to)| to.iter().map(|d| (e.log_id, d.id, person.user_id, e.occurrence_at)))
-        .collect();
+    let pairs: Vec<(LogId, SubscriptionId, UserId, Timestamp)> =
+        targets.iter().flat_map(|(e, person, to)| to.iter().map(|d| (e.log_id, d.id, person.user_id, e.occurrence_at))).collect();
     let claimed = ctx.db.claim_devices(&pairs, ctx.clock.now(), STALE_SEND).await?;
     let mut ready = Vec::new();
     let options = PushOptions { ttl: REMINDER_TTL, urgency_high: true };
@@ -342,7 +340,8 @@ async fn done(ctx: &DeliveryContext, log_id: &LogId, by: &UserId) -> Result<(), 
     let Some(message) = ctx.db.done_message(&ctx.keys, log_id, by).await? else { return Ok(()) };
     let options = PushOptions { ttl: REMINDER_TTL, urgency_high: false };
     for (device, person) in &message.targets {
-        let payload = payload::done(&message.reminder_id, &message.title, &message.by, person.language, person.hide_content, &ctx.public_url);
+        let payload =
+            payload::done(&message.reminder_id, &message.title, &message.by, person.language, person.hide_content, &ctx.public_url);
         match ctx.client.send(device, &payload::to_bytes(&payload), Some(&topic_of(log_id)), options).await {
             PushOutcome::Gone(_) => ctx.db.delete_subscription(&device.id).await?,
             outcome => tracing::debug!(?outcome, "done push"),

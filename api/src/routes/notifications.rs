@@ -224,10 +224,10 @@ async fn acknowledge(state: &AppState, ack: AckRequest) -> ApiResult<()> {
     } else {
         state.store.db.reminder_people(&entry.reminder_id).await?.members
     };
-    if state.store.keys.action_token_holder(&ack.log_id, &ack.action_token, &entry.user_id, &people).is_none() {
+    let Some(whose) = state.store.keys.action_token_holder(&ack.log_id, &ack.action_token, &entry.user_id, &people) else {
         return Err(ApiError::NotFound);
-    }
-    state.store.db.mark_shown(&entry.log_id, ack.endpoint.as_deref(), state.clock.now()).await?;
+    };
+    state.store.db.mark_shown(&entry.log_id, ack.endpoint.as_deref(), &whose, state.clock.now()).await?;
     metrics::counter!("hibiki_notifications_shown_total").increment(1);
     Ok(())
 }

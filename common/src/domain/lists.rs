@@ -280,7 +280,6 @@ pub fn matches_search(folded_query: &str, title: &str, description: Option<&str>
 mod tests {
     use super::*;
 
-
     fn people(n: u128) -> Vec<UserId> {
         (1..=n).map(|i| UserId::from(uuid::Uuid::from_u128(i))).collect()
     }

@@ -116,19 +116,30 @@ pub async fn complete_early(store: &Store, user_id: &UserId, id: &ReminderId, no
     store.db.get_reminder(&store.keys, user_id, id, now).await
 }
 
-/// What rings next for the user's reminder: its next `count` occurrences and every ring to
-/// come (snooze, repeat, alerts), none past.
-pub async fn upcoming(
-    store: &Store,
-    user_id: &UserId,
-    id: &ReminderId,
-    now: Timestamp,
-    count: usize,
-) -> Result<(Vec<Timestamp>, Vec<Ring>)> {
+/// What rings next for a reminder.
+#[derive(Debug, Clone)]
+pub struct Upcoming {
+    pub occurrences: Vec<Timestamp>,
+    pub rings: Vec<Ring>,
+    /// With rotation: whose turn each occurrence is.
+    pub turns: Option<Vec<UserId>>,
+}
+
+/// What rings next for the user's reminder: its next `count` occurrences (with whose turn
+/// each is, when it rotates) and every ring to come (snooze, repeats, alerts), none past.
+pub async fn upcoming(store: &Store, user_id: &UserId, id: &ReminderId, now: Timestamp, count: usize) -> Result<Upcoming> {
     let r = store.db.get_reminder(&store.keys, user_id, id, now).await?;
     let pending = store.db.pending_fires(id).await?;
     let (timing, alarms) = (r.timing(), r.alarms());
-    Ok(lifecycle::upcoming(Subject { timing: &timing, alarms: &alarms, is_active: r.is_active }, &pending, now, count))
+    let (occurrences, rings) =
+        lifecycle::upcoming(Subject { timing: &timing, alarms: &alarms, is_active: r.is_active }, &pending, now, count);
+    let turns = if r.rotate && r.assignees.len() >= 2 {
+        let next = store.db.rotation_next(id).await?;
+        Some((0..occurrences.len() as u64).filter_map(|i| lists::turn(&r.assignees, true, next + i)).collect())
+    } else {
+        None
+    };
+    Ok(Upcoming { occurrences, rings, turns })
 }
 
 /// What a notification's Complete or Snooze asks.

@@ -788,6 +788,8 @@ export interface components {
             action?: null | components["schemas"]["NotificationAction"];
             /** Format: date-time */
             action_at?: string | null;
+            /** @description Who acted (in a shared list, any of its people). */
+            action_by?: string | null;
             devices: components["schemas"]["DeviceDelivery"][];
             /**
              * Format: date-time
@@ -820,6 +822,8 @@ export interface components {
             shown_at?: string | null;
             status: components["schemas"]["DeviceDeliveryStatus"];
             subscription_id: string;
+            /** @description Whose device it is (in a shared list, each person's own). */
+            user_id?: string | null;
         };
         /**
          * @description One device's part in an entry.
@@ -1050,6 +1054,8 @@ export interface components {
          */
         NotificationsPostBody: components["schemas"]["SubscribeRequest"] | components["schemas"]["UnsubscribeRequest"] | components["schemas"]["AckRequest"];
         Occurrences: {
+            /** @description With `rotate`: whose turn each occurrence is (a user id per occurrence, in order). */
+            assignees?: string[] | null;
             occurrences: string[];
             /**
              * @description A reminder's next rings, in time order: snooze, repeats, alerts and occurrences (not in
@@ -1153,6 +1159,8 @@ export interface components {
         PushData: {
             /** @description Authorizes complete, snooze and the acknowledgement without the app's session. */
             action_token?: string | null;
+            /** @description A `done` message: who completed it (their address, as co-members see it). */
+            by?: string | null;
             kind?: null | components["schemas"]["EntryKind"];
             /** @description Present (true) only when the push is late; the title then carries the late mark. */
             late?: boolean | null;
@@ -1201,7 +1209,7 @@ export interface components {
          * @description What the push is about.
          * @enum {string}
          */
-        PushType: "reminder" | "test";
+        PushType: "reminder" | "test" | "done";
         /** @description `{"queued": true}`: the job was queued (a test email, a test push). */
         Queued: {
             /** @description Always true. */

@@ -132,16 +132,16 @@ impl Db {
         .await?)
     }
 
-    /// The service worker showed the notification on a device (on every device the entry
-    /// went to, when the endpoint is not named). A shown entry needs no email fallback.
-    pub async fn mark_shown(&self, log_id: &LogId, endpoint: Option<&str>, now: Timestamp) -> Result<()> {
+    /// The service worker showed the notification on a device: the one named by its
+    /// endpoint, or, when none is named, every device of `whose` the entry went to (the
+    /// person whose action token it was). A shown entry needs no email fallback.
+    pub async fn mark_shown(&self, log_id: &LogId, endpoint: Option<&str>, whose: &UserId, now: Timestamp) -> Result<()> {
         let now_ms = to_millis(now);
         let mut tx = self.pool.begin().await?;
-        // The devices that showed it: the one named, or every device the entry went to.
         let which = if endpoint.is_some() {
             "SELECT id FROM push_subscriptions WHERE endpoint = $3"
         } else {
-            "SELECT subscription_id FROM deliveries WHERE log_id = $1"
+            "SELECT id FROM push_subscriptions WHERE user_id = $3"
         };
         for sql in [
             format!("UPDATE deliveries SET shown_at = $2 WHERE log_id = $1 AND shown_at IS NULL AND subscription_id IN ({which})"),
@@ -150,10 +150,11 @@ impl Db {
                  AND id IN (SELECT subscription_id FROM deliveries WHERE log_id = $1)"
             ),
         ] {
-            let mut query = sqlx::query(AssertSqlSafe(sql)).bind(log_id).bind(now_ms);
-            if let Some(e) = endpoint {
-                query = query.bind(e);
-            }
+            let query = sqlx::query(AssertSqlSafe(sql)).bind(log_id).bind(now_ms);
+            let query = match endpoint {
+                Some(e) => query.bind(e),
+                None => query.bind(whose),
+            };
             query.execute(&mut *tx).await?;
         }
         sqlx::query("UPDATE delivery_logs SET fallback_minutes = NULL WHERE id = $1").bind(log_id).execute(&mut *tx).await?;

@@ -109,8 +109,12 @@ impl Db {
                 query = query.bind(id);
             }
             let rows = query.fetch_all(&self.pool).await?;
-            let list_ids: Vec<String> =
-                rows.iter().filter_map(|r| r.try_get::<Option<String>, _>("list_id").ok().flatten()).collect::<HashSet<_>>().into_iter().collect();
+            let list_ids: Vec<String> = rows
+                .iter()
+                .filter_map(|r| r.try_get::<Option<String>, _>("list_id").ok().flatten())
+                .collect::<HashSet<_>>()
+                .into_iter()
+                .collect();
             let members = self.list_people(&list_ids).await?;
             let repeats: Vec<ReminderId> = rows
                 .iter()
