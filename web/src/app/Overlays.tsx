@@ -3,6 +3,7 @@ import { useNavigate } from 'react-router';
 import { InstallPrompt } from '../features/install/InstallPrompt';
 import { IosGuide } from '../features/install/IosGuide';
 import { OfflineBanner } from '../features/offline/OfflineBanner';
+import { SyncConflictNotice } from '../features/offline/SyncConflictNotice';
 import { usePageArrival } from './pageArrival';
 
 /** A service-worker message NAVIGATE_FROM_NOTIFICATION {url} navigates the app there. */
@@ -30,6 +31,7 @@ export default function Overlays() {
   return (
     <>
       <OfflineBanner />
+      <SyncConflictNotice />
       <InstallPrompt />
       <IosGuide />
     </>

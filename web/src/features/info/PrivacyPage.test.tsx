@@ -1,11 +1,21 @@
-/** The privacy page states the retention periods and how sign-in secrets are kept (decisions.md "Retention", "Sessions", "Secrets stay secret"), in both languages. */
-import { screen } from '@testing-library/react';
+/**
+ * The privacy page states the retention periods and how sign-in secrets are kept (decisions.md
+ * "Retention", "Sessions", "Secrets stay secret"), and who sees a shared list ("Households":
+ * the people invited to it and no one else, its contents sealed at rest), in both languages.
+ */
+import { screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { mockFetch, renderApp } from '../../test/renderApp';
 
 const STATEMENTS = {
   ja: [/通知の配信履歴は180日間保存/, /アーカイブから1年間保存/, /1アカウントにつき最大1,000件/, /30日間使われないと終了/, /ログインから90日で終了/, /コードとリンクは、平文で保存/, /この端末の通知の登録も解除/],
   en: [/Delivery history is kept for 180 days/, /kept for one year after archiving/, /at most 1,000 per account/, /30 days unused/, /90 days after signing in/, /never stored, logged or written to a file in plain text/, /unsubscribes this device/],
+};
+
+/** The shared-list sentence, whole: who sees a shared list's reminders, and that they stay encrypted. */
+const SHARED_LISTS = {
+  ja: '共有リストのリマインダーは、そのリストに招待された人だけが見ることができ、それ以外の人が見ることはありません。ほかのリマインダーと同じく、内容は暗号化して保存されます。',
+  en: "A shared list's reminders are seen by the people invited to that list and by no one else; like all reminders, their contents are stored encrypted.",
 };
 
 describe('the privacy page', () => {
@@ -19,6 +29,15 @@ describe('the privacy page', () => {
       for (const s of STATEMENTS[lang]) expect(text).toMatch(s);
       // archived reminders are deleted after a year now: no "nothing is deleted" left
       expect(text).not.toMatch(lang === 'ja' ? /データは削除されません/ : /Nothing is deleted/);
+    });
+
+    it(`${lang}: says that a shared list is seen by the people invited to it and by no one else, and stays encrypted`, async () => {
+      mockFetch({});
+      renderApp(lang === 'ja' ? '/privacy' : '/en/privacy');
+      await screen.findByRole('heading', { level: 1, name: lang === 'ja' ? 'プライバシーポリシー' : 'Privacy Policy' });
+      // in the section on how data is handled, as a sentence of its own
+      const section = screen.getByRole('heading', { name: lang === 'ja' ? 'データの扱い' : 'How your data is handled' }).parentElement!;
+      expect(within(section).getByText(SHARED_LISTS[lang])).toBeInTheDocument();
     });
   }
 });

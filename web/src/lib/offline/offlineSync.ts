@@ -2,15 +2,18 @@
  * Glue between the encrypted offline store, the sync queue and the API for the signed-in user.
  * Loaded lazily (after first paint).
  */
-import { mutate } from 'swr';
+import { mutate, SWRConfig, unstable_serialize } from 'swr';
 import { i18n } from '../../i18n';
 import { api } from '../api';
-import { isReminderKey } from '../swrKeys';
+import { isReminderKey, swrKeys } from '../swrKeys';
 import type { List, Reminder, ReminderInput } from '../types';
+import { clearConflicts, reportConflicts } from './conflictReports';
+import { titlesBeforeSync } from './conflictTitles';
 import { OfflineStore } from './offlineDb';
 import { setPendingCount, setPendingReminderIds, SYNC_STATUS_POLL_MS } from './pendingStatus';
 import { syncErrorNotification } from './syncErrorText';
-import { processQueue, SyncScheduler, type PendingAction, type QueueStorage, type SyncNotifier } from './syncQueue';
+import type { SyncConflict } from './syncConflict';
+import { processQueue, SyncScheduler, type PendingAction, type QueueStorage, type SyncApi, type SyncNotifier } from './syncQueue';
 
 let current: { userId: string; store: OfflineStore; scheduler: SyncScheduler; refreshCount: () => void; stop: () => void } | null = null;
 const readyWaiters = new Set<() => void>();
@@ -40,6 +43,29 @@ const notifier: SyncNotifier = {
   },
 };
 
+const syncApi: SyncApi = {
+  create: (d) => api.reminders.create(d as ReminderInput),
+  update: (id, d) => api.reminders.update(id, d as Partial<ReminderInput>),
+  remove: (id) => api.reminders.remove(id),
+  handle: (input) => api.reminders.handle(input),
+};
+
+/** A reminder's title in the app's SWR cache: its own entry (details) or the active list. */
+function swrCachedTitle(id: string): string | undefined {
+  const cache = SWRConfig.defaultValue.cache;
+  const one = cache.get(unstable_serialize(swrKeys.reminder(id)))?.data as Reminder | undefined;
+  if (one?.title) return one.title;
+  const list = cache.get(unstable_serialize(swrKeys.reminders('active')))?.data as Reminder[] | undefined;
+  return Array.isArray(list) ? list.find((r) => r.id === id)?.title : undefined;
+}
+
+/** A reminder someone else deleted leaves the offline cache too: an offline reload does not show it again. */
+async function forgetDeleted(store: OfflineStore, conflicts: readonly SyncConflict[]): Promise<void> {
+  for (const c of conflicts) {
+    if (c.kind === 'deleted' && c.action.reminderId) await store.deleteReminder(c.action.reminderId);
+  }
+}
+
 export async function startOfflineSync(userId: string): Promise<void> {
   if (current?.userId === userId) return;
   stopOfflineSync();
@@ -66,16 +92,16 @@ export async function startOfflineSync(userId: string): Promise<void> {
       processQueue({
         storage: counted,
         notifier,
-        api: {
-          create: (d) => api.reminders.create(d as ReminderInput),
-          update: (id, d) => api.reminders.update(id, d as Partial<ReminderInput>),
-          remove: (id) => api.reminders.remove(id),
-          handle: (input) => api.reminders.handle(input),
-        },
+        api: syncApi,
+        titles: (actions) => titlesBeforeSync(actions, { cached: swrCachedTitle, stored: () => store.getReminders() }),
       }),
     onResult: (r) => {
       refreshCount();
-      if (r.succeeded > 0 || r.dropped.length > 0) void mutate(isReminderKey);
+      if (r.succeeded > 0 || r.dropped.length > 0 || r.conflicts.length > 0) void mutate(isReminderKey);
+      if (r.conflicts.length > 0) {
+        void forgetDeleted(store, r.conflicts).catch(() => {});
+        reportConflicts(r.conflicts);
+      }
     },
   });
   const onOnline = () => void scheduler.runNow();
@@ -93,6 +119,7 @@ export async function startOfflineSync(userId: string): Promise<void> {
       store.db.close();
       setPendingCount(0);
       setPendingReminderIds([]);
+      clearConflicts();
     },
   };
   refreshCount();

@@ -1,7 +1,9 @@
 import { describe, expect, it, vi } from 'vitest';
+import { createApiClient } from '../api';
 import {
   SyncScheduler,
   backoffDelay,
+  emptySyncResult,
   executeAction,
   memoryQueueStorage,
   processQueue,
@@ -179,6 +181,143 @@ describe('processQueue', () => {
   });
 });
 
+/**
+ * The real API client over a server whose answers the test gives (`METHOD /path` -> status and
+ * body): a 404 rejects with exactly what the app's queue meets, the client's ApiError.
+ */
+function server(routes: Record<string, [number, unknown]>) {
+  const calls: string[] = [];
+  const client = createApiClient({
+    log: () => {},
+    fetch: async (input, init) => {
+      const key = `${init?.method ?? 'GET'} ${String(input).split('?')[0]}`;
+      calls.push(key);
+      const [status, body] = routes[key] ?? [500, { success: false, error: { code: 'INTERNAL_ERROR', message: 'no route' } }];
+      const text = typeof body === 'string' ? body : JSON.stringify(body);
+      return new Response(text, { status, headers: { 'Content-Type': typeof body === 'string' ? 'text/html' : 'application/json' } });
+    },
+  });
+  const api: SyncApi = {
+    create: (d) => client.reminders.create(d as never),
+    update: (id, d) => client.reminders.update(id, d as never),
+    remove: (id) => client.reminders.remove(id),
+    handle: (input) => client.reminders.handle(input),
+  };
+  return { api, calls };
+}
+
+const NOT_FOUND: [number, unknown] = [404, { success: false, error: { code: 'NOT_FOUND', message: 'Reminder not found' } }];
+const HANDLE = 'POST /api/reminders';
+const answered = (r: Record<string, unknown>): [number, unknown] => [200, { success: true, data: { id: 'r1', title: 'Milk', status: 'pending', is_archived: false, ...r } }];
+
+describe('processQueue: someone else deleted the reminder meanwhile (404 NOT_FOUND)', () => {
+  const notifier = () => ({ permission: () => 'granted' as const, showDropped: vi.fn() });
+
+  for (const type of ['update', 'complete', 'snooze'] as const) {
+    it(`${type}: a "deleted" conflict, resolved at once: removed, not retried, no "Sync error"`, async () => {
+      const storage = memoryQueueStorage([act({ type, reminderId: 'r1', logId: 'l1', data: { title: 'Milk' } }, 1)]);
+      const { api, calls } = server({ 'PUT /api/reminders/r1': NOT_FOUND, [HANDLE]: NOT_FOUND });
+      const n = notifier();
+      const r = await processQueue({ storage, api, notifier: n });
+      expect(calls).toHaveLength(1);
+      expect(r.conflicts).toEqual([{ action: expect.objectContaining({ type, reminderId: 'r1' }), kind: 'deleted' }]);
+      expect(r).toMatchObject({ failed: 0, remaining: 0, dropped: [], errors: [] });
+      expect(storage.items).toEqual([]);
+      expect(n.showDropped).not.toHaveBeenCalled();
+    });
+  }
+
+  it('names the conflict by the title known before any request went out', async () => {
+    const storage = memoryQueueStorage([act({ type: 'complete', reminderId: 'r1', logId: 'l1' }, 1)]);
+    const { api, calls } = server({ [HANDLE]: NOT_FOUND });
+    const titles = vi.fn(async (actions: readonly PendingAction[]) => {
+      expect(calls).toEqual([]);
+      expect(actions.map((x) => x.reminderId)).toEqual(['r1']);
+      return new Map([['r1', 'Milk']]);
+    });
+    const r = await processQueue({ storage, api, titles });
+    expect(r.conflicts.map((c) => [c.kind, c.title])).toEqual([['deleted', 'Milk']]);
+  });
+
+  it('delete: done, since it is gone either way (no conflict, no failure)', async () => {
+    const storage = memoryQueueStorage([act({ type: 'delete', reminderId: 'r1' }, 1)]);
+    const { api } = server({ 'DELETE /api/reminders/r1': NOT_FOUND });
+    const r = await processQueue({ storage, api });
+    expect(r).toMatchObject({ succeeded: 1, failed: 0, remaining: 0, conflicts: [] });
+    expect(storage.items).toEqual([]);
+  });
+
+  it('later actions on the same reminder resolve the same way without asking the server again', async () => {
+    const storage = memoryQueueStorage([
+      act({ type: 'update', reminderId: 'r1', data: { title: 'Milk' } }, 1),
+      act({ type: 'complete', reminderId: 'r1', logId: 'l1' }, 2),
+      act({ type: 'delete', reminderId: 'r1' }, 3),
+      act({ type: 'update', reminderId: 'r2', data: {} }, 4),
+    ]);
+    const { api, calls } = server({ 'PUT /api/reminders/r1': NOT_FOUND, 'PUT /api/reminders/r2': answered({ id: 'r2' }) });
+    const r = await processQueue({ storage, api });
+    expect(calls).toEqual(['PUT /api/reminders/r1', 'PUT /api/reminders/r2']);
+    expect(r.conflicts.map((c) => [c.action.type, c.kind])).toEqual([
+      ['update', 'deleted'],
+      ['complete', 'deleted'],
+    ]);
+    expect(r).toMatchObject({ succeeded: 2, failed: 0, remaining: 0 });
+    expect(storage.items).toEqual([]);
+  });
+
+  it('a 404 without the API\'s envelope (a proxy\'s page) is an ordinary failure, retried', async () => {
+    const storage = memoryQueueStorage([act({ type: 'update', reminderId: 'r1', data: {} }, 1)]);
+    const { api } = server({ 'PUT /api/reminders/r1': [404, '<html>Not Found</html>'] });
+    const r = await processQueue({ storage, api });
+    expect(r).toMatchObject({ failed: 1, remaining: 1, conflicts: [] });
+    expect(storage.items[0]?.retryCount).toBe(1);
+  });
+
+  it('a create answered 404 is an ordinary failure (there is no reminder to be gone yet)', async () => {
+    const storage = memoryQueueStorage([act({ type: 'create', reminderId: 'temp-1', data: { title: 'Milk' } }, 1)]);
+    const { api } = server({ 'POST /api/reminders': NOT_FOUND });
+    const r = await processQueue({ storage, api });
+    expect(r).toMatchObject({ failed: 1, remaining: 1, conflicts: [] });
+  });
+});
+
+describe('processQueue: someone else completed the reminder meanwhile', () => {
+  it('update: applied as the server answered, a "completed" conflict named by the answer\'s title', async () => {
+    const storage = memoryQueueStorage([act({ type: 'update', reminderId: 'r1', data: { description: 'two' } }, 1)]);
+    const { api } = server({ 'PUT /api/reminders/r1': answered({ status: 'completed', is_archived: true }) });
+    const r = await processQueue({ storage, api });
+    expect(r.conflicts).toEqual([{ action: expect.objectContaining({ type: 'update', reminderId: 'r1' }), kind: 'completed', title: 'Milk' }]);
+    expect(r).toMatchObject({ succeeded: 1, failed: 0, remaining: 0 });
+    expect(storage.items).toEqual([]);
+  });
+
+  it("the answer's own title names it over one known before", async () => {
+    const storage = memoryQueueStorage([act({ type: 'update', reminderId: 'r1', data: { title: 'Oat milk' } }, 1)]);
+    const { api } = server({ 'PUT /api/reminders/r1': answered({ title: 'Oat milk!', status: 'completed' }) });
+    const r = await processQueue({ storage, api, titles: async () => new Map([['r1', 'Milk']]) });
+    expect(r.conflicts.map((c) => [c.kind, c.title])).toEqual([['completed', 'Oat milk!']]);
+  });
+
+  it('snooze: an archived answer counts as completed', async () => {
+    const storage = memoryQueueStorage([act({ type: 'snooze', reminderId: 'r1', logId: 'l1', data: { snooze_minutes: 10 } }, 1)]);
+    const { api } = server({ [HANDLE]: answered({ is_archived: true }) });
+    const r = await processQueue({ storage, api });
+    expect(r.conflicts.map((c) => c.kind)).toEqual(['completed']);
+    expect(storage.items).toEqual([]);
+  });
+
+  it('no conflict for a pending answer, a complete, or a completion this run made itself', async () => {
+    const storage = memoryQueueStorage([
+      act({ type: 'update', reminderId: 'r2', data: {} }, 1),
+      act({ type: 'complete', reminderId: 'r1', logId: 'l1' }, 2),
+      act({ type: 'snooze', reminderId: 'r1', logId: 'l1' }, 3),
+    ]);
+    const { api } = server({ 'PUT /api/reminders/r2': answered({ id: 'r2' }), [HANDLE]: answered({ status: 'completed', is_archived: true }) });
+    const r = await processQueue({ storage, api });
+    expect(r).toMatchObject({ succeeded: 3, conflicts: [] });
+  });
+});
+
 describe('SyncScheduler', () => {
   function harness(results: SyncResult[], online = true) {
     const timers: { fn: () => void; ms: number }[] = [];
@@ -194,7 +333,7 @@ describe('SyncScheduler', () => {
     });
     return { s, run, timers };
   }
-  const base: SyncResult = { succeeded: 0, failed: 0, dropped: [], remaining: 0, idMap: {}, errors: [] };
+  const base: SyncResult = emptySyncResult();
   const failing: SyncResult = { ...base, failed: 1, remaining: 1 };
 
   it('runs 100 ms after an enqueue when online', () => {

@@ -7,9 +7,16 @@
  *   "Sync error" (同期エラー: the notifier words it in the reader's language) is shown.
  *   Otherwise a retry is scheduled with backoff min(1 s × 2^n, 60 s).
  * - complete/snooze need reminderId and logId; an unknown type is an error.
+ * - Someone else's change wins over a queued one (a shared list's reminder; ./syncConflict):
+ *   an action on a reminder the server no longer has (404 NOT_FOUND) is resolved at once, not
+ *   retried (a delete of it counts as done, anything else as a "deleted" conflict), and an edit
+ *   or snooze answered with the reminder completed is a "completed" conflict. Conflicts are
+ *   reported in the result, for the person to be told; they raise no "Sync error".
  *
  * Storage, API and notifier are injected so the queue runs in tests without a browser.
  */
+import { answerShowsCompleted, answerTitle, isGone, type SyncConflict } from './syncConflict';
+
 export type PendingActionType = 'create' | 'update' | 'delete' | 'complete' | 'snooze';
 
 export interface PendingAction {
@@ -71,31 +78,30 @@ export function makeTempId(now: number): string {
   return `${TEMP_ID_PREFIX}${now}`;
 }
 
-/** Runs one action against the API. Returns the server id for a create. */
-export async function executeAction(
-  action: PendingAction,
-  api: SyncApi,
-): Promise<string | undefined> {
+/** The server id in a create's answer. */
+function createdId(answer: unknown): string | undefined {
+  const id = answer && typeof answer === 'object' ? (answer as { id?: unknown }).id : undefined;
+  return typeof id === 'string' ? id : undefined;
+}
+
+/** Runs one action against the API. Returns the server's answer (the reminder, for all but a delete). */
+export async function executeAction(action: PendingAction, api: SyncApi): Promise<unknown> {
   switch (action.type) {
-    case 'create': {
-      const created = (await api.create(action.data)) as { id?: unknown } | undefined;
-      return typeof created?.id === 'string' ? created.id : undefined;
-    }
+    case 'create':
+      return api.create(action.data);
     case 'update':
       if (!action.reminderId) throw new SyncActionError('Missing reminderId for update');
-      await api.update(action.reminderId, action.data);
-      return undefined;
+      return api.update(action.reminderId, action.data);
     case 'delete':
       if (!action.reminderId) throw new SyncActionError('Missing reminderId for delete');
-      await api.remove(action.reminderId);
-      return undefined;
+      return api.remove(action.reminderId);
     case 'complete':
     case 'snooze': {
       if (!action.reminderId || !action.logId) {
         throw new SyncActionError(`Missing reminderId or logId for ${action.type} action`);
       }
       const data = action.data as { snooze_minutes?: unknown; snooze_until?: unknown; action_token?: unknown } | undefined;
-      await api.handle({
+      return api.handle({
         reminder_id: action.reminderId,
         log_id: action.logId,
         action: action.type,
@@ -104,7 +110,6 @@ export async function executeAction(
         ...(action.type === 'snooze' && typeof data?.snooze_minutes === 'number' ? { snooze_minutes: data.snooze_minutes } : {}),
         ...(action.type === 'snooze' && typeof data?.snooze_until === 'string' ? { snooze_until: data.snooze_until } : {}),
       });
-      return undefined;
     }
     default:
       throw new SyncActionError(`Unknown action type: ${String((action as { type: unknown }).type)}`);
@@ -120,6 +125,13 @@ export interface SyncResult {
   /** temp id -> server id for creates that went through */
   idMap: Record<string, string>;
   errors: { action: PendingAction; error: unknown }[];
+  /** actions resolved in favour of someone else's change (removed from the queue, not failed) */
+  conflicts: SyncConflict[];
+}
+
+/** An empty result, to build on. */
+export function emptySyncResult(): SyncResult {
+  return { succeeded: 0, failed: 0, dropped: [], remaining: 0, idMap: {}, errors: [], conflicts: [] };
 }
 
 /**
@@ -131,12 +143,36 @@ export async function processQueue(deps: {
   api: SyncApi;
   notifier?: SyncNotifier;
   maxRetries?: number;
+  /**
+   * Reminder id → the title the person knows it by, to name a conflict whose answer has none.
+   * Asked once the queue is listed, before any request: after them, the server's fresh list
+   * no longer has a reminder someone else deleted (./conflictTitles).
+   */
+  titles?: (actions: readonly PendingAction[]) => Promise<ReadonlyMap<string, string>>;
 }): Promise<SyncResult> {
   const { storage, api, notifier } = deps;
   const maxRetries = deps.maxRetries ?? MAX_RETRIES;
   const actions = await storage.list();
-  const result: SyncResult = { succeeded: 0, failed: 0, dropped: [], remaining: 0, idMap: {}, errors: [] };
+  const titles = deps.titles ? await deps.titles(actions) : new Map<string, string>();
+  const result = emptySyncResult();
   const blocked = new Set<string>();
+  // Reminders the server answered 404 for: later actions on them need not ask again.
+  const gone = new Set<string>();
+  // Reminders this run completed itself: a later answer showing them completed is no conflict.
+  const completedHere = new Set<string>();
+
+  /** A conflict, named by the server's answer or else by the title known before the run. */
+  const conflict = (action: PendingAction, kind: SyncConflict['kind'], answer?: unknown) => {
+    const title = answerTitle(answer) ?? (action.reminderId ? titles.get(action.reminderId) : undefined);
+    result.conflicts.push({ action, kind, ...(title ? { title } : {}) });
+  };
+  /** The reminder is gone: the action leaves the queue; only a delete of it got what it wanted. */
+  const settleGone = async (action: PendingAction) => {
+    if (action.reminderId) gone.add(action.reminderId);
+    if (action.id !== undefined) await storage.remove(action.id);
+    if (action.type === 'delete') result.succeeded++;
+    else conflict(action, 'deleted');
+  };
 
   for (const original of actions) {
     let action = original;
@@ -149,17 +185,31 @@ export async function processQueue(deps: {
       result.remaining++;
       continue;
     }
+    if (action.reminderId && gone.has(action.reminderId)) {
+      await settleGone(action);
+      continue;
+    }
     try {
       if (action.reminderId && isTempId(action.reminderId) && action.type !== 'create') {
         throw new SyncActionError('Reminder has not been created on the server yet');
       }
-      const serverId = await executeAction(action, api);
-      if (action.type === 'create' && serverId && action.reminderId) {
-        result.idMap[action.reminderId] = serverId;
-      }
+      const answer = await executeAction(action, api);
+      const serverId = action.type === 'create' ? createdId(answer) : undefined;
+      if (serverId && action.reminderId) result.idMap[action.reminderId] = serverId;
       if (action.id !== undefined) await storage.remove(action.id);
       result.succeeded++;
+      if (action.reminderId && action.type === 'complete') completedHere.add(action.reminderId);
+      const completedElsewhere =
+        (action.type === 'update' || action.type === 'snooze') &&
+        answerShowsCompleted(answer) &&
+        !(action.reminderId && completedHere.has(action.reminderId));
+      if (completedElsewhere) conflict(action, 'completed', answer);
     } catch (error) {
+      // A create has no reminder to be gone yet: its 404 is a failure like any other.
+      if (isGone(error) && action.type !== 'create') {
+        await settleGone(action);
+        continue;
+      }
       result.failed++;
       result.errors.push({ action, error });
       const retryCount = action.retryCount + 1;
