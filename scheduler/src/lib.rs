@@ -365,8 +365,8 @@ impl Scheduler {
                 return retry_soon;
             }
         };
-        for log_id in &due {
-            match self.db.claim_fallback(log_id, now).await {
+        for (log_id, user_id) in &due {
+            match self.db.claim_fallback(log_id, user_id, now).await {
                 Ok(FallbackClaim::Send(job)) => {
                     // At most once: the claim is committed, so a crash here loses this email
                     // rather than sending it twice.

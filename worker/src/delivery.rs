@@ -146,6 +146,8 @@ async fn prepare(ctx: &DeliveryContext, log_ids: &[LogId]) -> Result<Option<(Vec
     let devices = ctx.db.devices_of(&users).await?;
     let mut targets: Vec<(&Outgoing, &Recipient, Vec<SubscriptionKeys>)> = Vec::new();
     let mut no_devices = Vec::new();
+    // People with no device to ring: their email fallback (if on) is due at once.
+    let mut unreachable: Vec<(LogId, UserId)> = Vec::new();
     for entry in &live {
         let content = entry.content.as_ref().expect("partitioned");
         let before = targets.len();
@@ -157,7 +159,9 @@ async fn prepare(ctx: &DeliveryContext, log_ids: &[LogId]) -> Result<Option<(Vec
                     to.retain(|d| named.contains(&d.id));
                 }
             }
-            if !to.is_empty() {
+            if to.is_empty() {
+                unreachable.push((entry.log_id, person.user_id));
+            } else {
                 targets.push((entry, person, to));
             }
         }
@@ -168,7 +172,9 @@ async fn prepare(ctx: &DeliveryContext, log_ids: &[LogId]) -> Result<Option<(Vec
     if !no_devices.is_empty() {
         metrics::counter!("hibiki_pushes_total", "outcome" => "no_devices").increment(no_devices.len() as u64);
         ctx.db.close_deliveries(&no_devices, EntryStatus::NoDevices).await?;
-        ctx.db.fallback_now(&no_devices).await?;
+    }
+    if !unreachable.is_empty() {
+        ctx.db.fallback_now(&unreachable).await?;
     }
 
     let latest = targets.iter().map(|(e, ..)| e.occurrence_at).max().unwrap_or_else(Timestamp::now);

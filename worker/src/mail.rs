@@ -232,7 +232,7 @@ async fn prepare(mailer: &Mailer, store: &Store, job: &MailJob) -> Result<Option
                 tracing::info!(%user_id, "fallback email dropped: the account is gone");
                 return Ok(None);
             };
-            match db.fallback_mail(keys, log_id).await {
+            match db.fallback_mail(keys, log_id, user_id).await {
                 Ok(Some(m)) if !m.settled => {
                     let (subject, body) = render_fallback(&m, mailer.public_url());
                     Ok(Some(Ready { to, subject, body, code: None, secret: None }))

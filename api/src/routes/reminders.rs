@@ -222,7 +222,7 @@ pub async fn send(
     }
     let fallback = state.store.db.settings(&auth.user.id).await?.email_fallback_minutes;
     let devices = state.store.db.target_device_count(&auth.user.id, r.send_to.as_deref()).await?;
-    let log_id = state.store.db.create_send_now(&r.id, &auth.user.id, devices, fallback, now).await?;
+    let log_id = state.store.db.create_send_now(&r.id, &r.user_id, &auth.user.id, devices, fallback, now).await?;
     let mut email = false;
     if devices > 0 {
         // The entry is already durable: if the queue is unreachable now, the scheduler's
@@ -231,7 +231,7 @@ pub async fn send(
             tracing::warn!(error = %e, %log_id, "could not enqueue a send-now delivery; the scheduler will");
         }
     } else if fallback.is_some() {
-        match state.store.db.claim_fallback(&log_id, now).await? {
+        match state.store.db.claim_fallback(&log_id, &auth.user.id, now).await? {
             hibiki_common::infra::storage::FallbackClaim::Send(job) => {
                 state.queues.mail(job).await.map_err(|_| ApiError::Unavailable("mail queue"))?;
                 email = true;

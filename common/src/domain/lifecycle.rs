@@ -73,6 +73,9 @@ pub struct Plan {
     pub entry: Option<PlannedEntry>,
     /// Archive the reminder (completed).
     pub archive: bool,
+    /// The act concerns only whoever acted (a snooze by one of several people): only their
+    /// pending email fallbacks go.
+    pub for_one: bool,
 }
 
 impl Plan {
@@ -204,7 +207,7 @@ fn claimed(subject: Subject<'_>, fire: PlannedFire, now: Timestamp) -> Plan {
         late: lateness >= LATE_AFTER,
         occurrence_of: matches!(fire.kind, FireKind::Alert | FireKind::Repeat).then_some(fire.occurrence_at),
     };
-    Plan { fires, entry: Some(entry), archive: false }
+    Plan { fires, entry: Some(entry), archive: false, for_one: false }
 }
 
 fn entry_kind(kind: FireKind) -> EntryKind {
@@ -223,7 +226,7 @@ fn entry_kind(kind: FireKind) -> EntryKind {
 fn acted(subject: Subject<'_>, occurrence: Timestamp, effect: ActionEffect, now: Timestamp) -> Plan {
     if let ActionEffect::SnoozeForOne(at) = effect {
         // Theirs alone: nothing of the occurrence stops for the others.
-        return Plan { fires: vec![FireChange::Put(PlannedFire::at(FireKind::Snooze, at))], entry: None, archive: false };
+        return Plan { fires: vec![FireChange::Put(PlannedFire::at(FireKind::Snooze, at))], entry: None, archive: false, for_one: true };
     }
     let mut fires = vec![FireChange::DropFor { kind: FireKind::Repeat, occurrence_at: occurrence }];
     if occurrence > now {
@@ -250,7 +253,7 @@ fn acted(subject: Subject<'_>, occurrence: Timestamp, effect: ActionEffect, now:
             false
         }
     };
-    Plan { fires, entry: None, archive }
+    Plan { fires, entry: None, archive, for_one: false }
 }
 
 /// A ring to come, for the "next notifications" list.
@@ -474,7 +477,7 @@ mod tests {
         // occurrence stay as they are
         let one = plan(s, Event::Acted { occurrence, effect: ActionEffect::SnoozeForOne(until) }, at("2026-11-25T09:01:00Z"));
         assert_eq!(one.fires, vec![FireChange::Put(PlannedFire::at(FireKind::Snooze, until))]);
-        assert!(!one.archive && one.entry.is_none());
+        assert!(!one.archive && one.entry.is_none() && one.for_one);
         assert!(early.fires.contains(&FireChange::DropFor { kind: FireKind::Occurrence, occurrence_at: occurrence }));
     }
 

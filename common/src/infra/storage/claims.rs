@@ -111,6 +111,20 @@ impl Db {
             );
         }
 
+        // The people of each reminder's list, in the order they joined.
+        let sql = format!(
+            "SELECT r.id, m.user_id FROM reminders r JOIN list_members m ON m.list_id = r.list_id WHERE r.id IN ({}) ORDER BY m.joined_at, m.user_id",
+            placeholders(1, ids.len())
+        );
+        let mut query = sqlx::query(AssertSqlSafe(sql));
+        for id in &ids {
+            query = query.bind(*id);
+        }
+        let mut members: HashMap<ReminderId, Vec<UserId>> = HashMap::new();
+        for row in query.fetch_all(&mut *tx).await? {
+            members.entry(row.try_get("id")?).or_default().push(row.try_get("user_id")?);
+        }
+
         // What follows each (a fire of a reminder gone meanwhile is just dropped), and who its
         // entry is for: the people whose snooze is due, or a rotation's turn.
         let mut later_snoozes: Vec<(ReminderId, SnoozedFor)> = Vec::new();
@@ -145,14 +159,20 @@ impl Db {
                 Some((id, fire.kind, r, plan, for_users))
             })
             .collect();
+        // Who each entry rings for: each of them may have an email fallback.
+        let recipients: Vec<Vec<UserId>> = planned
+            .iter()
+            .map(|(id, _, r, _, for_users)| {
+                let people = members.get(id).cloned().unwrap_or_else(|| vec![r.user_id]);
+                lists::recipients(&people, &r.assignees, for_users.as_deref(), &[])
+            })
+            .collect();
         let plans: Vec<PlanFor<'_>> = planned
             .iter()
-            .map(|(id, _, r, plan, for_users)| PlanFor {
+            .zip(&recipients)
+            .map(|((id, _, r, plan, for_users), to)| PlanFor {
                 for_users: for_users.as_deref(),
-                owner_rings: match for_users {
-                    Some(people) => people.contains(&r.user_id),
-                    None => r.assignees.is_empty() || r.assignees.contains(&r.user_id),
-                },
+                fallback_to: to,
                 ..PlanFor::new(id, &r.user_id, plan)
             })
             .collect();

@@ -50,27 +50,28 @@ impl PendingDelivery {
 }
 
 impl Db {
-    /// A send-now delivery log entry: `queued` for `devices` devices, or `no_devices`. With
-    /// the email fallback on it carries the user's delay (0 when there is no device: the
-    /// email is due at once).
-    /// Seconds until the account may send a reminder now again, if it must wait: at most one
-    /// send-now per 10 s and 30 per hour per account (each is a push to every device).
+    /// Seconds until the person may send a reminder now again, if they must wait: at most one
+    /// send-now per 10 s and 30 per hour per person (each is a push to every device).
     pub async fn send_now_wait(&self, user_id: &UserId, now: Timestamp, every_ms: i64) -> Result<Option<i64>> {
         let now_ms = to_millis(now);
         let rows: Vec<i64> = sqlx::query_scalar(
-            "SELECT created_at FROM delivery_logs WHERE user_id = $1 AND kind = 'send_now' AND created_at > $2 ORDER BY created_at DESC",
+            "SELECT created_at FROM delivery_logs WHERE kind = 'send_now' AND for_users = $1 AND created_at > $2 ORDER BY created_at DESC",
         )
-        .bind(user_id)
+        .bind(serde_json::to_string(&[user_id])?)
         .bind(now_ms - 3_600_000)
         .fetch_all(&self.pool)
         .await?;
         Ok(crate::domain::reminder::send_now_wait(&rows, now_ms, every_ms))
     }
 
+    /// A send-now delivery log entry of a reminder (of `owner`'s list) for the person who
+    /// asked (`sender`): `queued` for `devices` devices, or `no_devices`. With their email
+    /// fallback on it carries their delay (0 when there is no device: the email is due at once).
     pub async fn create_send_now(
         &self,
         reminder_id: &ReminderId,
-        user_id: &UserId,
+        owner: &UserId,
+        sender: &UserId,
         devices: usize,
         fallback_minutes: Option<i64>,
         now: Timestamp,
@@ -78,18 +79,28 @@ impl Db {
         let log_id = LogId::generate();
         let (status, fallback) =
             if devices == 0 { (EntryStatus::NoDevices, fallback_minutes.map(|_| 0)) } else { (EntryStatus::Queued, fallback_minutes) };
+        let mut tx = self.pool.begin().await?;
         sqlx::query(
-            "INSERT INTO delivery_logs (id, reminder_id, user_id, occurrence_at, status, late, created_at, kind, fallback_minutes)
+            "INSERT INTO delivery_logs (id, reminder_id, user_id, occurrence_at, status, late, created_at, kind, for_users)
              VALUES ($1, $2, $3, $4, $5, 0, $4, 'send_now', $6)",
         )
         .bind(log_id)
         .bind(reminder_id)
-        .bind(user_id)
+        .bind(owner)
         .bind(to_millis(now))
         .bind(status.as_str())
-        .bind(fallback)
-        .execute(&self.pool)
+        .bind(serde_json::to_string(&[sender])?)
+        .execute(&mut *tx)
         .await?;
+        if let Some(minutes) = fallback {
+            sqlx::query("INSERT INTO fallbacks (log_id, user_id, minutes) VALUES ($1, $2, $3)")
+                .bind(log_id)
+                .bind(sender)
+                .bind(minutes)
+                .execute(&mut *tx)
+                .await?;
+        }
+        tx.commit().await?;
         Ok(log_id)
     }
 
@@ -157,7 +168,14 @@ impl Db {
             };
             query.execute(&mut *tx).await?;
         }
-        sqlx::query("UPDATE delivery_logs SET fallback_minutes = NULL WHERE id = $1").bind(log_id).execute(&mut *tx).await?;
+        // Whose device showed it needs no email of it.
+        let sql = format!("DELETE FROM fallbacks WHERE log_id = $1 AND user_id IN (SELECT user_id FROM push_subscriptions WHERE id IN ({which}))");
+        let query = sqlx::query(AssertSqlSafe(sql)).bind(log_id).bind(now_ms);
+        let query = match endpoint {
+            Some(e) => query.bind(e),
+            None => query.bind(whose),
+        };
+        query.execute(&mut *tx).await?;
         tx.commit().await?;
         Ok(())
     }

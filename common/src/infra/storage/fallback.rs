@@ -1,7 +1,8 @@
-//! The email fallback: a delivery log entry that no device showed within the user's delay
-//! (`fallback_minutes` on the entry, copied from the settings when it was made; 0 when it had
-//! no device to go to) is emailed once. The pending fallback lives on the entry, so it
-//! survives a restart; showing, acting on or emailing the entry clears it.
+//! The email fallback: a delivery log entry that none of a person's devices showed within
+//! their delay is emailed to them once. Each person an entry rang for has their own pending
+//! fallback (a `fallbacks` row: their delay from their settings when it was made; 0 when they
+//! had no device to go to), so it survives a restart; their device showing it, their own act
+//! (or anyone's Complete) or the email clears it.
 
 use jiff::{SignedDuration, Timestamp};
 use sqlx::Row;
@@ -43,56 +44,63 @@ pub enum FallbackClaim {
 }
 
 impl Db {
-    /// Entries whose fallback is due at `now`; a fallback "minute" is `minute` long (tests
-    /// shorten it).
-    pub async fn due_fallbacks(&self, now: Timestamp, minute: SignedDuration, limit: i64) -> Result<Vec<LogId>> {
-        Ok(sqlx::query_scalar(
-            "SELECT id FROM delivery_logs WHERE fallback_minutes IS NOT NULL AND occurrence_at + fallback_minutes * $1 <= $2
-             ORDER BY occurrence_at LIMIT $3",
+    /// (entry, person) pairs whose fallback is due at `now`; a fallback "minute" is `minute`
+    /// long (tests shorten it).
+    pub async fn due_fallbacks(&self, now: Timestamp, minute: SignedDuration, limit: i64) -> Result<Vec<(LogId, UserId)>> {
+        let rows = sqlx::query(
+            "SELECT f.log_id, f.user_id FROM fallbacks f JOIN delivery_logs l ON l.id = f.log_id
+             WHERE l.occurrence_at + f.minutes * $1 <= $2 ORDER BY l.occurrence_at LIMIT $3",
         )
         .bind(minute.as_millis() as i64)
         .bind(to_millis(now))
         .bind(limit)
         .fetch_all(&self.pool)
-        .await?)
+        .await?;
+        rows.iter().map(|r| Ok((r.try_get("log_id")?, r.try_get("user_id")?))).collect()
     }
 
     /// When the next pending fallback falls due.
     pub async fn next_fallback(&self, minute: SignedDuration) -> Result<Option<Timestamp>> {
-        let at: Option<i64> =
-            sqlx::query_scalar("SELECT MIN(occurrence_at + fallback_minutes * $1) FROM delivery_logs WHERE fallback_minutes IS NOT NULL")
-                .bind(minute.as_millis() as i64)
-                .fetch_one(&self.pool)
-                .await?;
+        let at: Option<i64> = sqlx::query_scalar(
+            "SELECT MIN(l.occurrence_at + f.minutes * $1) FROM fallbacks f JOIN delivery_logs l ON l.id = f.log_id",
+        )
+        .bind(minute.as_millis() as i64)
+        .fetch_one(&self.pool)
+        .await?;
         Ok(at.map(from_millis))
     }
 
-    /// Takes a due fallback: at most once (the pending mark is cleared in the same
-    /// transaction that counts it against the daily cap and stamps `emailed_at`). The caller
-    /// enqueues the returned mail job.
-    pub async fn claim_fallback(&self, log_id: &LogId, now: Timestamp) -> Result<FallbackClaim> {
+    /// Takes a person's due fallback of an entry: at most once (the pending row is deleted
+    /// in the same transaction that counts it against their daily cap and stamps the entry's
+    /// `emailed_at`). Gone when one of their devices showed it, or the occurrence was
+    /// completed (by anyone) or acted on by them. The caller enqueues the returned mail job.
+    pub async fn claim_fallback(&self, log_id: &LogId, user_id: &UserId, now: Timestamp) -> Result<FallbackClaim> {
         let now_ms = to_millis(now);
         let mut tx = self.pool.begin().await?;
-        let Some(row) = sqlx::query(
-            "UPDATE delivery_logs SET fallback_minutes = NULL WHERE id = $1 AND fallback_minutes IS NOT NULL
-             RETURNING user_id, reminder_id, status, action",
-        )
-        .bind(log_id)
-        .fetch_optional(&mut *tx)
-        .await?
-        else {
+        let taken = sqlx::query("DELETE FROM fallbacks WHERE log_id = $1 AND user_id = $2")
+            .bind(log_id)
+            .bind(user_id)
+            .execute(&mut *tx)
+            .await?
+            .rows_affected()
+            > 0;
+        let entry = sqlx::query("SELECT status, action, action_by FROM delivery_logs WHERE id = $1").bind(log_id).fetch_optional(&mut *tx).await?;
+        let (true, Some(entry)) = (taken, entry) else {
             tx.commit().await?;
             return Ok(FallbackClaim::Gone);
         };
-        let user_id: UserId = row.try_get("user_id")?;
-        let status = EntryStatus::parse(&row.try_get::<String, _>("status")?);
-        let action: Option<String> = row.try_get("action")?;
-        let shown: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM deliveries WHERE log_id = $1 AND shown_at IS NOT NULL")
-            .bind(log_id)
-            .fetch_one(&mut *tx)
-            .await?;
+        let status = EntryStatus::parse(&entry.try_get::<String, _>("status")?);
+        let answered = answered_for(entry.try_get("action")?, entry.try_get("action_by")?, user_id);
+        // Their devices (a send from before per-person rows named no one: the owner's).
+        let shown: i64 = sqlx::query_scalar(
+            "SELECT COUNT(*) FROM deliveries WHERE log_id = $1 AND shown_at IS NOT NULL AND (user_id = $2 OR user_id IS NULL)",
+        )
+        .bind(log_id)
+        .bind(user_id)
+        .fetch_one(&mut *tx)
+        .await?;
         let user = sqlx::query("SELECT email, language FROM users WHERE id = $1").bind(user_id).fetch_optional(&mut *tx).await?;
-        let (Some(user), None, 0, false) = (user, action, shown, status.is_none_or(EntryStatus::never_delivered)) else {
+        let (Some(user), false, 0, false) = (user, answered, shown, status.is_none_or(EntryStatus::never_delivered)) else {
             tx.commit().await?;
             return Ok(FallbackClaim::Gone);
         };
@@ -113,17 +121,22 @@ impl Db {
             .bind(now_ms)
             .execute(&mut *tx)
             .await?;
-        sqlx::query("UPDATE delivery_logs SET emailed_at = $2 WHERE id = $1").bind(log_id).bind(now_ms).execute(&mut *tx).await?;
+        sqlx::query("UPDATE delivery_logs SET emailed_at = COALESCE(emailed_at, $2) WHERE id = $1")
+            .bind(log_id)
+            .bind(now_ms)
+            .execute(&mut *tx)
+            .await?;
         tx.commit().await?;
         let lang = Language::parse(&user.try_get::<String, _>("language")?).unwrap_or(Language::En);
-        Ok(FallbackClaim::Send(MailJob::Fallback { user_id, log_id: *log_id, lang }))
+        Ok(FallbackClaim::Send(MailJob::Fallback { user_id: *user_id, log_id: *log_id, lang }))
     }
 
-    /// Entries that found no device to go to: their fallback (if on) is due at their second.
-    pub async fn fallback_now(&self, log_ids: &[LogId]) -> Result<()> {
-        for id in log_ids {
-            sqlx::query("UPDATE delivery_logs SET fallback_minutes = 0 WHERE id = $1 AND fallback_minutes IS NOT NULL")
-                .bind(id)
+    /// People an entry found no device of: their fallback (if on) is due at its second.
+    pub async fn fallback_now(&self, pairs: &[(LogId, UserId)]) -> Result<()> {
+        for (log_id, user_id) in pairs {
+            sqlx::query("UPDATE fallbacks SET minutes = 0 WHERE log_id = $1 AND user_id = $2")
+                .bind(log_id)
+                .bind(user_id)
                 .execute(&self.pool)
                 .await?;
         }
@@ -131,13 +144,15 @@ impl Db {
         Ok(())
     }
 
-    /// The contents of a fallback email (None when the entry or its reminder is gone).
-    pub async fn fallback_mail(&self, keys: &Keys, log_id: &LogId) -> Result<Option<FallbackMail>> {
+    /// The contents of a person's fallback email, in their language (None when the entry or
+    /// its reminder is gone).
+    pub async fn fallback_mail(&self, keys: &Keys, log_id: &LogId, user_id: &UserId) -> Result<Option<FallbackMail>> {
         let row = sqlx::query(
-            "SELECT l.reminder_id, l.occurrence_at, l.action, r.title, r.description, r.timezone, u.language, u.hide_notification_content
-             FROM delivery_logs l JOIN reminders r ON r.id = l.reminder_id JOIN users u ON u.id = l.user_id WHERE l.id = $1",
+            "SELECT l.reminder_id, l.occurrence_at, l.action, l.action_by, r.title, r.description, r.timezone, u.language, u.hide_notification_content
+             FROM delivery_logs l JOIN reminders r ON r.id = l.reminder_id JOIN users u ON u.id = $2 WHERE l.id = $1",
         )
         .bind(log_id)
+        .bind(user_id)
         .fetch_optional(&self.pool)
         .await?;
         let Some(row) = row else { return Ok(None) };
@@ -151,8 +166,18 @@ impl Db {
             timezone: row.try_get("timezone")?,
             language: Language::parse(&row.try_get::<String, _>("language")?).unwrap_or(Language::En),
             hide_content: row.try_get::<i64, _>("hide_notification_content")? != 0,
-            settled: row.try_get::<Option<String>, _>("action")?.is_some(),
+            settled: answered_for(row.try_get("action")?, row.try_get("action_by")?, user_id),
             reminder_id,
         }))
+    }
+}
+
+/// Whether an entry's act answers it for this person: anyone's Complete, or their own act (a
+/// snooze is the snoozer's; before per-person acts, an act named no one and answered all).
+fn answered_for(action: Option<String>, action_by: Option<UserId>, user_id: &UserId) -> bool {
+    match (action.as_deref(), action_by) {
+        (None, _) => false,
+        (Some("complete"), _) | (Some(_), None) => true,
+        (Some(_), Some(by)) => by == *user_id,
     }
 }

@@ -35,14 +35,13 @@ pub(super) struct PlanFor<'a> {
     /// The people the plan's entry is for (a personal snooze, a rotation's turn); None:
     /// everyone the reminder rings for.
     pub for_users: Option<&'a [UserId]>,
-    /// The entry rings for the reminder's owner (`user_id`): only then does it carry their
-    /// email fallback.
-    pub owner_rings: bool,
+    /// Who the entry rings for: each of them with the email fallback on gets a pending one.
+    pub fallback_to: &'a [UserId],
 }
 
 impl<'a> PlanFor<'a> {
     pub fn new(reminder_id: &'a ReminderId, user_id: &'a UserId, plan: &'a Plan) -> PlanFor<'a> {
-        PlanFor { reminder_id, user_id, plan, actor: None, for_users: None, owner_rings: true }
+        PlanFor { reminder_id, user_id, plan, actor: None, for_users: None, fallback_to: &[] }
     }
 }
 
@@ -273,23 +272,26 @@ async fn log_entries(conn: &mut AnyConnection, plans: &[PlanFor<'_>], now: Times
         }
         let logged: HashSet<LogId> =
             query.fetch_all(&mut *conn).await?.iter().map(|r| r.try_get("id")).collect::<std::result::Result<_, _>>()?;
-        let mut with_fallback = Vec::new();
+        let mut with_fallback: Vec<(&LogId, &UserId)> = Vec::new();
         for (i, log_id, e) in chunk {
             if logged.contains(log_id) {
                 outcomes[*i].logged = Some(*log_id);
-                if e.status != EntryStatus::Missed && e.kind == EntryKind::Occurrence && plans[*i].owner_rings {
-                    with_fallback.push(log_id);
+                if e.status != EntryStatus::Missed && e.kind == EntryKind::Occurrence {
+                    with_fallback.extend(plans[*i].fallback_to.iter().map(|u| (log_id, u)));
                 }
             }
         }
-        if !with_fallback.is_empty() {
+        // Each person's own delay, if their fallback is on.
+        for pairs in with_fallback.chunks(ROWS_PER_STATEMENT) {
             let sql = format!(
-                "UPDATE delivery_logs SET fallback_minutes = (SELECT u.email_fallback_minutes FROM users u WHERE u.id = delivery_logs.user_id) WHERE id IN ({})",
-                placeholders(1, with_fallback.len())
+                "INSERT INTO fallbacks (log_id, user_id, minutes)
+                 SELECT v.column1, v.column2, u.email_fallback_minutes FROM (VALUES {}) AS v JOIN users u ON u.id = v.column2
+                 WHERE u.email_fallback_minutes IS NOT NULL",
+                value_rows(1, pairs.len(), 2, |_, p| p)
             );
             let mut query = sqlx::query(AssertSqlSafe(sql));
-            for id in with_fallback {
-                query = query.bind(id);
+            for (log_id, user_id) in pairs {
+                query = query.bind(*log_id).bind(*user_id);
             }
             query.execute(&mut *conn).await?;
         }

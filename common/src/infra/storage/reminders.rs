@@ -385,8 +385,11 @@ impl Db {
         now: Timestamp,
     ) -> Result<()> {
         if clear_fallbacks {
-            sqlx::query("UPDATE delivery_logs SET fallback_minutes = NULL WHERE fallback_minutes IS NOT NULL AND reminder_id = $1")
+            // Anyone's Complete answers everyone; a snooze for one, only them.
+            let only = if plan.for_one { actor } else { None };
+            sqlx::query("DELETE FROM fallbacks WHERE log_id IN (SELECT id FROM delivery_logs WHERE reminder_id = $1) AND ($2 IS NULL OR user_id = $2)")
                 .bind(reminder_id)
+                .bind(only)
                 .execute(&mut *conn)
                 .await?;
         }
