@@ -78,7 +78,9 @@ fn minute_ahead(app: &TestApp) -> Timestamp {
 async fn a_shared_reminder_rings_everyone_and_done_by_one_quiets_the_other(app: &TestApp, sink: &PushSink) {
     let h = household(app, sink).await;
     let due = minute_ahead(app);
-    let id = create(app, &h.guest.token, json!({ "title": "燃えるゴミ", "send_at": due.to_string(), "list_id": h.list })).await;
+    let body = json!({ "title": "燃えるゴミ", "send_at": due.to_string(), "list_id": h.list,
+                       "repeat_until_done": { "every_minutes": 5, "max_times": 3 } });
+    let id = create(app, &h.guest.token, body).await;
     app.run_until(due + SignedDuration::from_secs(1)).await;
     let (mine, theirs) = (sink.received(&h.owner.device).await, sink.received(&h.guest.device).await);
     assert_eq!((mine.len(), theirs.len()), (1, 1), "once each: {mine:?} {theirs:?}");
@@ -100,8 +102,13 @@ async fn a_shared_reminder_rings_everyone_and_done_by_one_quiets_the_other(app: 
     assert_eq!((done["data"]["type"].as_str(), done["data"]["by"].as_str()), (Some("done"), Some(h.guest.email.as_str())));
     assert_eq!((done["tag"].as_str(), done["silent"].as_bool()), (Some(id.as_str()), Some(true)));
     assert_eq!(done["body"], format!("{} さんが完了しました。", h.guest.email));
-    app.settle().await;
+    // Nothing more for anyone: no repeats, and no email fallback (both have it on, 5 minutes).
+    app.run_until(due + SignedDuration::from_mins(30)).await;
     assert_eq!(sink.received(&h.guest.device).await.len(), 1, "who completed it gets no done message");
+    assert_eq!(sink.received(&h.owner.device).await.len(), 2, "no repeat after the guest's Complete");
+    for p in [&h.owner, &h.guest] {
+        assert!(!app.read_mails(&p.email).iter().any(|(subject, _)| subject.contains("燃えるゴミ")), "no fallback email");
+    }
 
     // The history, as either of them reads it.
     for token in [&h.owner.token, &h.guest.token] {
@@ -188,6 +195,48 @@ async fn a_snooze_is_for_the_one_who_snoozed(app: &TestApp, sink: &PushSink) {
     assert!(snoozes.iter().all(|e| e["devices"].as_array().unwrap().len() == 1), "each for one device: {logs}");
 }
 
+/// The subjects of the mails to `email` about `title`, once `expected` of them arrived (the
+/// mail worker sends after the claim); expecting none, after a second for one that should not
+/// come; at most 10 s.
+async fn fallbacks(app: &TestApp, email: &str, title: &str, expected: usize) -> Vec<String> {
+    use std::time::{Duration, Instant};
+    let started = Instant::now();
+    loop {
+        let subjects: Vec<String> = app.read_mails(email).into_iter().map(|(subject, _)| subject).filter(|s| s.contains(title)).collect();
+        let waited = started.elapsed();
+        let done = if expected == 0 { waited > Duration::from_secs(1) } else { subjects.len() >= expected };
+        if done || waited > Duration::from_secs(10) {
+            return subjects;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+/// Nobody's device shows a shared ring: each person gets their own fallback email, in their
+/// own language, at their own delay. Removed from the list, the guest gets nothing more.
+async fn each_their_own_fallback_and_a_removed_member_gets_nothing(app: &TestApp, sink: &PushSink) {
+    let h = household(app, sink).await;
+    assert_eq!(app.put("/api/settings", &json!({ "email_fallback_minutes": 15 }), &h.guest.token).await.status(), 200);
+    let due = minute_ahead(app);
+    create(app, &h.owner.token, json!({ "title": "Recycling", "send_at": due.to_string(), "list_id": h.list })).await;
+    app.run_until(due + SignedDuration::from_mins(6)).await;
+    assert_eq!(fallbacks(app, &h.owner.email, "Recycling", 1).await, ["Hibiki リマインダー: Recycling"], "the owner's 5 minutes");
+    assert_eq!(fallbacks(app, &h.guest.email, "Recycling", 0).await, Vec::<String>::new(), "the guest waits 15");
+    app.run_until(due + SignedDuration::from_mins(16)).await;
+    assert_eq!(fallbacks(app, &h.guest.email, "Recycling", 1).await, ["Hibiki reminder: Recycling"]);
+    assert_eq!(fallbacks(app, &h.owner.email, "Recycling", 1).await.len(), 1, "once each");
+
+    let r = app.delete(&format!("/api/lists/{}/members/{}", h.list, h.guest.id), &h.owner.token).await;
+    assert_eq!(r.status(), 204);
+    let later = minute_ahead(app);
+    create(app, &h.owner.token, json!({ "title": "Glass", "send_at": later.to_string(), "list_id": h.list })).await;
+    app.run_until(later + SignedDuration::from_mins(20)).await;
+    let glass = |pushes: Vec<Value>| pushes.iter().filter(|p| notification(p)["title"] == "Glass").count();
+    assert_eq!(glass(sink.received(&h.owner.device).await), 1);
+    assert_eq!(glass(sink.received(&h.guest.device).await), 0, "removed: no ring");
+    assert!(!app.read_mails(&h.guest.email).iter().any(|(s, _)| s.contains("Glass")), "removed: no email");
+}
+
 async fn setup(backend: Backend, redis: bool) -> Option<(TestApp, PushSink)> {
     let Some(sink) = PushSink::start().await else {
         unavailable("the push sink (pip install -r tests/pushsink/requirements.txt, set HIBIKI_TEST_PYTHON)");
@@ -223,5 +272,6 @@ macro_rules! household_tests {
 household_tests!(
     a_shared_reminder_rings_everyone_and_done_by_one_quiets_the_other,
     assignees_and_rotation_choose_who_rings,
-    a_snooze_is_for_the_one_who_snoozed
+    a_snooze_is_for_the_one_who_snoozed,
+    each_their_own_fallback_and_a_removed_member_gets_nothing
 );

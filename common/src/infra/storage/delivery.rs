@@ -169,7 +169,9 @@ impl Db {
             query.execute(&mut *tx).await?;
         }
         // Whose device showed it needs no email of it.
-        let sql = format!("DELETE FROM fallbacks WHERE log_id = $1 AND user_id IN (SELECT user_id FROM push_subscriptions WHERE id IN ({which}))");
+        let sql = format!(
+            "DELETE FROM fallbacks WHERE log_id = $1 AND user_id IN (SELECT user_id FROM push_subscriptions WHERE id IN ({which}))"
+        );
         let query = sqlx::query(AssertSqlSafe(sql)).bind(log_id).bind(now_ms);
         let query = match endpoint {
             Some(e) => query.bind(e),

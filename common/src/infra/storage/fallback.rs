@@ -61,12 +61,11 @@ impl Db {
 
     /// When the next pending fallback falls due.
     pub async fn next_fallback(&self, minute: SignedDuration) -> Result<Option<Timestamp>> {
-        let at: Option<i64> = sqlx::query_scalar(
-            "SELECT MIN(l.occurrence_at + f.minutes * $1) FROM fallbacks f JOIN delivery_logs l ON l.id = f.log_id",
-        )
-        .bind(minute.as_millis() as i64)
-        .fetch_one(&self.pool)
-        .await?;
+        let at: Option<i64> =
+            sqlx::query_scalar("SELECT MIN(l.occurrence_at + f.minutes * $1) FROM fallbacks f JOIN delivery_logs l ON l.id = f.log_id")
+                .bind(minute.as_millis() as i64)
+                .fetch_one(&self.pool)
+                .await?;
         Ok(at.map(from_millis))
     }
 
@@ -84,7 +83,8 @@ impl Db {
             .await?
             .rows_affected()
             > 0;
-        let entry = sqlx::query("SELECT status, action, action_by FROM delivery_logs WHERE id = $1").bind(log_id).fetch_optional(&mut *tx).await?;
+        let entry =
+            sqlx::query("SELECT status, action, action_by FROM delivery_logs WHERE id = $1").bind(log_id).fetch_optional(&mut *tx).await?;
         let (true, Some(entry)) = (taken, entry) else {
             tx.commit().await?;
             return Ok(FallbackClaim::Gone);
