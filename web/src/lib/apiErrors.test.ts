@@ -90,6 +90,13 @@ describe('server field errors, by code', () => {
     expect(text('ja', d('subscription.keys.p256dh', 'invalid_format'))).toContain('通知用の鍵');
   });
 
+  it('says who may be reminded in a shared list, and that turns need two or more', () => {
+    expect(text('ja', d('assignees', 'invalid_choice'))).toBe('このリストのメンバーから選んでください。');
+    expect(text('en', d('assignees', 'invalid_choice'))).toBe('Choose people who are in this list.');
+    expect(text('ja', d('rotate', 'too_short', { min: 2 }))).toBe('順番に担当するには2人以上を選んでください。');
+    expect(text('en', d('rotate', 'too_short', { min: 2 }))).toBe('Choose 2 or more people to take turns.');
+  });
+
   it('tells the two repeat_until_done limits apart by their max', () => {
     expect(text('ja', d('repeat_until_done', 'out_of_range', { min: 1, max: 60 }))).toBe('くり返しの間隔は1〜60分で指定してください。');
     expect(text('ja', d('repeat_until_done', 'out_of_range', { min: 1, max: 20 }))).toBe('くり返しの回数は1〜20回で指定してください。');

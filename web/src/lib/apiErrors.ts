@@ -99,6 +99,8 @@ export const FIELD_NAMES = [
   'colour',
   'list_id',
   'q',
+  'assignees',
+  'rotate',
 ] as const;
 
 const KNOWN_FIELDS: ReadonlySet<string> = new Set(FIELD_NAMES);
@@ -171,6 +173,8 @@ const SPECIFIC: Readonly<Record<string, string>> = {
   'device_info.invalid_format': 'deviceInfo',
   'action.invalid_choice': 'action',
   'body.invalid_format': 'body',
+  'assignees.invalid_choice': 'assigneesNotMember',
+  'rotate.too_short': 'rotateTooShort',
 };
 
 /** `recurrence.interval`, `alerts[0].before_minutes` → the field the person knows. */

@@ -117,3 +117,59 @@ describe('click handling', () => {
     expect(isApiRequest(new URL(`${ORIGIN}/reminders`))).toBe(false);
   });
 });
+
+describe('a done push (someone else completed a shared reminder)', () => {
+  const done = {
+    web_push: 8030,
+    mutable: true,
+    notification: {
+      title: '燃えるゴミ',
+      body: 'hanako@example.com さんが完了しました。',
+      navigate: `${ORIGIN}/reminders?reminder=r1`,
+      tag: 'r1',
+      lang: 'ja',
+      silent: true,
+      require_interaction: false,
+      data: { type: 'done', reminder_id: 'r1', by: 'hanako@example.com' },
+    },
+  } satisfies PushMessage;
+
+  it('is read with its type and who completed it', () => {
+    expect(parsePushPayload(JSON.stringify(done))).toEqual({
+      type: 'done',
+      reminder_id: 'r1',
+      title: '燃えるゴミ',
+      body: 'hanako@example.com さんが完了しました。',
+      url: `${ORIGIN}/reminders?reminder=r1`,
+      tag: 'r1',
+      lang: 'ja',
+      by: 'hanako@example.com',
+    });
+  });
+
+  it('replaces the notification quietly: same tag, title and body as sent, silent, not sticky, no actions', () => {
+    const n = buildNotification(parsePushPayload(JSON.stringify(done)));
+    expect(n.title).toBe('燃えるゴミ');
+    expect(n.options).toMatchObject({ body: 'hanako@example.com さんが完了しました。', tag: 'r1', silent: true, requireInteraction: false, renotify: false });
+    expect(n.options.actions).toBeUndefined();
+    // even when late or carrying ids, it stays as sent
+    const odd = buildNotification(parsePushPayload({ type: 'done', reminder_id: 'r1', log_id: 'l1', title: 'T', body: 'B', late: true, lang: 'en' }));
+    expect(odd.title).toBe('T');
+    expect(odd.options.actions).toBeUndefined();
+  });
+
+  it('is not acknowledged, and a click opens its navigate URL', () => {
+    const p = parsePushPayload(JSON.stringify(done));
+    expect(ackRequest(p, 'https://push/1')).toBeNull();
+    expect(ackRequest({ ...p, log_id: 'l1', action_token: 't' })).toBeNull();
+    expect(actionRequest('', p)).toBeNull();
+    expect(clickTarget(p, ORIGIN)).toBe(`${ORIGIN}/reminders?reminder=r1`);
+  });
+
+  it('leaves reminder and test pushes as they were', () => {
+    const r = buildNotification(parsePushPayload({ type: 'reminder', reminder_id: 'r1', log_id: 'l1', title: 'T', body: 'B', lang: 'en' }));
+    expect(r.options).toMatchObject({ silent: false, requireInteraction: true, renotify: true });
+    expect(buildNotification(parsePushPayload({ type: 'test', title: 'x' })).options).toMatchObject({ silent: false, requireInteraction: false });
+    expect(parsePushPayload({ type: 'other' }).type).toBe('reminder');
+  });
+});

@@ -4,8 +4,9 @@
  *
  * The server sends api.md's Declarative Web Push payload, the OpenAPI document's `PushMessage`:
  * {web_push: 8030, notification: {title, body, navigate, tag, lang, silent, require_interaction,
- * data: {type, reminder_id?, log_id?, action_token?, kind?, late?}, actions?}, app_badge?,
- * mutable: true}. Browsers without declarative support hand it to this worker, which reads it
+ * data: {type, reminder_id?, log_id?, action_token?, kind?, late?, by?}, actions?}, app_badge?,
+ * mutable: true}. A `done` push (someone else completed a shared reminder) replaces its
+ * notification (same tag) quietly. Browsers without declarative support hand it to this worker, which reads it
  * into the flat shape below (the older flat payload {type, title, body, url, ...} is read too).
  */
 import { ACK_PATH, HANDLE_PATH } from '../lib/api';
@@ -37,6 +38,8 @@ export interface PushPayload {
   kind?: string;
   /** the number for the app icon's badge (overdue reminders) */
   badge?: number;
+  /** a `done` push: who completed it (their address) */
+  by?: string;
 }
 
 // The app's own texts (locales/*/notifications.json "push", common.json appName), read here
@@ -77,8 +80,9 @@ export function parsePushPayload(raw: unknown, fallbackLang: 'ja' | 'en' = 'ja')
   const logId = str(obj.log_id);
   const actionToken = str(obj.action_token);
   const tag = str(obj.tag);
+  const by = str(obj.by);
   return {
-    type: obj.type === 'test' ? 'test' : 'reminder',
+    type: obj.type === 'test' || obj.type === 'done' ? obj.type : 'reminder',
     ...(reminderId ? { reminder_id: reminderId } : {}),
     ...(logId ? { log_id: logId } : {}),
     ...(actionToken ? { action_token: actionToken } : {}),
@@ -90,6 +94,7 @@ export function parsePushPayload(raw: unknown, fallbackLang: 'ja' | 'en' = 'ja')
     ...(obj.late === true ? { late: true, ...(declarative ? { late_in_title: true } : {}) } : {}),
     ...(kind ? { kind } : {}),
     ...(badge !== undefined ? { badge } : {}),
+    ...(by ? { by } : {}),
   };
 }
 
@@ -102,22 +107,22 @@ export interface NotificationSpec {
   };
 }
 
-/** Audible, stays until acted on, Complete/Snooze actions for reminders with ids. */
+/**
+ * Audible, stays until acted on, Complete/Snooze actions for reminders with ids. A `done` push
+ * is quiet: it replaces the reminder's notification (same tag) as sent, without actions.
+ */
 export function buildNotification(p: PushPayload, supportsActions = true): NotificationSpec {
   const t = TEXT[p.lang];
+  const common = { body: p.body, tag: p.tag ?? p.reminder_id ?? 'hibiki', icon: '/icons/icon-192.png', badge: '/icons/icon-192.png', lang: p.lang, data: p };
+  if (p.type === 'done') return { title: p.title, options: { ...common, renotify: false, silent: true, requireInteraction: false } };
   const canAct = p.type === 'reminder' && !!p.reminder_id && !!p.log_id;
   return {
     title: p.late && !p.late_in_title ? t.lateTitle.replace('{{title}}', () => p.title) : p.title,
     options: {
-      body: p.body,
-      tag: p.tag ?? p.reminder_id ?? 'hibiki',
+      ...common,
       renotify: true,
       silent: false,
       requireInteraction: p.type === 'reminder',
-      icon: '/icons/icon-192.png',
-      badge: '/icons/icon-192.png',
-      lang: p.lang,
-      data: p,
       ...(canAct && supportsActions
         ? {
             actions: [
@@ -151,9 +156,9 @@ export function actionRequest(action: string, data: Partial<PushPayload> | undef
   };
 }
 
-/** The acknowledgement that a notification was shown on this device. */
+/** The acknowledgement that a notification was shown on this device (never for a `done` push). */
 export function ackRequest(data: Partial<PushPayload>, endpoint?: string): ApiCall<AckInput> | null {
-  if (!data.log_id || !data.action_token) return null;
+  if (data.type === 'done' || !data.log_id || !data.action_token) return null;
   return {
     url: ACK_PATH,
     body: { log_id: data.log_id, action_token: data.action_token, ...(endpoint ? { endpoint } : {}) },

@@ -40,10 +40,11 @@ self.addEventListener('push', (event) => {
       if (payload.badge !== undefined) {
         await (payload.badge > 0 ? nav.setAppBadge?.(payload.badge) : nav.clearAppBadge?.())?.catch(() => undefined);
       }
-      // An open app chimes (and may speak the title): tell every window.
+      // An open app chimes (and may speak the title; a quiet `done` push does neither): tell every window.
       const windows = await self.clients.matchAll({ type: 'window', includeUncontrolled: true });
       for (const w of windows) w.postMessage({ type: 'PUSH_RECEIVED', payload });
       const sub = await self.registration.pushManager.getSubscription().catch(() => null);
+      // A `done` push is never acknowledged (ackRequest gives none).
       const ack = ackRequest(payload, sub?.endpoint);
       if (ack) await api.request('POST', ack.url, { body: ack.body }).catch(() => undefined);
     })(),

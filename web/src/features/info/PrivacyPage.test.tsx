@@ -18,6 +18,12 @@ const SHARED_LISTS = {
   en: "A shared list's reminders are seen by the people invited to that list and by no one else; like all reminders, their contents are stored encrypted.",
 };
 
+/** Beside it, the data is never sold and is shared only within one's lists (no "shared with no one" left). */
+const NOT_SOLD = {
+  ja: 'リマインダーのデータを販売することはなく、あなたが共有するリストのメンバー以外と共有することもありません。',
+  en: 'Reminder data is never sold to anyone, and is shared only with the people in the lists you share.',
+};
+
 describe('the privacy page', () => {
   for (const lang of ['ja', 'en'] as const) {
     it(`${lang}: says how long delivery history, archived reminders and sessions are kept, and that sign-in codes are never kept in plain text`, async () => {
@@ -38,6 +44,8 @@ describe('the privacy page', () => {
       // in the section on how data is handled, as a sentence of its own
       const section = screen.getByRole('heading', { name: lang === 'ja' ? 'データの扱い' : 'How your data is handled' }).parentElement!;
       expect(within(section).getByText(SHARED_LISTS[lang])).toBeInTheDocument();
+      expect(within(section).getByText(NOT_SOLD[lang])).toBeInTheDocument();
+      expect(section.textContent).not.toMatch(lang === 'ja' ? /第三者と共有/ : /not shared with/);
     });
   }
 });

@@ -7,7 +7,8 @@ import { useAuth } from '../../lib/authStore';
 import { validateEmail } from '../../lib/email';
 import { isReminderKey, swrKeys } from '../../lib/swrKeys';
 import type { List } from '../../lib/types';
-import { cancelInvite, fetchInvites, fetchMembers, removeMember, sendInvite } from './listsApi';
+import { useListMembers } from '../../shared/listMembers';
+import { cancelInvite, fetchInvites, removeMember, sendInvite } from './listsApi';
 
 /**
  * The people in a list (decisions.md "Households"): everyone in it with their address and
@@ -21,7 +22,7 @@ export function ListPeople({ list, online, offlineReason, onLeft }: { list: List
   const { user } = useAuth();
   const { mutate } = useSWRConfig();
   const own = list.role === 'owner';
-  const members = useSWR(swrKeys.listMembers(list.id), () => fetchMembers(list.id));
+  const members = useListMembers(list.id);
   const invites = useSWR(own ? swrKeys.listInvites(list.id) : null, () => fetchInvites(list.id));
   const [email, setEmail] = useState('');
   const [error, setError] = useState<string | null>(null);

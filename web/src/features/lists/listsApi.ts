@@ -4,7 +4,7 @@
  * features/sessions/sessionsApi.ts is.
  */
 import { api } from '../../lib/api';
-import type { Invite, InvitePeek, List, ListInput, ListPatch, Member } from '../../lib/types';
+import type { Invite, InvitePeek, List, ListInput, ListPatch } from '../../lib/types';
 
 const path = (id: string) => `/api/lists/${encodeURIComponent(id)}`;
 
@@ -38,10 +38,8 @@ export function acceptInvite(token: string): Promise<List> {
   return api.request<List>('POST', '/api/invites/accept', { body: { token } });
 }
 
-/** GET /api/lists/{id}/members: the people in a list, the owner first (co-members see each other's addresses). */
-export function fetchMembers(id: string): Promise<Member[]> {
-  return api.request<Member[]>('GET', `${path(id)}/members`);
-}
+/** GET /api/lists/{id}/members (src/shared, which the reminders read too). */
+export { fetchMembers } from '../../shared/listMembers';
 
 /** DELETE /api/lists/{id}/members/{user_id}: the owner removes a member, or a member leaves (403 FORBIDDEN otherwise). */
 export function removeMember(id: string, userId: string): Promise<void> {

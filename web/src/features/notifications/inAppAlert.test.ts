@@ -24,4 +24,12 @@ describe('planAlert', () => {
     expect(planAlert(null, { visible: true, speakTitles: true, signedIn: true })).toBeNull();
     expect(planAlert(msg(null), { visible: true, speakTitles: true, signedIn: true })).toBeNull();
   });
+  it('a done push (someone else completed it) neither chimes nor speaks: it only says who did it', () => {
+    expect(planAlert(msg({ type: 'done', title: '燃えるゴミ', body: 'hanako@example.com さんが完了しました。', lang: 'ja' }), { visible: true, speakTitles: true, signedIn: true })).toEqual({
+      chime: false,
+      speak: null,
+      voiceLang: 'ja-JP',
+      toast: '燃えるゴミ — hanako@example.com さんが完了しました。',
+    });
+  });
 });

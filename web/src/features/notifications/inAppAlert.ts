@@ -39,6 +39,8 @@ export function planAlert(
   const p = m.payload as PushMessagePayload;
   const title = typeof p.title === 'string' ? p.title.trim() : '';
   const voiceLang = p.lang === 'en' ? 'en-US' : 'ja-JP';
+  // Someone else completed a shared reminder: said quietly, no chime, no voice.
+  if (p.type === 'done') return { chime: false, speak: null, voiceLang, toast: [title, typeof p.body === 'string' ? p.body.trim() : ''].filter(Boolean).join(' — ') || null };
   return {
     chime: true,
     speak: opts.signedIn && opts.speakTitles && title ? title : null,

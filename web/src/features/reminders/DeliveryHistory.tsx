@@ -3,13 +3,23 @@ import { Spinner } from '../../components/Spinner';
 import type { DeliveryLog } from '../../lib/types';
 import { logStatusKey } from './reminderLogic';
 
-/** A reminder's delivery history, newest first, the last 10 entries (its details' second list). */
+/** In a shared list, the people the history names: the reader's id, and a person's name ("you", an address). */
+export interface HistoryPeople {
+  me: string | undefined;
+  nameOf: (id: string) => string | null;
+}
+
+/**
+ * A reminder's delivery history, newest first, the last 10 entries (its details' second list).
+ * In a shared list (`people`), each device names its person and an action says who acted.
+ */
 export function DeliveryHistory({
   id,
   loading,
   failed,
   logs,
   when,
+  people,
 }: {
   id: string;
   loading: boolean;
@@ -17,6 +27,8 @@ export function DeliveryHistory({
   logs: readonly DeliveryLog[];
   /** a time in the reminder's zone */
   when: (iso: string) => string;
+  /** a shared list's people (null: one person's list, shown as before) */
+  people?: HistoryPeople | null;
 }) {
   const { t } = useTranslation('reminders');
   const stateText = (s: string) => {
@@ -38,7 +50,7 @@ export function DeliveryHistory({
             .sort((a, b) => Date.parse(b.occurrence_at) - Date.parse(a.occurrence_at))
             .slice(0, 10)
             .map((l) => (
-              <LogEntry key={l.id} log={l} stateText={stateText} when={when} />
+              <LogEntry key={l.id} log={l} stateText={stateText} when={when} people={people ?? null} />
             ))}
         </ul>
       )}
@@ -46,9 +58,24 @@ export function DeliveryHistory({
   );
 }
 
-/** One delivery log entry: when, what kind, what happened (translated), and each device. */
-function LogEntry({ log, stateText, when }: { log: DeliveryLog; stateText: (s: string) => string; when: (iso: string) => string }) {
+/** One delivery log entry: when, what kind, what happened (translated, and by whom), and each device (and whose). */
+function LogEntry({
+  log,
+  stateText,
+  when,
+  people,
+}: {
+  log: DeliveryLog;
+  stateText: (s: string) => string;
+  when: (iso: string) => string;
+  people: HistoryPeople | null;
+}) {
   const { t } = useTranslation('reminders');
+  // Who completed or snoozed it: "you", or their address.
+  const action = log.action?.startsWith('snooze') ? 'snooze' : 'complete';
+  const byName = people && log.action_by && log.action_by !== people.me ? people.nameOf(log.action_by) : null;
+  const actedText =
+    people && log.action_by && log.action_by === people.me ? t(`details.actedByYou.${action}`) : byName ? t(`details.actedBy.${action}`, { name: byName }) : null;
   const kind = log.kind && ['occurrence', 'alert', 'repeat', 'snooze', 'send_now'].includes(log.kind) ? t(`details.kind.${log.kind}`) : null;
   return (
     <li className="delivery-entry">
@@ -57,7 +84,7 @@ function LogEntry({ log, stateText, when }: { log: DeliveryLog; stateText: (s: s
         {kind && <span className="muted small">{kind}</span>}
         <span className={`badge${log.status === 'failed' || log.status === 'no_devices' || log.status === 'missed' ? ' warn' : ''}`}>{stateText(log.status)}</span>
         {log.emailed_at && <span className="badge">{stateText('emailed')}</span>}
-        {log.action && <span className="badge muted">{stateText(log.action)}</span>}
+        {log.action && <span className="badge muted">{actedText ?? stateText(log.action)}</span>}
       </div>
       {(log.shown_at || log.emailed_at) && (
         <p className="muted small">
@@ -71,11 +98,15 @@ function LogEntry({ log, stateText, when }: { log: DeliveryLog; stateText: (s: s
       )}
       {(log.devices ?? []).length > 0 && (
         <ul className="device-results">
-          {(log.devices ?? []).map((d) => (
-            <li key={d.subscription_id} className="muted small">
-              {d.label || t('details.removedDevice')}: {stateText(d.shown_at ? 'shown' : d.status)}
-            </li>
-          ))}
+          {(log.devices ?? []).map((d) => {
+            const device = d.label || t('details.removedDevice');
+            const person = people && d.user_id ? people.nameOf(d.user_id) : null;
+            return (
+              <li key={d.subscription_id} className="muted small">
+                {person ? t('details.deviceOf', { device, person }) : device}: {stateText(d.shown_at ? 'shown' : d.status)}
+              </li>
+            );
+          })}
         </ul>
       )}
     </li>

@@ -11,6 +11,7 @@ const PREVIEW_NEEDS_DATE: readonly (keyof FormErrors)[] = ['date', 'time', 'time
  * The reminder dialog's preview: the next occurrences in the reminder's zone, the moved and the
  * dropped ones marked; or what stops it (`errorText` words a field's problem as the form does).
  * A time already past is never listed: the preview says that some have passed, or that all have.
+ * Taking turns (`turn`), each occurrence says whose turn it is.
  */
 export function PreviewSection({
   id,
@@ -19,6 +20,7 @@ export function PreviewSection({
   once,
   dates,
   errorText,
+  turn,
 }: {
   id: string;
   preview: Preview;
@@ -27,12 +29,17 @@ export function PreviewSection({
   timezone: string;
   dates: Dates;
   errorText: (k: keyof FormErrors, message: string) => string;
+  /** whose turn the i-th occurrence listed is (null: not taking turns) */
+  turn?: ((i: number) => string | null) | null;
 }) {
   const { t } = useTranslation('reminders');
   const blocked =
     preview.problem === null || PREVIEW_NEEDS_DATE.includes(preview.problem.field)
       ? t('dialog.previewEmpty')
       : errorText(preview.problem.field, preview.problem.message);
+  // The dropped dates take no turn.
+  let ringing = -1;
+  const turns = preview.rows.map(({ mark }) => (turn && mark !== 'skipped' && mark !== 'holiday' ? turn(++ringing) : null));
   return (
     <section className="preview" aria-live="polite" aria-labelledby={id}>
       <h3 id={id}>{t('dialog.preview')}</h3>
@@ -48,10 +55,11 @@ export function PreviewSection({
       ) : (
         <>
           <ol>
-            {preview.rows.map(({ iso, mark }) => (
+            {preview.rows.map(({ iso, mark }, i) => (
               <li key={`${iso}-${mark ?? ''}`} className={mark === 'skipped' || mark === 'holiday' ? 'dropped' : undefined}>
                 <span className="when">{dates.when(iso, timezone)}</span>
                 {mark && <span className={`badge${mark === 'moved' ? '' : ' muted'}`}>{t(PREVIEW_MARK_TEXT[mark])}</span>}
+                {turns[i] && <span className="badge muted">{t('assign.turn', { name: turns[i] })}</span>}
               </li>
             ))}
           </ol>

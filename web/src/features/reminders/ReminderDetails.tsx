@@ -1,7 +1,4 @@
 import { useTranslation } from 'react-i18next';
-import useSWR from 'swr';
-import { api } from '../../lib/api';
-import { swrKeys } from '../../lib/swrKeys';
 import type { Reminder } from '../../lib/types';
 import { useLang } from '../../lib/useLang';
 import { useDates } from '../../shared/useDates';
@@ -14,31 +11,37 @@ import type { SnoozeClock } from './snoozeUntil';
 import { UpcomingOccurrences } from './UpcomingOccurrences';
 import { useDeliveryLogs } from './useDeliveryLogs';
 import { useDetailActions } from './useDetailActions';
+import { useOccurrences, usePeople } from './usePeople';
 import { useSnoozeChoice } from './useSnoozeChoice';
-
-const UPCOMING = 5;
 
 /**
  * A reminder's details (opened from the list, or by `?reminder=<id>` from a notification): the
  * next occurrences, the delivery history, and Complete / Snooze (for the latest delivery) and
- * Send now. Complete and snooze are queued when offline.
+ * Send now. Complete and snooze are queued when offline. In a shared list (`shared`), whose turn
+ * each occurrence is, whose each device is and who acted.
  */
 export function ReminderDetails({
   reminder,
   snoozeMinutes,
   snoozeClock,
   online = true,
+  shared = false,
 }: {
   reminder: Reminder;
   snoozeMinutes: number;
   snoozeClock: SnoozeClock;
   online?: boolean;
+  /** its list has more than one person */
+  shared?: boolean;
 }) {
   const { t } = useTranslation(['reminders', 'errors']);
   const lang = useLang();
   const dates = useDates();
   const id = reminder.id;
-  const occurrences = useSWR(reminder.is_archived ? null : swrKeys.occurrences(id, UPCOMING), () => api.reminders.occurrences(id, UPCOMING));
+  const occurrences = useOccurrences(reminder.is_archived ? null : id);
+  // (a reminder kept offline by an older version may have no assignees)
+  const inShared = shared || (reminder.assignees?.length ?? 0) > 0;
+  const people = usePeople(inShared ? reminder.list_id : null);
   const logs = useDeliveryLogs(id);
   const snooze = useSnoozeChoice(snoozeMinutes, snoozeClock);
   const last = latestLog(logs.data ?? []);
@@ -73,9 +76,11 @@ export function ReminderDetails({
           occurrences={occurrences.data?.occurrences ?? []}
           rings={occurrences.data?.rings}
           when={when}
+          turns={occurrences.data?.assignees}
+          nameOf={people.nameOf}
         />
       )}
-      <DeliveryHistory id={id} loading={logs.isLoading} failed={!!logs.error} logs={logs.data ?? []} when={when} />
+      <DeliveryHistory id={id} loading={logs.isLoading} failed={!!logs.error} logs={logs.data ?? []} when={when} people={inShared ? people : null} />
       <div className="row">
         {canHandle && (
           <>

@@ -5,19 +5,23 @@ import { preventImeSubmit } from '../../lib/ime';
 import type { List, Reminder, ReminderInput } from '../../lib/types';
 import { useDates } from '../../shared/useDates';
 import { AlarmsSection } from './AlarmsSection';
+import { AssigneesField } from './AssigneesField';
 import { BasicFields } from './BasicFields';
 import { ListField } from './ListField';
+import { defaultListOf } from './listFilter';
 import { PreviewSection } from './PreviewSection';
 import { RecurrenceFields } from './RecurrenceFields';
-import type { ReminderForm } from './reminderLogic';
+import { turnOf, type ReminderForm } from './reminderLogic';
 import { SkippedDates } from './SkippedDates';
 import { useFieldErrors } from './useFieldErrors';
+import { useOccurrences, usePeople } from './usePeople';
 import { useReminderForm } from './useReminderForm';
 
 /**
  * The create/edit dialog: the form (what, which list, when, the repeat, alerts, skipped dates),
  * the next occurrences as the server computes them, and Save (its refusal shown by field). The
- * list is a choice only when the person has more than one (`lists`).
+ * list is a choice only when the person has more than one (`lists`); in a list of more than one
+ * person, who is reminded, and whether they take turns (the preview then says whose turn).
  */
 export function ReminderDialog({
   open,
@@ -44,6 +48,14 @@ export function ReminderDialog({
   const f = useReminderForm({ open, initial, editing, onSave, onClose });
   const { errorText, err, described } = useFieldErrors(ids, f.errors, f.form.kind);
   const parts = { ids, form: f.form, setForm: f.setForm, err, described };
+  const list = lists?.find((l) => l.id === f.form.listId) ?? defaultListOf(lists);
+  const people = usePeople(open && list && list.members > 1 ? list.id : null);
+  const shared = people.members && people.members.length > 1 ? people.members : null;
+  // Taking turns: a new reminder starts with the first chosen; an edit where the server says the
+  // next turn is.
+  const rotating = f.form.rotate && f.form.assignees.length > 1;
+  const next = useOccurrences(open && rotating && editing ? editing.id : null);
+  const turn = rotating && (!editing || next.data || next.error) ? (i: number) => people.nameOf(turnOf(f.form.assignees, i, next.data?.assignees?.[0])) : null;
 
   return (
     <Dialog
@@ -75,7 +87,12 @@ export function ReminderDialog({
           set={f.set}
           err={err}
           described={described}
-          listField={lists && lists.length > 1 ? <ListField id={`${ids}-list`} lists={lists} value={f.form.listId} onChange={(id) => f.set('listId', id)} /> : null}
+          listField={
+            <>
+              {lists && lists.length > 1 && <ListField id={`${ids}-list`} lists={lists} value={f.form.listId} onChange={f.setList} />}
+              {shared && <AssigneesField id={`${ids}-who`} members={shared} me={people.me} nameOf={people.nameOf} form={f.form} setForm={f.setForm} err={err} described={described} />}
+            </>
+          }
         />
         <RecurrenceFields
           {...parts}
@@ -87,7 +104,7 @@ export function ReminderDialog({
         />
         <AlarmsSection {...parts} open={f.alarmsOpen} onToggle={() => f.setAlarmsOpen((o) => !o)} lang={dates.lang} dates={dates} />
         <SkippedDates ids={ids} form={f.form} setForm={f.setForm} dates={dates} />
-        <PreviewSection id={`${ids}-preview`} preview={f.preview} timezone={f.form.timezone} once={f.form.kind === 'none'} dates={dates} errorText={errorText} />
+        <PreviewSection id={`${ids}-preview`} preview={f.preview} turn={turn} timezone={f.form.timezone} once={f.form.kind === 'none'} dates={dates} errorText={errorText} />
         {f.serverError && (
           <p className="field-error" role="alert">
             {f.serverError}

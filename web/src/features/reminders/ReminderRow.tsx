@@ -5,6 +5,7 @@ import type { List, Recurrence, Reminder } from '../../lib/types';
 import { useLang } from '../../lib/useLang';
 import type { Dates } from '../../shared/useDates';
 import { alertsText, nagText } from './alarmText';
+import { AssigneeTag } from './AssigneeTag';
 import { DoneEarlyButton } from './DoneEarlyButton';
 import { LastDeliveryBadge } from './LastDeliveryBadge';
 import { ListTag } from './ListTag';
@@ -16,6 +17,8 @@ export interface ReminderRowProps {
   reminder: Reminder;
   /** the list it is in, when the person has more than one */
   list?: Pick<List, 'name' | 'colour'>;
+  /** its list has more than one person */
+  shared?: boolean;
   /** opened by `?reminder=<id>` from a notification */
   /** opened by its link: from a notification or from the fallback email (null: not) */
   highlighted: 'notification' | 'email' | null;
@@ -33,10 +36,11 @@ export interface ReminderRowProps {
   onDelete: (r: Reminder) => void;
 }
 
-/** One reminder in the list: title, badges, when, Details / Edit / Delete, and its details when open. */
+/** One reminder in the list: title, badges (who it is for, in a shared list), when, Details / Edit / Delete, and its details when open. */
 export function ReminderRow({
   reminder: r,
   list,
+  shared = false,
   highlighted,
   expanded,
   online,
@@ -64,6 +68,7 @@ export function ReminderRow({
               <ListTag list={list} />
             </span>
           )}
+          {(r.assignees?.length ?? 0) > 0 && <AssigneeTag reminder={r} />}
           <span className="badge">{recurrenceLabel(r.recurrence, { at: r.send_at, zone: r.timezone })}</span>
           {[alertsText(r.alerts, t, lang), nagText(r.repeat_until_done, t)].map((text) => text && <span key={text} className="badge muted">{text}</span>)}
           {/* created, edited, completed or snoozed offline: the change is still queued */}
@@ -111,7 +116,7 @@ export function ReminderRow({
       {expanded && !isTempId(r.id) && (
         <div id={`details-${r.id}`} className="reminder-details-wrap">
           {highlighted && <p className="badge">{t(highlighted === 'email' ? 'details.openedFromEmail' : 'details.openedFromNotification')}</p>}
-          <ReminderDetails reminder={r} snoozeMinutes={snoozeMinutes} snoozeClock={snoozeClock} online={online} />
+          <ReminderDetails reminder={r} snoozeMinutes={snoozeMinutes} snoozeClock={snoozeClock} online={online} shared={shared} />
         </div>
       )}
     </li>

@@ -81,6 +81,7 @@ export default function RemindersPage({
   const list = useMemo(() => filterReminders(active, { listId: selected, folded, defaultListId: defaultList?.id }), [active, selected, folded, defaultList?.id]);
   const counts = useMemo(() => countByList(active, defaultList?.id), [active, defaultList?.id]);
   const listOf = listLookup(lists);
+  const sharedLists = useMemo(() => new Set((lists ?? []).filter((l) => l.members > 1).map((l) => l.id)), [lists]);
   const selectedName = selected ? lists?.find((l) => l.id === selected)?.name : undefined;
   const completedCount = archived.first.data ? archivedCount(archived.first.data) : 0;
   const atLimit = active.length >= MAX_ACTIVE_REMINDERS;
@@ -119,6 +120,7 @@ export default function RemindersPage({
       key={r.id}
       reminder={r}
       list={listOf?.(listIdOf(r, defaultList?.id))}
+      shared={sharedLists.has(listIdOf(r, defaultList?.id))}
       highlighted={r.id === focusId ? openedFrom : null}
       expanded={expanded.has(r.id)}
       online={online}

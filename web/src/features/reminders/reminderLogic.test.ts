@@ -15,6 +15,8 @@ import {
   formFromReminder,
   formToInput,
   latestLog,
+  toggleAssignee,
+  turnOf,
   logStatusKey,
   validateForm,
   type ReminderForm,
@@ -74,6 +76,46 @@ describe('the list a reminder goes in', () => {
   });
 });
 
+describe('who is reminded in a shared list', () => {
+  it('a new form reminds everyone, taking no turns, and sends neither field', () => {
+    const input = formToInput({ ...emptyForm('Asia/Tokyo', 0, 'l-home'), title: 'Bins' });
+    expect(input).not.toHaveProperty('assignees');
+    expect(input).not.toHaveProperty('rotate');
+  });
+  it('chosen people are sent in the order pressed; turns only with two or more', () => {
+    const form = { ...emptyForm('Asia/Tokyo', 0, 'l-home'), title: 'Bins' };
+    let who = toggleAssignee(form, 'u-b');
+    who = toggleAssignee(who, 'u-a');
+    expect(who).toEqual({ assignees: ['u-b', 'u-a'], rotate: false });
+    expect(formToInput({ ...form, ...who, rotate: true })).toMatchObject({ assignees: ['u-b', 'u-a'], rotate: true });
+    // pressing again takes one out; one left takes no turns
+    expect(toggleAssignee({ ...who, rotate: true }, 'u-b')).toEqual({ assignees: ['u-a'], rotate: false });
+    expect(formToInput({ ...form, assignees: ['u-a'], rotate: true })).not.toHaveProperty('rotate');
+  });
+  it("an edit starts from the reminder's people and sends them only when they change (none again: [] and false)", () => {
+    const r = rem('a', '2030-01-01T00:00:00Z', { list_id: 'l-home', assignees: ['u-a', 'u-b'], rotate: true });
+    const form = formFromReminder(r, 'UTC');
+    expect(form).toMatchObject({ assignees: ['u-a', 'u-b'], rotate: true });
+    const before = formToInput(form);
+    expect(changedFields(before, formToInput({ ...form, title: 'x' }))).toEqual({ title: 'x' });
+    expect(changedFields(before, formToInput({ ...form, rotate: false }))).toEqual({ rotate: false });
+    expect(changedFields(before, formToInput({ ...form, assignees: ['u-b', 'u-a'] }))).toEqual({ assignees: ['u-b', 'u-a'] });
+    expect(changedFields(before, formToInput({ ...form, listId: 'l-work', assignees: [], rotate: false }))).toEqual({ list_id: 'l-work', assignees: [], rotate: false });
+  });
+  it('whose turn: the order from the first (or the server\'s next turn), round and round', () => {
+    expect([0, 1, 2, 3].map((i) => turnOf(['a', 'b', 'c'], i))).toEqual(['a', 'b', 'c', 'a']);
+    expect([0, 1, 2, 3].map((i) => turnOf(['a', 'b', 'c'], i, 'c'))).toEqual(['c', 'a', 'b', 'c']);
+    expect(turnOf(['a', 'b'], 1, 'gone')).toBe('b');
+    expect(turnOf([], 0)).toBeUndefined();
+  });
+  it("a server error on the people goes when they or the list change", () => {
+    const changed = (over: Partial<ReminderForm>) => changedFormFields(base, { ...base, ...over });
+    expect(recheckErrors({ rotate: 'Needs two' }, {}, changed({ title: 'x' }))).toEqual({ rotate: 'Needs two' });
+    expect(recheckErrors({ rotate: 'Needs two' }, {}, changed({ assignees: ['a', 'b'] }))).toEqual({});
+    expect(recheckErrors({ assignees: 'Not a member' }, {}, changed({ listId: 'l' }))).toEqual({});
+  });
+});
+
 describe('dashboardSummary', () => {
   it('counts active, archived as completed, and the next 5 active by scheduled_at, which are "due soon"', () => {
     const list = [
@@ -130,6 +172,8 @@ const base: ReminderForm = {
   skip: [],
   ...DEFAULT_ALARM_OPTIONS,
   alerts: [],
+  assignees: [],
+  rotate: false,
 };
 
 describe('reminder form', () => {

@@ -83,6 +83,10 @@ export interface ReminderForm {
   repeatEvery: number;
   /** repeat until done: at most this many repeats after the first ring */
   repeatTimes: number;
+  /** in a shared list, who is reminded (user ids, in the order chosen; none: everyone) */
+  assignees: string[];
+  /** each occurrence goes to the next of `assignees` in turn (two or more) */
+  rotate: boolean;
 }
 
 /** Alerts before the time the dialog offers: 5, 10, 15, 30 min, 1 h, 2 h, 1 day, 2 days, 1 week. */
@@ -135,7 +139,10 @@ export const DEFAULT_REPEAT_OPTIONS = {
 } as const satisfies Partial<ReminderForm>;
 
 export type FormErrors = Partial<
-  Record<'title' | 'description' | 'date' | 'time' | 'intervalHours' | 'days' | 'timezone' | 'interval' | 'monthDay' | 'until' | 'count' | 'recurrence' | 'alerts' | 'repeatTimes', string>
+  Record<
+    'title' | 'description' | 'date' | 'time' | 'intervalHours' | 'days' | 'timezone' | 'interval' | 'monthDay' | 'until' | 'count' | 'recurrence' | 'alerts' | 'repeatTimes' | 'assignees' | 'rotate',
+    string
+  >
 >;
 
 /** Day of the month (1..31) of a YYYY-MM-DD date, NaN when it is not one. */
@@ -202,7 +209,26 @@ export function formToInput(f: ReminderForm): ReminderInput {
     // Sent only when they are not the defaults (at the time only; no repeats).
     ...(alerts ? { alerts } : {}),
     ...(repeat ? { repeat_until_done: repeat } : {}),
+    // Everyone in the list, taking no turns, unless the person chose.
+    ...(f.assignees.length > 0 ? { assignees: [...f.assignees] } : {}),
+    ...(f.rotate && f.assignees.length > 1 ? { rotate: true } : {}),
   };
+}
+
+/**
+ * Who is reminded after pressing person `id`: pressed, they join the end of the order (the
+ * order of turns); pressed again, they leave it. Fewer than two take no turns.
+ */
+export function toggleAssignee(f: Pick<ReminderForm, 'assignees' | 'rotate'>, id: string): Pick<ReminderForm, 'assignees' | 'rotate'> {
+  const assignees = f.assignees.includes(id) ? f.assignees.filter((a) => a !== id) : [...f.assignees, id];
+  return { assignees, rotate: f.rotate && assignees.length > 1 };
+}
+
+/** Whose turn the i-th occurrence to come is: the order from `first` (the server's next turn; absent or not in it: the first). */
+export function turnOf(order: readonly string[], i: number, first?: string | null): string | undefined {
+  if (order.length === 0) return undefined;
+  const start = first ? Math.max(0, order.indexOf(first)) : 0;
+  return order[(start + i) % order.length];
 }
 
 const inRange = (n: number, min: number, max: number) => Number.isInteger(n) && n >= min && n <= max;
@@ -256,6 +282,8 @@ const ERROR_FIELDS: Record<keyof FormErrors, readonly (keyof ReminderForm)[]> = 
   recurrence: ['kind', 'intervalHours', 'days', 'interval', 'monthlyBy', 'monthDay', 'week', 'weekday', 'end', 'until', 'count', 'holidays', 'skip'],
   alerts: ['alerts'],
   repeatTimes: ['repeatEvery', 'repeatTimes'],
+  assignees: ['assignees', 'listId'],
+  rotate: ['rotate', 'assignees', 'listId'],
 };
 
 /** The fields whose values differ between two forms. */
@@ -287,7 +315,7 @@ export function recheckErrors(shown: FormErrors, current: FormErrors, changed: R
 export function emptyForm(timezone: string, now: number, listId = ''): ReminderForm {
   const start = Math.ceil(now / 60_000) * 60_000 + 5 * 60_000;
   const { date, time } = utcToZoned(start, timezone);
-  return { title: '', description: '', listId, date, time, timezone, kind: 'none', intervalHours: 1, days: [], ...DEFAULT_REPEAT_OPTIONS, skip: [], ...DEFAULT_ALARM_OPTIONS, alerts: [] };
+  return { title: '', description: '', listId, date, time, timezone, kind: 'none', intervalHours: 1, days: [], ...DEFAULT_REPEAT_OPTIONS, skip: [], ...DEFAULT_ALARM_OPTIONS, alerts: [], assignees: [], rotate: false };
 }
 
 export function formFromReminder(r: Reminder, fallbackTz: string): ReminderForm {
@@ -310,11 +338,13 @@ export function formFromReminder(r: Reminder, fallbackTz: string): ReminderForm 
     alerts: alertsOf(r.alerts),
     repeatEvery: r.repeat_until_done?.every_minutes ?? 0,
     repeatTimes: r.repeat_until_done?.max_times ?? DEFAULT_ALARM_OPTIONS.repeatTimes,
+    assignees: [...(r.assignees ?? [])],
+    rotate: r.rotate === true,
   };
 }
 
 /** The "More options" fields of a stored recurrence (the inverse of buildRecurrence). */
-export function repeatOptionsOf(rec: Recurrence, date: string): Omit<ReminderForm, 'title' | 'description' | 'listId' | 'date' | 'time' | 'timezone' | 'kind' | 'intervalHours' | 'days' | keyof typeof DEFAULT_ALARM_OPTIONS> {
+export function repeatOptionsOf(rec: Recurrence, date: string): Omit<ReminderForm, 'title' | 'description' | 'listId' | 'date' | 'time' | 'timezone' | 'kind' | 'intervalHours' | 'days' | 'assignees' | 'rotate' | keyof typeof DEFAULT_ALARM_OPTIONS> {
   const monthly = rec.kind === 'monthly' ? rec : null;
   const nth = monthly?.week != null && monthly.weekday ? { week: monthly.week, weekday: monthly.weekday } : nthWeekdayOf(date);
   return {
@@ -348,6 +378,10 @@ export function changedFields(before: ReminderInput, after: ReminderInput): Part
   if (JSON.stringify(alerts(after)) !== JSON.stringify(alerts(before))) patch.alerts = alerts(after);
   const repeat = (i: ReminderInput) => i.repeat_until_done ?? null;
   if (JSON.stringify(repeat(after)) !== JSON.stringify(repeat(before))) patch.repeat_until_done = repeat(after);
+  // Likewise everyone (no assignees) and no turns.
+  const who = (i: ReminderInput) => i.assignees ?? [];
+  if (JSON.stringify(who(after)) !== JSON.stringify(who(before))) patch.assignees = who(after);
+  if ((after.rotate ?? false) !== (before.rotate ?? false)) patch.rotate = after.rotate ?? false;
   return patch;
 }
 

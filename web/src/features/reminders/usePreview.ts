@@ -42,8 +42,8 @@ export function usePreview(form: ReminderForm, enabled: boolean): Preview {
     const first = (Object.keys(errors) as (keyof FormErrors)[])[0];
     if (first) return { input: null, problem: { field: first, message: errors[first]! } };
     try {
-      // The list does not change when it rings: choosing another asks for no new preview.
-      return { input: JSON.stringify(formToInput({ ...form, title: form.title.trim() || 'preview', listId: '' })), problem: null };
+      // The list and its people do not change when it rings: choosing them asks for no new preview.
+      return { input: JSON.stringify(formToInput({ ...form, title: form.title.trim() || 'preview', listId: '', assignees: [], rotate: false })), problem: null };
     } catch {
       return { input: null, problem: { field: 'date', message: 'errors.dateRequired' } };
     }

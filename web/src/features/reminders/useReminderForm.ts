@@ -19,6 +19,8 @@ const SERVER_FIELDS: Partial<Record<string, keyof FormErrors>> = {
   recurrence: 'recurrence',
   alerts: 'alerts',
   repeat_until_done: 'repeatTimes',
+  assignees: 'assignees',
+  rotate: 'rotate',
 };
 
 export interface ReminderFormOptions {
@@ -75,6 +77,8 @@ export function useReminderForm({ open, initial, editing, onSave, onClose }: Rem
   }, [form, errors, t]);
 
   const set = <K extends keyof ReminderForm>(k: K, v: ReminderForm[K]) => setForm((f) => ({ ...f, [k]: v }));
+  // Another list has other people: who is reminded starts again at everyone.
+  const setList = (listId: string) => setForm((f) => (f.listId === listId ? f : { ...f, listId, assignees: [], rotate: false }));
   const toggleDay = (d: Weekday) =>
     setForm((f) => ({ ...f, days: f.days.includes(d) ? f.days.filter((x) => x !== d) : [...f.days, d] }));
 
@@ -113,5 +117,5 @@ export function useReminderForm({ open, initial, editing, onSave, onClose }: Rem
   // Unsaved changes: Escape asks before it discards them.
   const dirty = open && form !== initial && JSON.stringify(form) !== JSON.stringify(initial);
 
-  return { form, setForm, set, toggleDay, errors, serverError, busy, preview, moreOpen, setMoreOpen, alarmsOpen, setAlarmsOpen, submit, dirty };
+  return { form, setForm, set, setList, toggleDay, errors, serverError, busy, preview, moreOpen, setMoreOpen, alarmsOpen, setAlarmsOpen, submit, dirty };
 }
