@@ -154,10 +154,10 @@ async fn prepare(ctx: &DeliveryContext, log_ids: &[LogId]) -> Result<Option<(Vec
         for person in &content.recipients {
             let mut to: Vec<SubscriptionKeys> = devices.get(&person.user_id).cloned().unwrap_or_default();
             // `send_to` names devices of whoever chose them: it narrows only their own.
-            if let Some(named) = content.send_to.as_ref().filter(|t| !t.is_empty()) {
-                if to.iter().any(|d| named.contains(&d.id)) {
-                    to.retain(|d| named.contains(&d.id));
-                }
+            if let Some(named) = content.send_to.as_ref().filter(|t| !t.is_empty())
+                && to.iter().any(|d| named.contains(&d.id))
+            {
+                to.retain(|d| named.contains(&d.id));
             }
             if to.is_empty() {
                 unreachable.push((entry.log_id, person.user_id));

@@ -129,52 +129,35 @@ impl Db {
         // entry is for: the people whose snooze is due, or a rotation's turn.
         let mut later_snoozes: Vec<(ReminderId, SnoozedFor)> = Vec::new();
         let mut rotated: Vec<ReminderId> = Vec::new();
-        let planned: Vec<(ReminderId, FireKind, &ReminderRow, Plan, Option<Vec<UserId>>)> = taken
+        let due_by = crate::domain::time::to_millis(until.max(now));
+        let planned: Vec<Planned<'_>> = taken
             .into_iter()
             .filter_map(|(id, fire, people)| {
-                let r = reminders.get(&id)?;
-                let subject = Subject { timing: &r.timing, alarms: &r.alarms, is_active: r.is_active };
+                let row = reminders.get(&id)?;
+                let subject = Subject { timing: &row.timing, alarms: &row.alarms, is_active: row.is_active };
                 let plan = lifecycle::plan(subject, Event::Claimed(fire), now);
-                let for_users = match fire.kind {
-                    FireKind::Snooze => people.map(|people| {
-                        let (due, later): (SnoozedFor, SnoozedFor) =
-                            people.into_iter().partition(|(_, at)| *at <= crate::domain::time::to_millis(until.max(now)));
-                        if !later.is_empty() {
-                            later_snoozes.push((id, later));
-                        }
-                        due.into_keys().collect()
-                    }),
-                    FireKind::Occurrence if plan.entry.is_some() => {
-                        let turn = lists::turn(&r.assignees, r.rotate, r.rotation_next);
-                        if turn.is_some() {
-                            rotated.push(id);
-                        }
-                        turn.map(|u| vec![u])
-                    }
-                    FireKind::Alert => lists::turn(&r.assignees, r.rotate, r.rotation_next).map(|u| vec![u]),
-                    // The turn of the occurrence that rang (the claim moved the turn on).
-                    FireKind::Repeat => lists::turn(&r.assignees, r.rotate, r.rotation_next.wrapping_sub(1)).map(|u| vec![u]),
-                    FireKind::Occurrence => None,
-                };
-                Some((id, fire.kind, r, plan, for_users))
+                let who = entry_people(fire.kind, plan.entry.is_some(), people, row, due_by);
+                if let Some(later) = who.later {
+                    later_snoozes.push((id, later));
+                }
+                if who.turn_taken {
+                    rotated.push(id);
+                }
+                Some(Planned { id, kind: fire.kind, row, plan, for_users: who.named })
             })
             .collect();
         // Who each entry rings for: each of them may have an email fallback.
         let recipients: Vec<Vec<UserId>> = planned
             .iter()
-            .map(|(id, _, r, _, for_users)| {
-                let people = members.get(id).cloned().unwrap_or_else(|| vec![r.user_id]);
-                lists::recipients(&people, &r.assignees, for_users.as_deref(), &[])
+            .map(|p| {
+                let people = members.get(&p.id).cloned().unwrap_or_else(|| vec![p.row.user_id]);
+                lists::recipients(&people, &p.row.assignees, p.for_users.as_deref(), &[])
             })
             .collect();
         let plans: Vec<PlanFor<'_>> = planned
             .iter()
             .zip(&recipients)
-            .map(|((id, _, r, plan, for_users), to)| PlanFor {
-                for_users: for_users.as_deref(),
-                fallback_to: to,
-                ..PlanFor::new(id, &r.user_id, plan)
-            })
+            .map(|(p, to)| PlanFor { for_users: p.for_users.as_deref(), fallback_to: to, ..PlanFor::new(&p.id, &p.row.user_id, &p.plan) })
             .collect();
         let outcomes = apply_plans(&mut tx, &plans, now).await?;
         for (id, people) in &later_snoozes {
@@ -191,12 +174,8 @@ impl Db {
         tx.commit().await?;
 
         // The scheduler learns of the next occurrence from the answer, of the rest by notice.
-        let announce: HashSet<&ReminderId> = planned
-            .iter()
-            .filter(|(_, _, _, plan, _)| plan.sets_follow_up())
-            .map(|(id, ..)| id)
-            .chain(later_snoozes.iter().map(|(id, _)| id))
-            .collect();
+        let announce: HashSet<&ReminderId> =
+            planned.iter().filter(|p| p.plan.sets_follow_up()).map(|p| &p.id).chain(later_snoozes.iter().map(|(id, _)| id)).collect();
         for id in announce {
             self.reminder_changed(id).await;
         }
@@ -204,7 +183,7 @@ impl Db {
         Ok(planned
             .iter()
             .zip(outcomes)
-            .filter_map(|((id, kind, _, plan, _), outcome)| {
+            .filter_map(|(Planned { id, kind, plan, .. }, outcome)| {
                 let entry = plan.entry?;
                 let log_id = outcome.logged?;
                 // Not set when an edit set the occurrence meanwhile; its change notice will tell.
@@ -217,5 +196,86 @@ impl Db {
                 Some(((*id, *kind), claimed))
             })
             .collect())
+    }
+}
+
+/// A claimed fire, what follows it, and who its entry is for (None: everyone it rings for).
+struct Planned<'a> {
+    id: ReminderId,
+    kind: FireKind,
+    row: &'a ReminderRow,
+    plan: Plan,
+    for_users: Option<Vec<UserId>>,
+}
+
+/// Who a claimed fire's entry names.
+#[derive(Debug, Default, PartialEq)]
+struct EntryPeople {
+    /// The people it is for; None: everyone the reminder rings for.
+    named: Option<Vec<UserId>>,
+    /// Snoozes of others not due yet: put back.
+    later: Option<SnoozedFor>,
+    /// An occurrence of a rotation rang: the turn moves on.
+    turn_taken: bool,
+}
+
+/// A snooze is for the people whose snooze is due by `due_by` (Unix ms); a rotating
+/// reminder's occurrence and its alerts for whose turn it is, its repeats for the turn of the
+/// occurrence that rang (the claim of it moved the turn on).
+fn entry_people(kind: FireKind, logged: bool, snoozed: Option<SnoozedFor>, r: &ReminderRow, due_by: i64) -> EntryPeople {
+    let turn = |index: u64| lists::turn(&r.assignees, r.rotate, index).map(|u| vec![u]);
+    match kind {
+        FireKind::Snooze => {
+            let Some(people) = snoozed else { return EntryPeople::default() };
+            let (due, later): (SnoozedFor, SnoozedFor) = people.into_iter().partition(|(_, at)| *at <= due_by);
+            EntryPeople { named: Some(due.into_keys().collect()), later: (!later.is_empty()).then_some(later), turn_taken: false }
+        }
+        FireKind::Occurrence if logged => {
+            let named = turn(r.rotation_next);
+            EntryPeople { turn_taken: named.is_some(), named, later: None }
+        }
+        FireKind::Occurrence => EntryPeople::default(),
+        FireKind::Alert => EntryPeople { named: turn(r.rotation_next), ..EntryPeople::default() },
+        FireKind::Repeat => EntryPeople { named: turn(r.rotation_next.wrapping_sub(1)), ..EntryPeople::default() },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::domain::recurrence::Recurrence;
+    use crate::domain::zone::Zone;
+
+    fn person(n: u128) -> UserId {
+        uuid::Uuid::from_u128(n).into()
+    }
+
+    fn row(assignees: Vec<UserId>, rotate: bool, rotation_next: u64) -> ReminderRow {
+        let timing = Timing { send_at: Timestamp::UNIX_EPOCH, timezone: Zone::parse("UTC").unwrap(), recurrence: Recurrence::once() };
+        ReminderRow { user_id: person(1), timing, alarms: Alarms::default(), is_active: true, assignees, rotate, rotation_next }
+    }
+
+    #[test]
+    fn a_rotation_names_whose_turn_each_ring_is_and_moves_on_with_the_occurrence() {
+        let r = row(vec![person(2), person(1)], true, 3);
+        let occurrence = entry_people(FireKind::Occurrence, true, None, &r, 0);
+        assert_eq!(occurrence, EntryPeople { named: Some(vec![person(1)]), later: None, turn_taken: true });
+        // Its alert comes before the claim moves the turn; its repeat after.
+        assert_eq!(entry_people(FireKind::Alert, true, None, &r, 0).named, Some(vec![person(1)]));
+        assert_eq!(entry_people(FireKind::Repeat, true, None, &r, 0).named, Some(vec![person(2)]));
+        // An occurrence not logged (the reminder went meanwhile) takes no turn.
+        assert_eq!(entry_people(FireKind::Occurrence, false, None, &r, 0), EntryPeople::default());
+        // Without rotation: everyone it rings for.
+        assert_eq!(entry_people(FireKind::Occurrence, true, None, &row(vec![person(2)], false, 0), 0), EntryPeople::default());
+    }
+
+    #[test]
+    fn a_snooze_rings_for_those_due_and_keeps_the_others() {
+        let people: SnoozedFor = [(person(1), 1_000), (person(2), 5_000)].into_iter().collect();
+        let who = entry_people(FireKind::Snooze, true, Some(people), &row(vec![], false, 0), 1_000);
+        assert_eq!(who.named, Some(vec![person(1)]));
+        assert_eq!(who.later, Some([(person(2), 5_000)].into_iter().collect()));
+        // A snooze from before people were named: for everyone.
+        assert_eq!(entry_people(FireKind::Snooze, true, None, &row(vec![], false, 0), 1_000), EntryPeople::default());
     }
 }
