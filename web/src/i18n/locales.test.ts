@@ -302,6 +302,7 @@ describe('keys used in code', () => {
     }
     for (const tab of ['steps', 'troubleshooting', 'diagnostics', 'platforms']) expect(exists('info', `guide.tabs.${tab}`)).toBe(true);
     for (const s of ['install', 'signIn', 'enable', 'test', 'create']) expect(exists('info', `guide.steps.${s}.title`)).toBe(true);
+    for (const k of ['invite', 'join', 'who', 'turns', 'done', 'snooze', 'leave']) expect(exists('info', `guide.sharing.topics.${k}.title`) && exists('info', `guide.sharing.topics.${k}.text`)).toBe(true);
     for (const d of ['privacy', 'terms', 'commercial']) expect(exists('info', `${d}.sections`)).toBe(true);
   });
 });

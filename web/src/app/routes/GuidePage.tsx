@@ -6,6 +6,7 @@ import { browserChecks, gatherBrowserFacts, type BrowserCheck, type BrowserCheck
 import { DiagnosticsList } from '../../features/info/DiagnosticsList';
 import { diagnosticRows } from '../../features/info/diagnostics';
 import { knownAnswers } from '../../features/info/knownAnswers';
+import { SharingGuide } from '../../features/info/SharingGuide';
 import { TroubleshootingWizard } from '../../features/info/TroubleshootingWizard';
 import { EnableNotificationsButton, NotificationToggle, TestNotificationButton } from '../../features/notifications/NotificationControls';
 import { useArchivedPage } from '../../features/reminders/useArchived';
@@ -98,6 +99,7 @@ export default function GuidePage() {
               <li key={k}>{t(`guide.recurrence.${k}`)}</li>
             ))}
           </ul>
+          <SharingGuide />
         </section>
       )}
 
