@@ -389,29 +389,8 @@ async fn unsafe_endpoints_are_refused(app: &TestApp) {
     expect_error(app.post("/api/notifications?action=subscribe", &json!({}), None).await, 401, "AUTHENTICATION_REQUIRED").await;
 }
 
-macro_rules! delivery_tests {
-    ($($name:ident),*) => {$(
-        mod $name {
-            use super::*;
-            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-            async fn sqlite_queues() {
-                if let Some((app, sink)) = setup(Backend::Sqlite, false).await {
-                    super::$name(&app, &sink).await;
-                    app.stop().await;
-                }
-            }
-            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-            async fn postgres_and_redis() {
-                if let Some((app, sink)) = setup(Backend::Postgres, true).await {
-                    super::$name(&app, &sink).await;
-                    app.stop().await;
-                }
-            }
-        }
-    )*};
-}
-
-delivery_tests!(
+crate::push_sink_tests!(
+    setup;
     a_reminder_arrives_at_its_second,
     a_stepped_clock_runs_a_day_of_rings_without_waiting,
     done_early_means_the_next_occurrence_does_not_ring,
@@ -525,7 +504,8 @@ async fn an_occurrence_missed_by_downtime_is_logged_not_delivered(app: &TestApp,
     assert_eq!(logs["data"][0]["status"], "missed");
 }
 
-delivery_tests!(
+crate::push_sink_tests!(
+    setup;
     a_burst_of_three_hundred_in_one_second,
     an_occurrence_missed_by_downtime_is_logged_not_delivered,
     concurrent_claims_of_a_fire_yield_one_delivery,
@@ -766,7 +746,7 @@ async fn housekeeping_archives_and_retires(app: &TestApp, sink: &PushSink) {
     assert_eq!(fires, 0);
 }
 
-delivery_tests!(housekeeping_archives_and_retires);
+crate::push_sink_tests!(setup; housekeeping_archives_and_retires);
 
 /// A push service that answers with a redirect is not followed (the server would otherwise
 /// POST wherever it is told): the send fails after one request.

@@ -511,6 +511,31 @@ macro_rules! both_backends {
     )*};
 }
 
+/// Runs a test body that takes the app and the push sink on SQLite with SQLite queues and on
+/// PostgreSQL with Redis, as two tests: `push_sink_tests!(setup; name, ...)`, where the
+/// calling module's `setup(backend, redis)` starts both (None: a service is missing).
+#[macro_export]
+macro_rules! push_sink_tests {
+    ($setup:ident; $($name:ident),* $(,)?) => {$(
+        mod $name {
+            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            async fn sqlite_queues() {
+                if let Some((app, sink)) = super::$setup($crate::helpers::Backend::Sqlite, false).await {
+                    super::$name(&app, &sink).await;
+                    app.stop().await;
+                }
+            }
+            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            async fn postgres_and_redis() {
+                if let Some((app, sink)) = super::$setup($crate::helpers::Backend::Postgres, true).await {
+                    super::$name(&app, &sink).await;
+                    app.stop().await;
+                }
+            }
+        }
+    )*};
+}
+
 pub async fn json(r: reqwest::Response) -> Value {
     r.json().await.expect("a JSON body")
 }

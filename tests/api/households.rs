@@ -247,29 +247,8 @@ async fn setup(backend: Backend, redis: bool) -> Option<(TestApp, PushSink)> {
     Some((app, sink))
 }
 
-macro_rules! household_tests {
-    ($($name:ident),*) => {$(
-        mod $name {
-            use super::*;
-            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-            async fn sqlite_queues() {
-                if let Some((app, sink)) = setup(Backend::Sqlite, false).await {
-                    super::$name(&app, &sink).await;
-                    app.stop().await;
-                }
-            }
-            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-            async fn postgres_and_redis() {
-                if let Some((app, sink)) = setup(Backend::Postgres, true).await {
-                    super::$name(&app, &sink).await;
-                    app.stop().await;
-                }
-            }
-        }
-    )*};
-}
-
-household_tests!(
+crate::push_sink_tests!(
+    setup;
     a_shared_reminder_rings_everyone_and_done_by_one_quiets_the_other,
     assignees_and_rotation_choose_who_rings,
     a_snooze_is_for_the_one_who_snoozed,

@@ -452,29 +452,8 @@ async fn every_push_is_declarative(app: &TestApp, sink: &PushSink) {
     assert!(sink.rejected().await.is_empty());
 }
 
-macro_rules! trust_tests {
-    ($($name:ident),*) => {$(
-        mod $name {
-            use super::*;
-            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-            async fn sqlite() {
-                if let Some((app, sink)) = setup(Backend::Sqlite, false).await {
-                    super::$name(&app, &sink).await;
-                    app.stop().await;
-                }
-            }
-            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-            async fn postgres_and_redis() {
-                if let Some((app, sink)) = setup(Backend::Postgres, true).await {
-                    super::$name(&app, &sink).await;
-                    app.stop().await;
-                }
-            }
-        }
-    )*};
-}
-
-trust_tests!(
+crate::push_sink_tests!(
+    setup;
     every_push_is_declarative,
     send_now_says_what_happened,
     shown_devices_and_removal,
