@@ -246,8 +246,9 @@ async fn past_fifty_lists_is_list_limit(app: &TestApp) {
     make_list(app, &token, json!({ "name": "One more" })).await;
 }
 
-/// Migration 0010 on a database an older version made: every account gets a default list and
-/// every reminder lands in it, made by its owner; the lists' ids are ids.
+/// Migrations 0010 and 0012 on a database an older version made: every account gets a default
+/// list and every reminder lands in it, made by its owner; the lists' ids are ids; a pending
+/// email fallback becomes its owner's own.
 async fn migrated_reminders_land_in_their_default_list(url: &str) {
     use hibiki_common::infra::storage::Db;
     use sqlx::Row;
@@ -280,7 +281,21 @@ async fn migrated_reminders_land_in_their_default_list(url: &str) {
         .await
         .unwrap();
     }
+    sqlx::query(
+        "INSERT INTO delivery_logs (id, reminder_id, user_id, occurrence_at, status, late, created_at, kind, fallback_minutes)
+         VALUES ('bbbbbbbb-0000-4000-8000-000000000001', 'aaaaaaaa-0000-4000-8000-000000000001', '11111111-1111-4111-8111-111111111111',
+                 1, 'sent', 0, 1, 'occurrence', 5)",
+    )
+    .execute(pool)
+    .await
+    .unwrap();
     db.migrate().await.unwrap();
+    let pending = sqlx::query("SELECT log_id, user_id, minutes FROM fallbacks").fetch_all(pool).await.unwrap();
+    assert_eq!(pending.len(), 1);
+    assert_eq!(pending[0].try_get::<String, _>("user_id").unwrap(), "11111111-1111-4111-8111-111111111111");
+    assert_eq!(pending[0].try_get::<i64, _>("minutes").unwrap(), 5);
+    let left: Option<i64> = sqlx::query_scalar("SELECT fallback_minutes FROM delivery_logs").fetch_one(pool).await.unwrap();
+    assert_eq!(left, None, "the entry-wide column is emptied");
     let defaults = sqlx::query("SELECT id, owner_id FROM lists WHERE is_default = 1 ORDER BY owner_id").fetch_all(pool).await.unwrap();
     assert_eq!(defaults.len(), 2);
     for row in &defaults {
