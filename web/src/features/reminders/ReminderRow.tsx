@@ -83,7 +83,7 @@ export function ReminderRow({
       <div className="reminder-when">
         {/* In the archive, when it was completed (its last change); otherwise when it rings next. */}
         {r.is_archived ? (
-          <span className="small">{t('completedAt', { when: dates.when(r.updated_at, r.timezone) })}</span>
+          <span className="small completed-at">{t('completedAt', { when: dates.when(r.updated_at, r.timezone) })}</span>
         ) : (
           <When at={r.scheduled_at} zone={r.timezone} dates={dates} />
         )}
