@@ -179,6 +179,13 @@ async fn a_snooze_is_for_the_one_who_snoozed(app: &TestApp, sink: &PushSink) {
         let r = app.post("/api/reminders?action=handle", &snooze, Some(token)).await;
         assert_eq!(r.status(), 200, "{}", r.text().await.unwrap());
     }
+    // Each sees their own snooze.
+    for (p, minutes) in [(&h.owner, 5), (&h.guest, 10)] {
+        let r = json(app.get(&format!("/api/reminders/{id}"), Some(&p.token)).await).await;
+        let until: Timestamp = r["data"]["snoozed_until"].as_str().unwrap().parse().unwrap();
+        let asked = until.duration_since(due).as_secs();
+        assert!((minutes * 60..minutes * 60 + 2).contains(&asked), "{minutes} min: {r}");
+    }
     // (each snooze counts from the second it was asked, a moment after the ring)
     app.run_until(due + SignedDuration::from_mins(6)).await;
     let (mine, theirs) = (sink.received(&h.owner.device).await, sink.received(&h.guest.device).await);
@@ -218,13 +225,20 @@ async fn each_their_own_fallback_and_a_removed_member_gets_nothing(app: &TestApp
     let h = household(app, sink).await;
     assert_eq!(app.put("/api/settings", &json!({ "email_fallback_minutes": 15 }), &h.guest.token).await.status(), 200);
     let due = minute_ahead(app);
-    create(app, &h.owner.token, json!({ "title": "Recycling", "send_at": due.to_string(), "list_id": h.list })).await;
+    let recycling = create(app, &h.owner.token, json!({ "title": "Recycling", "send_at": due.to_string(), "list_id": h.list })).await;
     app.run_until(due + SignedDuration::from_mins(6)).await;
     assert_eq!(fallbacks(app, &h.owner.email, "Recycling", 1).await, ["Hibiki リマインダー: Recycling"], "the owner's 5 minutes");
     assert_eq!(fallbacks(app, &h.guest.email, "Recycling", 0).await, Vec::<String>::new(), "the guest waits 15");
+    // Each reads whether it was emailed to them.
+    let emailed = |p: &Person| {
+        let (token, id) = (p.token.clone(), recycling.clone());
+        async move { json(app.get(&format!("/api/reminders/{id}/logs"), Some(&token)).await).await["data"][0]["emailed_at"].is_string() }
+    };
+    assert_eq!((emailed(&h.owner).await, emailed(&h.guest).await), (true, false));
     app.run_until(due + SignedDuration::from_mins(16)).await;
     assert_eq!(fallbacks(app, &h.guest.email, "Recycling", 1).await, ["Hibiki reminder: Recycling"]);
     assert_eq!(fallbacks(app, &h.owner.email, "Recycling", 1).await.len(), 1, "once each");
+    assert_eq!((emailed(&h.owner).await, emailed(&h.guest).await), (true, true));
 
     let r = app.delete(&format!("/api/lists/{}/members/{}", h.list, h.guest.id), &h.owner.token).await;
     assert_eq!(r.status(), 204);

@@ -9,13 +9,14 @@ ALTER TABLE fires ADD COLUMN for_users TEXT;
 -- Whose turn the next occurrence of a rotating reminder is (an index into its assignees).
 ALTER TABLE reminders ADD COLUMN rotation_next BIGINT NOT NULL DEFAULT 0;
 
--- A pending email fallback per person an entry rang for (their own delay from their
--- settings, 0 when they had no device): the entry-wide column it replaces held only the
--- owner's.
+-- An email fallback per person an entry rang for (their own delay from their settings, 0
+-- when they had no device; pending until `emailed_at` is set, or the row goes when it is
+-- answered): the entry-wide column it replaces held only the owner's.
 CREATE TABLE fallbacks (
     log_id TEXT NOT NULL REFERENCES delivery_logs(id) ON DELETE CASCADE,
     user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
     minutes BIGINT NOT NULL,
+    emailed_at BIGINT,
     PRIMARY KEY (log_id, user_id)
 );
 INSERT INTO fallbacks (log_id, user_id, minutes)

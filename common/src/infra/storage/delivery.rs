@@ -170,7 +170,7 @@ impl Db {
         }
         // Whose device showed it needs no email of it.
         let sql = format!(
-            "DELETE FROM fallbacks WHERE log_id = $1 AND user_id IN (SELECT user_id FROM push_subscriptions WHERE id IN ({which}))"
+            "DELETE FROM fallbacks WHERE log_id = $1 AND emailed_at IS NULL AND user_id IN (SELECT user_id FROM push_subscriptions WHERE id IN ({which}))"
         );
         let query = sqlx::query(AssertSqlSafe(sql)).bind(log_id).bind(now_ms);
         let query = match endpoint {
@@ -239,7 +239,7 @@ pub struct DeliveryLog {
     /// When a device first showed it.
     #[schema(value_type = Option<String>, format = DateTime)]
     pub shown_at: Option<Timestamp>,
-    /// When it went out by email instead (the email fallback).
+    /// When it went out by email instead (the email fallback), to the person reading.
     #[schema(value_type = Option<String>, format = DateTime)]
     pub emailed_at: Option<Timestamp>,
     pub late: bool,
@@ -270,7 +270,11 @@ pub struct DeviceDelivery {
 impl Db {
     pub async fn delivery_logs(&self, user_id: &UserId, reminder_id: &ReminderId) -> Result<Vec<DeliveryLog>> {
         let rows = sqlx::query(
-            "SELECT id, kind, occurrence_at, sent_at, status, emailed_at, late, action, action_at, action_by FROM delivery_logs
+            "SELECT id, kind, occurrence_at, sent_at, status, late, action, action_at, action_by,
+                 COALESCE((SELECT f.emailed_at FROM fallbacks f WHERE f.log_id = l.id AND f.user_id = $2),
+                          CASE WHEN l.user_id = $2 AND NOT EXISTS (SELECT 1 FROM fallbacks f WHERE f.log_id = l.id AND f.emailed_at IS NOT NULL)
+                               THEN l.emailed_at END) AS emailed_at
+             FROM delivery_logs l
              WHERE reminder_id = $1 AND reminder_id IN (SELECT r.id FROM reminders r JOIN list_members m ON m.list_id = r.list_id WHERE m.user_id = $2)
              ORDER BY occurrence_at DESC, created_at DESC LIMIT 200",
         )

@@ -49,7 +49,7 @@ impl Db {
     pub async fn due_fallbacks(&self, now: Timestamp, minute: SignedDuration, limit: i64) -> Result<Vec<(LogId, UserId)>> {
         let rows = sqlx::query(
             "SELECT f.log_id, f.user_id FROM fallbacks f JOIN delivery_logs l ON l.id = f.log_id
-             WHERE l.occurrence_at + f.minutes * $1 <= $2 ORDER BY l.occurrence_at LIMIT $3",
+             WHERE f.emailed_at IS NULL AND l.occurrence_at + f.minutes * $1 <= $2 ORDER BY l.occurrence_at LIMIT $3",
         )
         .bind(minute.as_millis() as i64)
         .bind(to_millis(now))
@@ -69,16 +69,17 @@ impl Db {
         Ok(at.map(from_millis))
     }
 
-    /// Takes a person's due fallback of an entry: at most once (the pending row is deleted
-    /// in the same transaction that counts it against their daily cap and stamps the entry's
-    /// `emailed_at`). Gone when one of their devices showed it, or the occurrence was
+    /// Takes a person's due fallback of an entry: at most once (their row is stamped
+    /// `emailed_at`, or deleted when it is not to be sent, in the same transaction that counts
+    /// it against their daily cap). Gone when one of their devices showed it, or the occurrence was
     /// completed (by anyone) or acted on by them. The caller enqueues the returned mail job.
     pub async fn claim_fallback(&self, log_id: &LogId, user_id: &UserId, now: Timestamp) -> Result<FallbackClaim> {
         let now_ms = to_millis(now);
         let mut tx = self.pool.begin().await?;
-        let taken = sqlx::query("DELETE FROM fallbacks WHERE log_id = $1 AND user_id = $2")
+        let taken = sqlx::query("UPDATE fallbacks SET emailed_at = $3 WHERE log_id = $1 AND user_id = $2 AND emailed_at IS NULL")
             .bind(log_id)
             .bind(user_id)
+            .bind(now_ms)
             .execute(&mut *tx)
             .await?
             .rows_affected()
@@ -100,7 +101,9 @@ impl Db {
         .fetch_one(&mut *tx)
         .await?;
         let user = sqlx::query("SELECT email, language FROM users WHERE id = $1").bind(user_id).fetch_optional(&mut *tx).await?;
+        let not_sent = "DELETE FROM fallbacks WHERE log_id = $1 AND user_id = $2";
         let (Some(user), false, 0, false) = (user, answered, shown, status.is_none_or(EntryStatus::never_delivered)) else {
+            sqlx::query(not_sent).bind(log_id).bind(user_id).execute(&mut *tx).await?;
             tx.commit().await?;
             return Ok(FallbackClaim::Gone);
         };
@@ -112,6 +115,7 @@ impl Db {
             .fetch_one(&mut *tx)
             .await?;
         if sent_today >= FALLBACKS_PER_DAY {
+            sqlx::query(not_sent).bind(log_id).bind(user_id).execute(&mut *tx).await?;
             tx.commit().await?;
             return Ok(FallbackClaim::OverCap);
         }
@@ -121,6 +125,7 @@ impl Db {
             .bind(now_ms)
             .execute(&mut *tx)
             .await?;
+        // The entry went out by email to someone (the admin's counts).
         sqlx::query("UPDATE delivery_logs SET emailed_at = COALESCE(emailed_at, $2) WHERE id = $1")
             .bind(log_id)
             .bind(now_ms)
@@ -134,7 +139,7 @@ impl Db {
     /// People an entry found no device of: their fallback (if on) is due at its second.
     pub async fn fallback_now(&self, pairs: &[(LogId, UserId)]) -> Result<()> {
         for (log_id, user_id) in pairs {
-            sqlx::query("UPDATE fallbacks SET minutes = 0 WHERE log_id = $1 AND user_id = $2")
+            sqlx::query("UPDATE fallbacks SET minutes = 0 WHERE log_id = $1 AND user_id = $2 AND emailed_at IS NULL")
                 .bind(log_id)
                 .bind(user_id)
                 .execute(&self.pool)

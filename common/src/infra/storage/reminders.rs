@@ -49,6 +49,7 @@ const REMINDER_SELECT: &str = "SELECT r.id, r.user_id, r.title, r.description, r
         r.scheduled_at, r.is_active, r.is_archived, r.created_at, r.updated_at, r.alerts, r.repeat_until_done,
         r.list_id, r.created_by, r.assignees, r.rotate,
         (SELECT f.fire_at FROM fires f WHERE f.reminder_id = r.id AND f.kind = 'snooze') AS snooze_at,
+        (SELECT f.for_users FROM fires f WHERE f.reminder_id = r.id AND f.kind = 'snooze') AS snooze_for,
         (SELECT f.fire_at FROM fires f WHERE f.reminder_id = r.id AND f.kind = 'occurrence') AS next_at
      FROM reminders r";
 
@@ -65,7 +66,8 @@ pub struct ReminderQuery {
 /// The reminders `$1` may see: those of every list they belong to.
 const VISIBLE_TO: &str = "r.list_id IN (SELECT m.list_id FROM list_members m WHERE m.user_id = $1)";
 
-fn reminder_from_row(keys: &Keys, row: &AnyRow, now: Timestamp) -> Result<Reminder> {
+/// A reminder as `reader` sees it: a snooze is only its snoozer's (each sees their own).
+fn reminder_from_row(keys: &Keys, row: &AnyRow, reader: &UserId, now: Timestamp) -> Result<Reminder> {
     let id: ReminderId = row.try_get("id")?;
     let title: Vec<u8> = row.try_get("title")?;
     let description: Option<Vec<u8>> = row.try_get("description")?;
@@ -74,7 +76,13 @@ fn reminder_from_row(keys: &Keys, row: &AnyRow, now: Timestamp) -> Result<Remind
     let is_active = row.try_get::<i64, _>("is_active")? != 0;
     let is_archived = row.try_get::<i64, _>("is_archived")? != 0;
     let stored_next = row.try_get::<Option<i64>, _>("scheduled_at")?.map(from_millis);
-    let snooze_at = row.try_get::<Option<i64>, _>("snooze_at")?.map(from_millis);
+    let snooze_at = match row.try_get::<Option<String>, _>("snooze_for")? {
+        Some(people) => {
+            let people: super::fires::SnoozedFor = serde_json::from_str(&people).map_err(|_| Error::Corrupt("snooze people".into()))?;
+            people.get(reader).copied().map(from_millis)
+        }
+        None => row.try_get::<Option<i64>, _>("snooze_at")?.map(from_millis),
+    };
     let next_at = row.try_get::<Option<i64>, _>("next_at")?.map(from_millis);
     let alarms = Alarms::from_stored(&row.try_get::<String, _>("alerts")?, row.try_get("repeat_until_done")?);
     let state = FireState { is_active, one_time: recurrence.is_one_time(), stored_next, snooze_at, next_at };
@@ -202,7 +210,7 @@ impl Db {
             query = query.bind(list);
         }
         let rows = query.fetch_all(&self.pool).await?;
-        let mut list = rows.iter().map(|r| reminder_from_row(keys, r, now)).collect::<Result<Vec<_>>>()?;
+        let mut list = rows.iter().map(|r| reminder_from_row(keys, r, user_id, now)).collect::<Result<Vec<_>>>()?;
         list.sort_by_key(|r| (r.scheduled_at.is_none(), r.scheduled_at, r.created_at));
         Ok(list)
     }
@@ -231,7 +239,7 @@ impl Db {
             query = query.bind(limit).bind(offset);
         }
         let rows = query.fetch_all(&self.pool).await?;
-        rows.iter().map(|r| reminder_from_row(keys, r, now)).collect()
+        rows.iter().map(|r| reminder_from_row(keys, r, user_id, now)).collect()
     }
 
     /// A page of the reminders the query asks for and how many there are in all: active ones
@@ -293,7 +301,7 @@ impl Db {
     pub async fn get_reminder(&self, keys: &Keys, user_id: &UserId, id: &ReminderId, now: Timestamp) -> Result<Reminder> {
         let sql = format!("{REMINDER_SELECT} WHERE {VISIBLE_TO} AND r.id = $2");
         let row = sqlx::query(AssertSqlSafe(sql)).bind(user_id).bind(id).fetch_optional(&self.pool).await?.ok_or(Error::NotFound)?;
-        reminder_from_row(keys, &row, now)
+        reminder_from_row(keys, &row, user_id, now)
     }
 
     /// Writes a reminder edited by [`crate::domain::reminder::ReminderPatch::apply_to`], as `applied`
@@ -387,7 +395,7 @@ impl Db {
         if clear_fallbacks {
             // Anyone's Complete answers everyone; a snooze for one, only them.
             let only = if plan.for_one { actor } else { None };
-            sqlx::query("DELETE FROM fallbacks WHERE log_id IN (SELECT id FROM delivery_logs WHERE reminder_id = $1) AND ($2 IS NULL OR user_id = $2)")
+            sqlx::query("DELETE FROM fallbacks WHERE emailed_at IS NULL AND log_id IN (SELECT id FROM delivery_logs WHERE reminder_id = $1) AND ($2 IS NULL OR user_id = $2)")
                 .bind(reminder_id)
                 .bind(only)
                 .execute(&mut *conn)
