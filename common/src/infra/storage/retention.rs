@@ -39,8 +39,13 @@ impl Db {
             }
             let mut tx = self.pool.begin().await?;
             for id in &ids {
-                sqlx::query("DELETE FROM deliveries WHERE log_id = $1").bind(id).execute(&mut *tx).await?;
-                sqlx::query("DELETE FROM delivery_logs WHERE id = $1").bind(id).execute(&mut *tx).await?;
+                for sql in [
+                    "DELETE FROM deliveries WHERE log_id = $1",
+                    "DELETE FROM fallbacks WHERE log_id = $1",
+                    "DELETE FROM delivery_logs WHERE id = $1",
+                ] {
+                    sqlx::query(sql).bind(id).execute(&mut *tx).await?;
+                }
             }
             tx.commit().await?;
             removed.delivery_entries += ids.len() as u64;
@@ -79,6 +84,14 @@ impl Db {
             .await?;
             removed.archived_reminders += self.purge_reminders(&ids).await?;
         }
+        // Email fallbacks whose entry or person went another way (a deleted reminder or
+        // account; SQLite keeps no foreign keys on them).
+        sqlx::query(
+            "DELETE FROM fallbacks WHERE NOT EXISTS (SELECT 1 FROM delivery_logs l WHERE l.id = fallbacks.log_id)
+                 OR NOT EXISTS (SELECT 1 FROM users u WHERE u.id = fallbacks.user_id)",
+        )
+        .execute(&self.pool)
+        .await?;
         Ok(removed)
     }
 
@@ -90,6 +103,7 @@ impl Db {
             super::fires::forget(&mut tx, super::fires::Forget::Reminder(id)).await?;
             for sql in [
                 "DELETE FROM deliveries WHERE log_id IN (SELECT id FROM delivery_logs WHERE reminder_id = $1)",
+                "DELETE FROM fallbacks WHERE log_id IN (SELECT id FROM delivery_logs WHERE reminder_id = $1)",
                 "DELETE FROM delivery_logs WHERE reminder_id = $1",
             ] {
                 sqlx::query(sql).bind(id).execute(&mut *tx).await?;

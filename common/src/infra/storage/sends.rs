@@ -287,7 +287,7 @@ impl Db {
         let mut counts = HashMap::new();
         for chunk in user_ids.chunks(ROWS) {
             let sql = format!(
-                "SELECT m.user_id, COUNT(*) AS n FROM reminders r JOIN list_members m ON m.list_id = r.list_id
+                "SELECT m.user_id, COUNT(*) AS n FROM list_members m JOIN reminders r ON r.list_id = m.list_id
                  WHERE r.is_active = 1 AND r.recurrence = '{{\"kind\":\"none\"}}' AND r.scheduled_at <= $1
                    AND NOT EXISTS (SELECT 1 FROM fires f WHERE f.reminder_id = r.id AND f.kind IN ('occurrence', 'snooze')) AND m.user_id IN ({})
                  GROUP BY m.user_id",
