@@ -231,7 +231,7 @@ pub async fn send(
             tracing::warn!(error = %e, %log_id, "could not enqueue a send-now delivery; the scheduler will");
         }
     } else if fallback.is_some() {
-        match state.store.db.claim_fallback(&log_id, &auth.user.id, now).await? {
+        match state.store.db.email_now(&log_id, &auth.user.id, now).await? {
             hibiki_common::infra::storage::FallbackClaim::Send(job) => {
                 state.queues.mail(job).await.map_err(|_| ApiError::Unavailable("mail queue"))?;
                 email = true;

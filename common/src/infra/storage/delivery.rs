@@ -65,8 +65,9 @@ impl Db {
     }
 
     /// A send-now delivery log entry of a reminder (of `owner`'s list) for the person who
-    /// asked (`sender`): `queued` for `devices` devices, or `no_devices`. With their email
-    /// fallback on it carries their delay (0 when there is no device: the email is due at once).
+    /// asked (`sender`): `queued` for `devices` devices, or `no_devices`. With devices and
+    /// their email fallback on it carries their delay; with none, the caller emails it at once
+    /// ([`Db::email_now`]).
     pub async fn create_send_now(
         &self,
         reminder_id: &ReminderId,
@@ -77,8 +78,7 @@ impl Db {
         now: Timestamp,
     ) -> Result<LogId> {
         let log_id = LogId::generate();
-        let (status, fallback) =
-            if devices == 0 { (EntryStatus::NoDevices, fallback_minutes.map(|_| 0)) } else { (EntryStatus::Queued, fallback_minutes) };
+        let (status, fallback) = if devices == 0 { (EntryStatus::NoDevices, None) } else { (EntryStatus::Queued, fallback_minutes) };
         let mut tx = self.pool.begin().await?;
         sqlx::query(
             "INSERT INTO delivery_logs (id, reminder_id, user_id, occurrence_at, status, late, created_at, kind, for_users)

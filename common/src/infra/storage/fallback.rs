@@ -74,16 +74,33 @@ impl Db {
     /// it against their daily cap). Gone when one of their devices showed it, or the occurrence was
     /// completed (by anyone) or acted on by them. The caller enqueues the returned mail job.
     pub async fn claim_fallback(&self, log_id: &LogId, user_id: &UserId, now: Timestamp) -> Result<FallbackClaim> {
+        self.take_fallback(
+            log_id,
+            user_id,
+            now,
+            "UPDATE fallbacks SET emailed_at = $3 WHERE log_id = $1 AND user_id = $2 AND emailed_at IS NULL",
+        )
+        .await
+    }
+
+    /// Emails a send-now that found none of the person's devices, at once and once: its row is
+    /// made already taken, so the scheduler's fallback pass never races the request for it.
+    pub async fn email_now(&self, log_id: &LogId, user_id: &UserId, now: Timestamp) -> Result<FallbackClaim> {
+        self.take_fallback(
+            log_id,
+            user_id,
+            now,
+            "INSERT INTO fallbacks (log_id, user_id, minutes, emailed_at) VALUES ($1, $2, 0, $3) ON CONFLICT (log_id, user_id) DO NOTHING",
+        )
+        .await
+    }
+
+    /// Takes (log, person) by `take` (which stamps the row `emailed_at`; no row changed: gone),
+    /// then checks and counts it as [`Db::claim_fallback`] says.
+    async fn take_fallback(&self, log_id: &LogId, user_id: &UserId, now: Timestamp, take: &'static str) -> Result<FallbackClaim> {
         let now_ms = to_millis(now);
         let mut tx = self.pool.begin().await?;
-        let taken = sqlx::query("UPDATE fallbacks SET emailed_at = $3 WHERE log_id = $1 AND user_id = $2 AND emailed_at IS NULL")
-            .bind(log_id)
-            .bind(user_id)
-            .bind(now_ms)
-            .execute(&mut *tx)
-            .await?
-            .rows_affected()
-            > 0;
+        let taken = sqlx::query(take).bind(log_id).bind(user_id).bind(now_ms).execute(&mut *tx).await?.rows_affected() > 0;
         let entry =
             sqlx::query("SELECT status, action, action_by FROM delivery_logs WHERE id = $1").bind(log_id).fetch_optional(&mut *tx).await?;
         let (true, Some(entry)) = (taken, entry) else {
