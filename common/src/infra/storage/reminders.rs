@@ -335,6 +335,10 @@ impl Db {
             room_for_one_more(&mut tx, &r.user_id).await?;
         }
         let (is_active, is_archived) = if reactivate { (true, false) } else { (r.is_active, r.is_archived) };
+        // Fires before the reminder's row, the order a claim takes them in: on PostgreSQL an
+        // edit that took the row first could deadlock with a claim of the same reminder.
+        let plan = lifecycle::plan(Subject { timing: &r.timing(), alarms: &r.alarms(), is_active }, Event::Edited(applied), now);
+        apply_plans(&mut tx, &[PlanFor::new(&r.id, &r.user_id, &plan)], now).await?;
         sqlx::query(
             "UPDATE reminders SET title = $3, description = $4, send_to = $5, metadata = $6, send_at = $7, timezone = $8,
                  recurrence = $9, is_active = $10, is_archived = $11, archived_at = CASE WHEN $11 = 1 THEN archived_at ELSE NULL END,
@@ -360,8 +364,6 @@ impl Db {
         .bind(flag(r.rotate))
         .execute(&mut *tx)
         .await?;
-        let plan = lifecycle::plan(Subject { timing: &r.timing(), alarms: &r.alarms(), is_active }, Event::Edited(applied), now);
-        apply_plans(&mut tx, &[PlanFor::new(&r.id, &r.user_id, &plan)], now).await?;
         tx.commit().await?;
         if timing_changed || alarms_changed {
             self.reminder_changed(&r.id).await;
