@@ -16,6 +16,7 @@ both_backends!(
     ten_people_and_ten_invitations_a_day => Options { smtp: true, ..Default::default() },
     removing_leaving_cancelling_and_expiry => Options { smtp: true, ..Default::default() },
     deleting_the_owner_takes_the_shared_list => Options { smtp: true, ..Default::default() },
+    the_calendar_feed_holds_the_shared_reminders_that_ring_for_them => Options { smtp: true, ..Default::default() },
 );
 
 async fn make_list(app: &TestApp, token: &str, name: &str) -> String {
@@ -241,4 +242,31 @@ async fn deleting_the_owner_takes_the_shared_list(app: &TestApp) {
     assert_eq!(lists(app, &guest).await.len(), 1, "the shared list went with its owner");
     expect_error(app.get(&format!("/api/reminders/{}", passports["id"].as_str().unwrap()), Some(&guest)).await, 404, "NOT_FOUND").await;
     assert_eq!(app.get(&format!("/api/reminders/{}", kept["id"].as_str().unwrap()), Some(&guest)).await.status(), 200);
+}
+
+/// The calendar feed holds the shared reminders that ring for the person: everyone's, and
+/// those naming them; not those naming only someone else.
+async fn the_calendar_feed_holds_the_shared_reminders_that_ring_for_them(app: &TestApp) {
+    let (owner_email, guest_email) = (unique_email(), unique_email());
+    let (owner, owner_user) = app.sign_in(&owner_email).await;
+    let list = make_list(app, &owner, "Home").await;
+    let (_, link, _) = invited(app, &owner, &list, &guest_email).await;
+    let (guest, guest_user) = app.sign_in(&guest_email).await;
+    assert_eq!(app.post("/api/invites/accept", &json!({ "token": link }), Some(&guest)).await.status(), 200);
+    for (title, assignees) in
+        [("Everyone's bins", json!([])), ("Guest's plants", json!([guest_user["id"]])), ("Owner's car", json!([owner_user["id"]]))]
+    {
+        let body = json!({ "title": title, "send_at": in_an_hour(app), "list_id": list, "assignees": assignees });
+        assert_eq!(app.post("/api/reminders", &body, Some(&owner)).await.status(), 201);
+    }
+    let feed = |token: String| async move {
+        let url = json(app.post("/api/calendar/token", &json!({}), Some(&token)).await).await["data"]["url"].as_str().unwrap().to_owned();
+        let path = url.split_once("/api/").map(|(_, p)| format!("/api/{p}")).unwrap();
+        app.client.get(app.url(&path)).send().await.unwrap().text().await.unwrap().replace("\r\n ", "")
+    };
+    let theirs = feed(guest.clone()).await;
+    assert!(theirs.contains("Everyone's bins") && theirs.contains("Guest's plants"), "{theirs}");
+    assert!(!theirs.contains("Owner's car"), "{theirs}");
+    let mine = feed(owner.clone()).await;
+    assert!(mine.contains("Everyone's bins") && mine.contains("Owner's car") && !mine.contains("Guest's plants"), "{mine}");
 }

@@ -793,7 +793,7 @@ export interface components {
             devices: components["schemas"]["DeviceDelivery"][];
             /**
              * Format: date-time
-             * @description When it went out by email instead (the email fallback).
+             * @description When it went out by email instead (the email fallback), to the person reading.
              */
             emailed_at?: string | null;
             id: string;
