@@ -227,7 +227,18 @@ fn entry_people(kind: FireKind, logged: bool, snoozed: Option<SnoozedFor>, r: &R
     match kind {
         FireKind::Snooze => {
             let Some(people) = snoozed else { return EntryPeople::default() };
-            let (due, later): (SnoozedFor, SnoozedFor) = people.into_iter().partition(|(_, at)| *at <= due_by);
+            let (mut due, mut later): (SnoozedFor, SnoozedFor) = people.into_iter().partition(|(_, at)| *at <= due_by);
+            // The fire was claimed as due: if no one's instant says so (the row's time was
+            // moved by hand), it is for the earliest.
+            if due.is_empty()
+                && let Some(&first) = later.values().min()
+            {
+                let earliest: Vec<UserId> = later.iter().filter(|(_, at)| **at == first).map(|(person, _)| *person).collect();
+                for person in earliest {
+                    due.insert(person, first);
+                    later.remove(&person);
+                }
+            }
             EntryPeople { named: Some(due.into_keys().collect()), later: (!later.is_empty()).then_some(later), turn_taken: false }
         }
         FireKind::Occurrence if logged => {
@@ -275,6 +286,10 @@ mod tests {
         let who = entry_people(FireKind::Snooze, true, Some(people), &row(vec![], false, 0), 1_000);
         assert_eq!(who.named, Some(vec![person(1)]));
         assert_eq!(who.later, Some([(person(2), 5_000)].into_iter().collect()));
+        // Claimed before anyone's instant (its time moved by hand): for the earliest.
+        let people: SnoozedFor = [(person(1), 9_000), (person(2), 5_000)].into_iter().collect();
+        let who = entry_people(FireKind::Snooze, true, Some(people), &row(vec![], false, 0), 1_000);
+        assert_eq!((who.named, who.later), (Some(vec![person(2)]), Some([(person(1), 9_000)].into_iter().collect())));
         // A snooze from before people were named: for everyone.
         assert_eq!(entry_people(FireKind::Snooze, true, None, &row(vec![], false, 0), 1_000), EntryPeople::default());
     }
