@@ -2,6 +2,7 @@
 // (HIBIKI_BIN, default ../target/debug/hibiki relative to web/) serving web/dist, and Debian's
 // Chromium driven by playwright-core. One server per test file; every file is a separate
 // process under `node --test`.
+import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -433,4 +434,32 @@ export async function pickZone(scope, label, query) {
   await scope.getByRole('option').first().waitFor();
   await box.press('Enter');
   await scope.locator(`[role=combobox][aria-expanded=false]`).first().waitFor();
+}
+
+// Keyboard-only walks: where focus is, and Tab until it gets somewhere.
+
+export const isFocused = (locator) => locator.evaluate((el) => el === document.activeElement);
+
+/** What has focus, for assertion messages. */
+export const focusedDescription = (page) =>
+  page.evaluate(() => {
+    const el = document.activeElement;
+    if (!el || el === document.body) return '<body>';
+    return `<${el.tagName.toLowerCase()}> ${(el.getAttribute('aria-label') ?? el.textContent ?? '').trim().slice(0, 60)}`;
+  });
+
+/** Presses Tab (Shift+Tab with `back`) until `target` has focus; fails after `max` presses. */
+export async function tabTo(page, target, { back = false, max = 80 } = {}) {
+  await target.waitFor();
+  for (let i = 0; i <= max; i++) {
+    if (await isFocused(target)) return;
+    await page.keyboard.press(back ? 'Shift+Tab' : 'Tab');
+  }
+  assert.fail(`Tab did not reach the element in ${max} presses (focus is on ${await focusedDescription(page)})`);
+}
+
+/** Waits up to 5 s for `target` to have focus, then asserts it (saying what has it instead). */
+export async function assertFocused(page, target, what) {
+  await page.waitForFunction((el) => el === document.activeElement, await target.elementHandle(), { timeout: 5000 }).catch(() => {});
+  assert.ok(await isFocused(target), `${what}: focus is on ${await focusedDescription(page)}`);
 }

@@ -7,7 +7,7 @@
 // cases: signed out, the wrong account, removing a member.)
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { FOUR_VIEWS, apiCall, apiSignIn, newContext, prefixOf, screenshotPath, startStack, tr, uniqueEmail, watchPage } from './harness.mjs';
+import { apiCall, apiSignIn, assertFocused, FOUR_VIEWS, newContext, prefixOf, screenshotPath, startStack, tabTo, tr, uniqueEmail, watchPage } from './harness.mjs';
 
 let stack;
 before(async () => {
@@ -21,30 +21,6 @@ const CASES = FOUR_VIEWS;
 
 const secondsAhead = (s) => new Date(Math.ceil((Date.now() + s * 1000) / 1000) * 1000).toISOString();
 
-const isFocused = (locator) => locator.evaluate((el) => el === document.activeElement);
-
-/** What has focus, for assertion messages. */
-const focusedDescription = (page) =>
-  page.evaluate(() => {
-    const el = document.activeElement;
-    if (!el || el === document.body) return '<body>';
-    return `<${el.tagName.toLowerCase()}> ${(el.getAttribute('aria-label') ?? el.textContent ?? '').trim().slice(0, 60)}`;
-  });
-
-/** Presses Tab (Shift+Tab with `back`) until `target` has focus; fails after `max` presses. */
-async function tabTo(page, target, { back = false, max = 80 } = {}) {
-  await target.waitFor();
-  for (let i = 0; i <= max; i++) {
-    if (await isFocused(target)) return;
-    await page.keyboard.press(back ? 'Shift+Tab' : 'Tab');
-  }
-  assert.fail(`Tab did not reach the element in ${max} presses (focus is on ${await focusedDescription(page)})`);
-}
-
-async function assertFocused(page, target, what) {
-  await page.waitForFunction((el) => el === document.activeElement, await target.elementHandle(), { timeout: 5000 }).catch(() => {});
-  assert.ok(await isFocused(target), `${what}: focus is on ${await focusedDescription(page)}`);
-}
 
 /**
  * The page comes back to the front, as when its person switches back to it: the page says it is

@@ -5,7 +5,7 @@
 // back to what opened them (to the page heading when that is gone, never to <body>). ja and en.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { DESKTOP, PHONE, newContext, pathOf, prefixOf, signInDetails, startStack, tr, uniqueEmail, watchPage } from './harness.mjs';
+import { assertFocused, DESKTOP, focusedDescription, newContext, pathOf, PHONE, prefixOf, signInDetails, startStack, tabTo, tr, uniqueEmail, watchPage } from './harness.mjs';
 
 let stack;
 before(async () => {
@@ -15,30 +15,6 @@ after(async () => {
   await stack?.close();
 });
 
-const isFocused = (locator) => locator.evaluate((el) => el === document.activeElement);
-
-/** What has focus, for assertion messages. */
-const focusedDescription = (page) =>
-  page.evaluate(() => {
-    const el = document.activeElement;
-    if (!el || el === document.body) return '<body>';
-    return `<${el.tagName.toLowerCase()}> ${(el.getAttribute('aria-label') ?? el.textContent ?? '').trim().slice(0, 60)}`;
-  });
-
-/** Presses Tab (Shift+Tab with `back`) until `target` has focus; fails after `max` presses. */
-async function tabTo(page, target, { back = false, max = 80 } = {}) {
-  await target.waitFor();
-  for (let i = 0; i <= max; i++) {
-    if (await isFocused(target)) return;
-    await page.keyboard.press(back ? 'Shift+Tab' : 'Tab');
-  }
-  assert.fail(`Tab did not reach the element in ${max} presses (focus is on ${await focusedDescription(page)})`);
-}
-
-async function assertFocused(page, target, what) {
-  await page.waitForFunction((el) => el === document.activeElement, await target.elementHandle(), { timeout: 5000 }).catch(() => {});
-  assert.ok(await isFocused(target), `${what}: focus is on ${await focusedDescription(page)}`);
-}
 
 /** Tab and Shift+Tab `presses` times each: focus stays inside `dialog` every time. */
 async function assertTrapped(page, dialog, presses = 30) {
