@@ -215,13 +215,18 @@ async fn insert_fires<'a>(
         .collect()
 }
 
+/// Reads a snooze fire's stored people.
+pub(super) fn parse_snoozed_for(stored: &str) -> Result<SnoozedFor> {
+    serde_json::from_str(stored).map_err(|_| Error::Corrupt("snooze people".into()))
+}
+
 /// The people of the reminder's pending snooze (None: no snooze, or one for everyone).
 pub(super) async fn snoozed_for(conn: &mut AnyConnection, reminder_id: &ReminderId) -> Result<Option<SnoozedFor>> {
     let stored: Option<Option<String>> = sqlx::query_scalar("SELECT for_users FROM fires WHERE reminder_id = $1 AND kind = 'snooze'")
         .bind(reminder_id)
         .fetch_optional(&mut *conn)
         .await?;
-    stored.flatten().map(|s| serde_json::from_str(&s).map_err(|_| Error::Corrupt("snooze people".into()))).transpose()
+    stored.flatten().as_deref().map(parse_snoozed_for).transpose()
 }
 
 /// Sets the reminder's snooze fire to ring each person at their instant: due at the earliest
@@ -328,7 +333,7 @@ pub(super) async fn take_due(
                 occurrence_at: from_millis(row.try_get("occurrence_at")?),
             };
             let people: Option<String> = row.try_get("for_users")?;
-            let people = people.map(|p| serde_json::from_str(&p).map_err(|_| Error::Corrupt("snooze people".into()))).transpose()?;
+            let people = people.as_deref().map(parse_snoozed_for).transpose()?;
             taken.push((row.try_get("reminder_id")?, fire, people));
         }
     }

@@ -78,7 +78,7 @@ fn reminder_from_row(keys: &Keys, row: &AnyRow, reader: &UserId, now: Timestamp)
     let stored_next = row.try_get::<Option<i64>, _>("scheduled_at")?.map(from_millis);
     let snooze_at = match row.try_get::<Option<String>, _>("snooze_for")? {
         Some(people) => {
-            let people: super::fires::SnoozedFor = serde_json::from_str(&people).map_err(|_| Error::Corrupt("snooze people".into()))?;
+            let people = super::fires::parse_snoozed_for(&people)?;
             people.get(reader).copied().map(from_millis)
         }
         None => row.try_get::<Option<i64>, _>("snooze_at")?.map(from_millis),

@@ -122,8 +122,6 @@ impl Db {
                 .filter_map(|r| r.try_get("reminder_id").ok())
                 .collect();
             let snoozing = self.snoozing(&repeats).await?;
-            let owners: Vec<UserId> = rows.iter().filter_map(|r| r.try_get("user_id").ok()).collect::<HashSet<_>>().into_iter().collect();
-            let owner_settings = self.people_settings(&owners).await?;
             for row in rows {
                 let reminder_id: ReminderId = row.try_get("reminder_id")?;
                 let user_id: UserId = row.try_get("user_id")?;
@@ -133,11 +131,9 @@ impl Db {
                         let description: Option<Vec<u8>> = row.try_get("description")?;
                         let named: Option<Vec<UserId>> = open_list(row.try_get("for_users")?)?;
                         let assignees: Vec<UserId> = open_list(Some(row.try_get("assignees")?))?.unwrap_or_default();
-                        // A reminder from before lists: its owner alone.
-                        let people: &[Recipient] = match row.try_get::<Option<String>, _>("list_id")? {
-                            Some(list) => members.get(&list).map(Vec::as_slice).unwrap_or_default(),
-                            None => owner_settings.get(&user_id).map(std::slice::from_ref).unwrap_or_default(),
-                        };
+                        // Every reminder is in a list (migration 0010 put the older ones in their owner's).
+                        let list: Option<String> = row.try_get("list_id")?;
+                        let people: &[Recipient] = list.and_then(|l| members.get(&l)).map(Vec::as_slice).unwrap_or_default();
                         let ids: Vec<UserId> = people.iter().map(|p| p.user_id).collect();
                         let snoozed = snoozing.get(&reminder_id).map(Vec::as_slice).unwrap_or_default();
                         let to = lists::recipients(&ids, &assignees, named.as_deref(), snoozed);
@@ -184,26 +180,6 @@ impl Db {
         Ok(people)
     }
 
-    /// Each user's notification settings.
-    async fn people_settings(&self, user_ids: &[UserId]) -> Result<HashMap<UserId, Recipient>> {
-        let mut people = HashMap::new();
-        for chunk in user_ids.chunks(ROWS) {
-            let sql = format!(
-                "SELECT id AS user_id, language, hide_notification_content FROM users WHERE id IN ({})",
-                placeholders(1, chunk.len())
-            );
-            let mut query = sqlx::query(AssertSqlSafe(sql));
-            for id in chunk {
-                query = query.bind(id);
-            }
-            for row in query.fetch_all(&self.pool).await? {
-                let r = recipient_of(&row)?;
-                people.insert(r.user_id, r);
-            }
-        }
-        Ok(people)
-    }
-
     /// Who has a snooze pending on each reminder (their repeats are left out for them).
     async fn snoozing(&self, reminder_ids: &[ReminderId]) -> Result<HashMap<ReminderId, Vec<UserId>>> {
         let mut snoozing = HashMap::new();
@@ -217,8 +193,7 @@ impl Db {
                 query = query.bind(id);
             }
             for row in query.fetch_all(&self.pool).await? {
-                let people: super::fires::SnoozedFor = serde_json::from_str(&row.try_get::<String, _>("for_users")?)
-                    .map_err(|_| crate::Error::Corrupt("snooze people".into()))?;
+                let people = super::fires::parse_snoozed_for(&row.try_get::<String, _>("for_users")?)?;
                 snoozing.insert(row.try_get("reminder_id")?, people.into_keys().collect());
             }
         }
