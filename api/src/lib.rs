@@ -82,6 +82,7 @@ pub fn routes() -> Routes {
         .routes(routes!(auth_routes::end_session))
         .routes(routes!(reminders::list, reminders::create_or_act))
         .routes(routes!(reminders::preview))
+        .routes(routes!(reminders::snooze_all))
         .routes(routes!(reminders::get, reminders::update, reminders::delete))
         .routes(routes!(reminders::occurrences))
         .routes(routes!(reminders::logs))

@@ -319,6 +319,15 @@ impl Scheduler {
                         tracing::info!(%log_id, %reminder_id, "occurrence missed (more than 15 minutes late)");
                         next
                     }
+                    Claimed::Held { next } => {
+                        metrics::counter!("hibiki_scheduler_fired_total", "result" => "held").increment(1);
+                        next
+                    }
+                    Claimed::Release { log_ids: released } => {
+                        metrics::counter!("hibiki_scheduler_released_total").increment(released.len() as u64);
+                        log_ids.extend(released);
+                        None
+                    }
                     Claimed::Gone => {
                         // Someone else claimed or changed it: read what is there now.
                         self.refresh(wheel, &reminder_id).await;
@@ -378,6 +387,9 @@ impl Scheduler {
                 Ok(FallbackClaim::OverCap) => {
                     tracing::info!(%log_id, "fallback email not sent: the user's 20 of the day are used up");
                     metrics::counter!("hibiki_email_fallbacks_total", "outcome" => "over_cap").increment(1);
+                }
+                Ok(FallbackClaim::Held) => {
+                    metrics::counter!("hibiki_email_fallbacks_total", "outcome" => "held").increment(1);
                 }
                 Ok(FallbackClaim::Gone) => {}
                 Err(e) => tracing::warn!(error = %e, %log_id, "could not claim an email fallback"),

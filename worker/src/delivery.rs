@@ -192,6 +192,9 @@ async fn prepare(ctx: &DeliveryContext, log_ids: &[LogId]) -> Result<Option<(Vec
         } else {
             ctx.keys.member_action_token(&entry.log_id, &person.user_id)
         };
+        // Held for their quiet hours: it goes at their end, saying when it was due.
+        let held_until = content.released.get(&person.user_id).copied();
+        let held_from = held_until.map(|_| entry.occurrence_at.to_zoned(person.timezone.tz().clone()).strftime("%H:%M").to_string());
         let push = ReminderPush {
             reminder_id: &entry.reminder_id,
             log_id: &entry.log_id,
@@ -201,7 +204,8 @@ async fn prepare(ctx: &DeliveryContext, log_ids: &[LogId]) -> Result<Option<(Vec
             description: content.description.as_deref(),
             lang: person.language,
             hide_content: person.hide_content,
-            late: entry.late,
+            late: entry.late && held_until.is_none(),
+            held_from: held_from.as_deref(),
             overdue: Some(badges.get(&person.user_id).copied().unwrap_or(0)),
         };
         let payload = payload::reminder(&push, &ctx.public_url);
@@ -214,7 +218,7 @@ async fn prepare(ctx: &DeliveryContext, log_ids: &[LogId]) -> Result<Option<(Vec
                 Ok(push) => ready.push(Ready {
                     log_id: entry.log_id,
                     device: device.clone(),
-                    at: entry.occurrence_at,
+                    at: held_until.map_or(entry.occurrence_at, |at| at.max(entry.occurrence_at)),
                     payload: payload.clone(),
                     push,
                 }),

@@ -24,6 +24,8 @@ pub struct ReminderPush<'a> {
     pub lang: Language,
     pub hide_content: bool,
     pub late: bool,
+    /// Held for quiet hours since this local time (`HH:MM`).
+    pub held_from: Option<&'a str>,
     pub overdue: Option<u32>,
 }
 
@@ -44,6 +46,10 @@ pub fn reminder(p: &ReminderPush<'_>, base: &str) -> PushMessage {
     };
     // The late mark is part of the title, so a declarative push shows it too.
     let title = if p.late { crate::texts::fill(&texts.late_title, &[("title", &title)]) } else { title };
+    let title = match p.held_from {
+        Some(time) => crate::texts::fill(&texts.held_title, &[("title", &title), ("time", time)]),
+        None => title,
+    };
     let page = format!("/reminders?reminder={}", p.reminder_id);
     let action = |action: NotificationAction, title: &str| PushAction {
         action,
@@ -69,6 +75,7 @@ pub fn reminder(p: &ReminderPush<'_>, base: &str) -> PushMessage {
                 action_token: Some(p.action_token.to_owned()),
                 entry_kind: Some(p.kind),
                 late: p.late.then_some(true),
+                held: p.held_from.map(|_| true),
                 by: None,
             },
             actions: vec![action(NotificationAction::Complete, &texts.complete), action(NotificationAction::Snooze, &texts.snooze)],
@@ -100,6 +107,7 @@ pub fn test(lang: Language, base: &str) -> PushMessage {
                 action_token: None,
                 entry_kind: None,
                 late: None,
+                held: None,
                 by: None,
             },
             actions: Vec::new(),
@@ -131,6 +139,7 @@ pub fn done(reminder_id: &ReminderId, title: &str, by: &str, lang: Language, hid
                 action_token: None,
                 entry_kind: None,
                 late: None,
+                held: None,
                 by: Some(by.to_owned()),
             },
             actions: Vec::new(),
@@ -212,6 +221,7 @@ mod tests {
             lang,
             hide_content: false,
             late: false,
+            held_from: None,
             overdue: Some(2),
         }
     }
@@ -251,6 +261,16 @@ mod tests {
             "https://hibiki.example/en/reminders?reminder=11111111-1111-4111-8111-111111111111&log=22222222-2222-4222-8222-222222222222&do=complete&t=tok"
         );
         assert_eq!(reminder(&ReminderPush { late: true, ..push("歯医者", None, Language::Ja) }, BASE).notification.title, "歯医者（遅延）");
+    }
+
+    #[test]
+    fn a_held_ring_says_since_when_in_both_languages() {
+        let en = reminder(&ReminderPush { held_from: Some("23:10"), ..push("Pills", None, Language::En) }, BASE);
+        assert_eq!(en.notification.title, "Pills (held from 23:10)");
+        assert_eq!(en.notification.data.held, Some(true));
+        let ja = reminder(&ReminderPush { held_from: Some("23:10"), hide_content: true, ..push("薬", None, Language::Ja) }, BASE);
+        assert_eq!(ja.notification.title, "リマインダー（23:10から保留）");
+        assert_eq!(reminder(&push("薬", None, Language::Ja), BASE).notification.data.held, None);
     }
 
     #[test]

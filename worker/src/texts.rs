@@ -73,6 +73,8 @@ pub struct PushTexts {
     pub plain_body: String,
     /// `{{title}}` marked late.
     pub late_title: String,
+    /// `{{title}}` held for quiet hours since `{{time}}` (local `HH:MM`).
+    pub held_title: String,
     pub complete: String,
     pub snooze: String,
     pub test_title: String,
@@ -156,6 +158,7 @@ mod tests {
         for lang in Language::ALL {
             let t = push(*lang);
             assert!(t.late_title.contains("{{title}}"), "{lang:?}");
+            assert!(t.held_title.contains("{{title}}") && t.held_title.contains("{{time}}"), "{lang:?}");
             assert!(!t.complete.is_empty() && !t.snooze.is_empty() && !t.test_body.is_empty());
         }
         assert_eq!(push(Language::Ja).complete, "完了");

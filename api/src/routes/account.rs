@@ -33,7 +33,7 @@ pub async fn put_settings(
     auth: AuthUser,
     ApiJson(mut patch): ApiJson<SettingsPatch>,
 ) -> ApiResult<Answer<Settings>> {
-    patch.check()?;
+    patch.check(&[])?;
     let mut settings = state.store.db.settings(&auth.user.id).await?;
     patch.apply(&mut settings);
     state.store.db.save_settings(&auth.user.id, &settings, state.clock.now()).await?;

@@ -263,6 +263,32 @@ pub async fn update(
     Ok(Answer(reminders::edit(&state.store, &auth.user.id, &id, patch, state.clock.now()).await?))
 }
 
+/// `POST /api/reminders/snooze-all` body.
+#[derive(Deserialize, ToSchema)]
+pub struct SnoozeAll {
+    /// Minutes from now (default: the user's default snooze).
+    pub snooze_minutes: Option<i64>,
+    /// An instant to ring again at instead.
+    #[schema(value_type = Option<String>, format = DateTime)]
+    pub snooze_until: Option<Timestamp>,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct Snoozed {
+    /// How many occurrences were snoozed.
+    pub snoozed: u32,
+}
+
+/// Snooze every occurrence that rings for the user or is overdue: delivered in the last 24
+/// hours and not acted on.
+#[utoipa::path(post, path = "/api/reminders/snooze-all", request_body = SnoozeAll, tag = "reminders",
+    responses((status = 200, body = Snoozed), (status = 400)))]
+pub async fn snooze_all(State(state): State<AppState>, auth: AuthUser, ApiJson(body): ApiJson<SnoozeAll>) -> ApiResult<Answer<Snoozed>> {
+    let snoozed = reminders::snooze_all(&state.store, &auth.user.id, body.snooze_minutes, body.snooze_until, state.clock.now()).await?;
+    metrics::counter!("hibiki_notification_actions_total", "action" => "snooze_all").increment(u64::from(snoozed));
+    Ok(Answer(Snoozed { snoozed }))
+}
+
 /// Skip the reminder's next occurrence: its local date joins `recurrence.skip` (skipped
 /// dates already past make room). 400 for a one-time reminder.
 #[utoipa::path(post, path = "/api/reminders/{id}/skip", params(("id" = String, Path, description = "the reminder id")), tag = "reminders",

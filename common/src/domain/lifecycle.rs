@@ -198,7 +198,8 @@ fn claimed(subject: Subject<'_>, fire: PlannedFire, now: Timestamp) -> Plan {
         }
         FireKind::Repeat => fires.extend(repeat_after(fire.occurrence_at, fire.fire_at).map(FireChange::PutIfAbsent)),
         FireKind::Alert => fires.extend(next_alert_fire(subject, from, None).map(FireChange::PutIfAbsent)),
-        FireKind::Snooze => {}
+        // Held rings are released by the claim itself, never planned from.
+        FireKind::Snooze | FireKind::Held => {}
     }
     let entry = PlannedEntry {
         kind: entry_kind(fire.kind),
@@ -216,6 +217,7 @@ fn entry_kind(kind: FireKind) -> EntryKind {
         FireKind::Snooze => EntryKind::Snooze,
         FireKind::Alert => EntryKind::Alert,
         FireKind::Repeat => EntryKind::Repeat,
+        FireKind::Held => EntryKind::Occurrence,
     }
 }
 
@@ -278,7 +280,7 @@ pub fn upcoming(subject: Subject<'_>, pending: &[PlannedFire], now: Timestamp, c
     }
     let mut rings: Vec<Ring> = pending
         .iter()
-        .filter(|f| matches!(f.kind, FireKind::Snooze | FireKind::Repeat) && f.fire_at > now)
+        .filter(|f| matches!(f.kind, FireKind::Snooze | FireKind::Repeat | FireKind::Held) && f.fire_at > now)
         .map(|f| Ring { at: f.fire_at, kind: f.kind, occurrence_at: f.occurrence_at })
         .collect();
     let next = pending.iter().find(|f| f.kind == FireKind::Occurrence).map(|f| f.fire_at);

@@ -13,6 +13,7 @@ pub mod lifecycle;
 pub mod lists;
 pub mod push_endpoint;
 pub mod push_message;
+pub mod quiet;
 pub mod recurrence;
 pub mod reminder;
 pub mod settings;

@@ -67,6 +67,9 @@ pub struct PushData {
     /// Present (true) only when the push is late; the title then carries the late mark.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub late: Option<bool>,
+    /// Present (true) only when it was held for quiet hours; the title then says since when.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub held: Option<bool>,
     /// A `done` message: who completed it (their address, as co-members see it).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub by: Option<String>,

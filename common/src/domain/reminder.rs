@@ -59,6 +59,9 @@ pub struct ReminderInput {
     /// Each occurrence goes to the next assignee in turn (needs two or more).
     #[serde(default)]
     pub rotate: Option<bool>,
+    /// Rings during quiet hours (medication, a flight); default false.
+    #[serde(default)]
+    pub break_through: Option<bool>,
 }
 
 /// `PUT /api/reminders/{id}` body: any subset of the input fields. `null` clears the optional
@@ -98,6 +101,8 @@ pub struct ReminderPatch {
     pub assignees: Option<Vec<UserId>>,
     #[serde(default)]
     pub rotate: Option<bool>,
+    #[serde(default)]
+    pub break_through: Option<bool>,
 }
 
 /// `POST /api/reminders/preview` body: only the scheduling fields matter.
@@ -128,6 +133,8 @@ pub struct Contents {
     pub description: Option<String>,
     pub send_to: Option<Vec<SubscriptionId>>,
     pub metadata: Option<serde_json::Value>,
+    /// Rings during quiet hours (not sealed: the claim reads it).
+    pub break_through: bool,
 }
 
 /// When and how often a reminder fires.
@@ -210,6 +217,8 @@ pub struct Reminder {
     pub assignees: Vec<UserId>,
     /// Each occurrence goes to the next assignee in turn.
     pub rotate: bool,
+    /// Rings during quiet hours rather than being held to their end.
+    pub break_through: bool,
     /// Who added it.
     #[schema(value_type = String)]
     pub created_by: UserId,
@@ -378,6 +387,7 @@ impl ReminderPatch {
             description: r.description.clone(),
             send_to: r.send_to.clone(),
             metadata: r.metadata.clone(),
+            break_through: self.break_through.unwrap_or(r.break_through),
         };
         if let Some(d) = self.description {
             contents.description = d;
@@ -423,6 +433,7 @@ impl ReminderPatch {
         r.description = contents.description;
         r.send_to = contents.send_to;
         r.metadata = contents.metadata;
+        r.break_through = contents.break_through;
         Ok(applied)
     }
 }
@@ -550,7 +561,7 @@ mod tests {
     }
 
     fn contents(title: &str) -> Contents {
-        Contents { title: title.into(), description: None, send_to: None, metadata: None }
+        Contents { title: title.into(), description: None, send_to: None, metadata: None, break_through: false }
     }
 
     #[test]
@@ -703,6 +714,7 @@ mod tests {
             list_id: crate::domain::ids::ListId::generate(),
             assignees: Vec::new(),
             rotate: false,
+            break_through: false,
             created_by: UserId::generate(),
         }
     }

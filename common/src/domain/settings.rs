@@ -3,6 +3,7 @@
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
+use crate::domain::quiet::{DailyBrief, QuietHours};
 use crate::domain::states::Language;
 use crate::domain::zone::Zone;
 use crate::error::{FieldCode, FieldErrors};
@@ -26,6 +27,10 @@ pub struct Settings {
     pub morning_time: String,
     /// "This evening" in the snooze menu, `HH:MM` (default 18:00).
     pub evening_time: String,
+    /// Rings are held from `start` to `end` (local `HH:MM`) and delivered at the end; null = off.
+    pub quiet_hours: Option<QuietHours>,
+    /// A summary of the day at `time`, by `via`; null = off.
+    pub daily_brief: Option<DailyBrief>,
 }
 
 #[derive(Debug, Clone, Default, Deserialize, ToSchema)]
@@ -43,11 +48,20 @@ pub struct SettingsPatch {
     pub morning_time: Option<String>,
     /// `HH:MM`, 24-hour.
     pub evening_time: Option<String>,
+    /// `{start, end}`, `HH:MM` each; null turns quiet hours off.
+    #[serde(default, deserialize_with = "crate::domain::reminder::present")]
+    #[schema(value_type = Option<QuietHours>)]
+    pub quiet_hours: Option<Option<QuietHours>>,
+    /// `{time, via}`: `HH:MM`, and `push`, `email` or a channel's id; null turns it off.
+    #[serde(default, deserialize_with = "crate::domain::reminder::present")]
+    #[schema(value_type = Option<DailyBrief>)]
+    pub daily_brief: Option<Option<DailyBrief>>,
 }
 
 impl SettingsPatch {
-    /// Checks every field, and spells a time zone as the database does.
-    pub fn check(&mut self) -> crate::Result<()> {
+    /// Checks every field (a brief's `via` may name one of `channels`), and spells a time zone
+    /// as the database does.
+    pub fn check(&mut self, channels: &[String]) -> crate::Result<()> {
         let mut errors = FieldErrors::default();
         if let Some(tz) = &mut self.timezone {
             *tz = crate::domain::reminder::check_zone(tz, &mut errors).name().to_owned();
@@ -75,6 +89,12 @@ impl SettingsPatch {
             if value.as_deref().is_some_and(|v| !is_day_time(v)) {
                 errors.add(field, FieldCode::InvalidFormat.because(format!("{field} must be a time HH:MM (00:00 to 23:59)")));
             }
+        }
+        if let Some(Some(quiet)) = &self.quiet_hours {
+            quiet.check(&mut errors);
+        }
+        if let Some(Some(brief)) = &self.daily_brief {
+            brief.check(channels, &mut errors);
         }
         errors.into_result()
     }
@@ -105,6 +125,12 @@ impl SettingsPatch {
         if let Some(v) = self.evening_time {
             s.evening_time = v;
         }
+        if let Some(v) = self.quiet_hours {
+            s.quiet_hours = v;
+        }
+        if let Some(v) = self.daily_brief {
+            s.daily_brief = v;
+        }
     }
 }
 
@@ -124,19 +150,19 @@ mod tests {
 
     #[test]
     fn checks_each_field() {
-        assert!(SettingsPatch { timezone: Some("Asia/Tokyo".into()), ..Default::default() }.check().is_ok());
-        assert!(SettingsPatch { timezone: Some("Asia/Nowhere".into()), ..Default::default() }.check().is_err());
-        assert!(SettingsPatch { language: Some("fr".into()), ..Default::default() }.check().is_err());
-        assert!(SettingsPatch { default_snooze_minutes: Some(7), ..Default::default() }.check().is_err());
-        assert!(SettingsPatch { default_snooze_minutes: Some(30), ..Default::default() }.check().is_ok());
-        assert!(SettingsPatch { email_fallback_minutes: Some(None), ..Default::default() }.check().is_ok());
-        assert!(SettingsPatch { email_fallback_minutes: Some(Some(15)), ..Default::default() }.check().is_ok());
-        assert!(SettingsPatch { email_fallback_minutes: Some(Some(2)), ..Default::default() }.check().is_err());
+        assert!(SettingsPatch { timezone: Some("Asia/Tokyo".into()), ..Default::default() }.check(&[]).is_ok());
+        assert!(SettingsPatch { timezone: Some("Asia/Nowhere".into()), ..Default::default() }.check(&[]).is_err());
+        assert!(SettingsPatch { language: Some("fr".into()), ..Default::default() }.check(&[]).is_err());
+        assert!(SettingsPatch { default_snooze_minutes: Some(7), ..Default::default() }.check(&[]).is_err());
+        assert!(SettingsPatch { default_snooze_minutes: Some(30), ..Default::default() }.check(&[]).is_ok());
+        assert!(SettingsPatch { email_fallback_minutes: Some(None), ..Default::default() }.check(&[]).is_ok());
+        assert!(SettingsPatch { email_fallback_minutes: Some(Some(15)), ..Default::default() }.check(&[]).is_ok());
+        assert!(SettingsPatch { email_fallback_minutes: Some(Some(2)), ..Default::default() }.check(&[]).is_err());
         for good in ["00:00", "07:30", "23:59"] {
-            assert!(SettingsPatch { morning_time: Some(good.into()), ..Default::default() }.check().is_ok(), "{good}");
+            assert!(SettingsPatch { morning_time: Some(good.into()), ..Default::default() }.check(&[]).is_ok(), "{good}");
         }
         for bad in ["24:00", "7:30", "07:60", "0730", "０７:３０", "07:30:00", ""] {
-            assert!(SettingsPatch { evening_time: Some(bad.into()), ..Default::default() }.check().is_err(), "{bad}");
+            assert!(SettingsPatch { evening_time: Some(bad.into()), ..Default::default() }.check(&[]).is_err(), "{bad}");
         }
     }
 
@@ -151,6 +177,8 @@ mod tests {
             email_fallback_minutes: Some(5),
             morning_time: "08:00".into(),
             evening_time: "18:00".into(),
+            quiet_hours: None,
+            daily_brief: None,
         };
         let keep: SettingsPatch = serde_json::from_str(r#"{"speak_titles": true}"#).unwrap();
         keep.apply(&mut s);
@@ -158,5 +186,20 @@ mod tests {
         let off: SettingsPatch = serde_json::from_str(r#"{"email_fallback_minutes": null}"#).unwrap();
         off.apply(&mut s);
         assert_eq!(s.email_fallback_minutes, None);
+        let quiet: SettingsPatch = serde_json::from_str(r#"{"quiet_hours": {"start": "22:00", "end": "07:00"}}"#).unwrap();
+        quiet.apply(&mut s);
+        assert_eq!(s.quiet_hours, Some(QuietHours { start: "22:00".into(), end: "07:00".into() }));
+        let off: SettingsPatch = serde_json::from_str(r#"{"quiet_hours": null}"#).unwrap();
+        off.apply(&mut s);
+        assert_eq!(s.quiet_hours, None);
+    }
+
+    #[test]
+    fn a_brief_goes_by_push_email_or_ones_own_channel() {
+        let brief = |via: &str| SettingsPatch { daily_brief: Some(Some(DailyBrief { time: "07:00".into(), via: via.into() })), ..Default::default() };
+        assert!(brief("push").check(&[]).is_ok());
+        assert!(brief("email").check(&[]).is_ok());
+        assert!(brief("pigeon").check(&[]).is_err());
+        assert!(brief("c1").check(&["c1".to_owned()]).is_ok());
     }
 }

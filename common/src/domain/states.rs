@@ -60,6 +60,9 @@ word_enum! {
         Missed = "missed",
         /// The reminder was deleted before it went out.
         Cancelled = "cancelled",
+        /// Every person it rings for is in their quiet hours: it waits for their end (the API
+        /// shows it `queued`, with `held_until`).
+        Held = "held",
     }
 }
 
@@ -106,6 +109,8 @@ word_enum! {
         Alert = "alert",
         /// Repeat until done: the occurrence again.
         Repeat = "repeat",
+        /// Rings held for quiet hours: due at the earliest end among them.
+        Held = "held",
     }
 }
 
@@ -133,6 +138,8 @@ impl EntryStatus {
     pub fn as_seen(self, shown_by_a_device: bool) -> EntryStatus {
         match self {
             EntryStatus::Queued | EntryStatus::Sent | EntryStatus::Failed if shown_by_a_device => EntryStatus::Shown,
+            // The contract's words: a held entry is still queued (its `held_until` says till when).
+            EntryStatus::Held => EntryStatus::Queued,
             other => other,
         }
     }

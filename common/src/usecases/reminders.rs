@@ -46,7 +46,13 @@ pub async fn create(store: &Store, user_id: &UserId, input: ReminderInput, now: 
         Some(tz) => reminder::check_zone(&tz, &mut errors),
         None => store.db.settings(user_id).await?.timezone,
     };
-    let mut contents = Contents { title: input.title, description: input.description, send_to: input.send_to, metadata: input.metadata };
+    let mut contents = Contents {
+        title: input.title,
+        description: input.description,
+        send_to: input.send_to,
+        metadata: input.metadata,
+        break_through: input.break_through.unwrap_or(false),
+    };
     let mut timing = Timing { send_at: input.send_at, timezone, recurrence: input.recurrence.unwrap_or(Recurrence::once()) };
     reminder::check_contents(&mut contents, &mut errors);
     reminder::check_timing(&mut timing, true, now, &mut errors);
@@ -114,6 +120,28 @@ pub async fn complete_early(store: &Store, user_id: &UserId, id: &ReminderId, no
     store.db.apply_plan(&r.id, &r.user_id, &plan, now).await?;
     store.db.touch_user(user_id, now).await?;
     store.db.get_reminder(&store.keys, user_id, id, now).await
+}
+
+/// Snoozes every occurrence ringing for the person or overdue: the latest entry of each
+/// reminder that rang for them in the last 24 hours and that no one acted on (decisions.md
+/// "Snooze all"). Answers how many were snoozed.
+pub async fn snooze_all(
+    store: &Store,
+    user_id: &UserId,
+    snooze_minutes: Option<i64>,
+    snooze_until: Option<Timestamp>,
+    now: Timestamp,
+) -> Result<u32> {
+    // A bad time is refused even when nothing rings.
+    let default_snooze = store.db.settings(user_id).await?.default_snooze_minutes;
+    reminder::action_effect(NotificationAction::Snooze, true, snooze_minutes, snooze_until, default_snooze, now)?;
+    let mut snoozed = 0;
+    for (reminder_id, log_id) in store.db.ringing_for(user_id, now - jiff::SignedDuration::from_hours(24)).await? {
+        let act = NotificationAct { reminder_id, log_id, action: NotificationAction::Snooze, snooze_minutes, snooze_until };
+        let acted = act_on_notification(store, act, Proof { user: Some(user_id), action_token: None }, now).await?;
+        snoozed += u32::from(acted.is_some_and(|a| a.changed));
+    }
+    Ok(snoozed)
 }
 
 /// What rings next for a reminder.

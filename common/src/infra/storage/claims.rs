@@ -8,16 +8,18 @@ use jiff::Timestamp;
 use sqlx::{AssertSqlSafe, Row};
 
 use super::delivery::Claimed;
-use super::fires::{PlanFor, SnoozedFor, apply_plans, put_snoozes, take_due};
+use super::fires::{PlanFor, SnoozedFor, apply_plans, put_held, put_snoozes, take_due};
+use super::holds::{held_now, insert_holds, quiet_hours_of, release};
 use super::{Db, placeholders};
 use crate::Result;
 use crate::domain::alarms::Alarms;
 use crate::domain::ids::{ReminderId, UserId};
-use crate::domain::lifecycle::{self, Event, Plan, Subject};
+use crate::domain::lifecycle::{self, Event, Plan, PlannedEntry, Subject};
 use crate::domain::lists;
+use crate::domain::quiet::{self, Hold};
 use crate::domain::reminder::Timing;
 use crate::domain::states::{EntryStatus, FireKind};
-use crate::domain::time::from_millis;
+use crate::domain::time::{from_millis, to_millis};
 
 /// Fires claimed in one transaction (and rows per multi-row statement).
 pub const CLAIM_CHUNK: usize = 1000;
@@ -32,6 +34,8 @@ struct ReminderRow {
     rotate: bool,
     /// Whose turn the next occurrence is, when it rotates.
     rotation_next: u64,
+    /// Rings during quiet hours.
+    break_through: bool,
 }
 
 impl Db {
@@ -69,17 +73,34 @@ impl Db {
         until: Timestamp,
     ) -> Result<HashMap<(ReminderId, FireKind), Claimed>> {
         let mut tx = self.pool.begin().await?;
-        let taken = take_due(&mut tx, chunk, until.max(now)).await?;
-        if taken.is_empty() {
+        let (held, taken): (Vec<_>, Vec<_>) =
+            take_due(&mut tx, chunk, until.max(now)).await?.into_iter().partition(|(_, fire, _)| fire.kind == FireKind::Held);
+        if held.is_empty() && taken.is_empty() {
             tx.commit().await?;
             return Ok(HashMap::new());
+        }
+        // Rings held for quiet hours that end now.
+        let mut answers = HashMap::new();
+        let mut held_again: Vec<(ReminderId, Timestamp)> = Vec::new();
+        for (id, _, _) in &held {
+            let (log_ids, next) = release(&mut tx, id, until.max(now)).await?;
+            held_again.extend(next.map(|at| (*id, at)));
+            answers.insert((*id, FireKind::Held), Claimed::Release { log_ids });
+        }
+        put_held(&mut tx, &held_again).await?;
+        if taken.is_empty() {
+            tx.commit().await?;
+            for (id, _) in &held_again {
+                self.reminder_changed(id).await;
+            }
+            return Ok(answers);
         }
 
         // Their reminders.
         let ids: Vec<ReminderId> = taken.iter().map(|(id, _, _)| *id).collect::<HashSet<_>>().into_iter().collect();
         let sql = format!(
-            "SELECT id, user_id, send_at, timezone, recurrence, is_active, alerts, repeat_until_done, assignees, rotate, rotation_next
-             FROM reminders WHERE id IN ({})",
+            "SELECT id, user_id, send_at, timezone, recurrence, is_active, alerts, repeat_until_done, assignees, rotate, rotation_next,
+                 break_through FROM reminders WHERE id IN ({})",
             placeholders(1, ids.len())
         );
         let mut query = sqlx::query(AssertSqlSafe(sql));
@@ -107,6 +128,7 @@ impl Db {
                     assignees: serde_json::from_str(&row.try_get::<String, _>("assignees")?)?,
                     rotate: row.try_get::<i64, _>("rotate")? != 0,
                     rotation_next: u64::try_from(row.try_get::<i64, _>("rotation_next")?).unwrap_or(0),
+                    break_through: row.try_get::<i64, _>("break_through")? != 0,
                 },
             );
         }
@@ -130,7 +152,7 @@ impl Db {
         let mut later_snoozes: Vec<(ReminderId, SnoozedFor)> = Vec::new();
         let mut rotated: Vec<ReminderId> = Vec::new();
         let due_by = crate::domain::time::to_millis(until.max(now));
-        let planned: Vec<Planned<'_>> = taken
+        let mut planned: Vec<Planned<'_>> = taken
             .into_iter()
             .filter_map(|(id, fire, people)| {
                 let row = reminders.get(&id)?;
@@ -143,7 +165,7 @@ impl Db {
                 if who.turn_taken {
                     rotated.push(id);
                 }
-                Some(Planned { id, kind: fire.kind, row, plan, for_users: who.named })
+                Some(Planned { id, kind: fire.kind, row, plan, for_users: who.named, holds: Vec::new() })
             })
             .collect();
         // Who each entry rings for: each of them may have an email fallback.
@@ -154,12 +176,22 @@ impl Db {
                 lists::recipients(&people, &p.row.assignees, p.for_users.as_deref(), &[])
             })
             .collect();
+        hold_for_quiet_hours(&mut tx, &mut planned, &recipients).await?;
         let plans: Vec<PlanFor<'_>> = planned
             .iter()
             .zip(&recipients)
             .map(|(p, to)| PlanFor { for_users: p.for_users.as_deref(), fallback_to: to, ..PlanFor::new(&p.id, &p.row.user_id, &p.plan) })
             .collect();
         let outcomes = apply_plans(&mut tx, &plans, now).await?;
+        let mut holds = Vec::new();
+        for (p, outcome) in planned.iter().zip(&outcomes) {
+            if let Some(log_id) = outcome.logged {
+                holds.extend(p.holds.iter().map(|(person, hold)| (log_id, *person, *hold)));
+                held_again.extend(p.holds.iter().filter(|(_, h)| matches!(h, Hold::Held(_))).map(|(_, h)| (p.id, h.until())));
+            }
+        }
+        insert_holds(&mut tx, &holds).await?;
+        put_held(&mut tx, &held_again).await?;
         for (id, people) in &later_snoozes {
             put_snoozes(&mut tx, id, people).await?;
         }
@@ -175,27 +207,33 @@ impl Db {
 
         // The scheduler learns of the next occurrence from the answer, of the rest by notice.
         let announce: HashSet<&ReminderId> =
-            planned.iter().filter(|p| p.plan.sets_follow_up()).map(|p| &p.id).chain(later_snoozes.iter().map(|(id, _)| id)).collect();
+            planned
+                .iter()
+                .filter(|p| p.plan.sets_follow_up())
+                .map(|p| &p.id)
+                .chain(later_snoozes.iter().map(|(id, _)| id))
+                .chain(held_again.iter().map(|(id, _)| id))
+                .collect();
         for id in announce {
             self.reminder_changed(id).await;
         }
 
-        Ok(planned
-            .iter()
-            .zip(outcomes)
-            .filter_map(|(Planned { id, kind, plan, .. }, outcome)| {
-                let entry = plan.entry?;
-                let log_id = outcome.logged?;
-                // Not set when an edit set the occurrence meanwhile; its change notice will tell.
-                let next = plan.next_occurrence().filter(|_| outcome.occurrence_set);
-                let claimed = if entry.status == EntryStatus::Missed {
-                    Claimed::Missed { log_id, next }
-                } else {
-                    Claimed::Deliver { log_id, late: entry.late, next }
-                };
-                Some(((*id, *kind), claimed))
-            })
-            .collect())
+        answers.extend(planned.iter().zip(outcomes).filter_map(|(Planned { id, kind, plan, holds, .. }, outcome)| {
+            // Not set when an edit set the occurrence meanwhile; its change notice will tell.
+            let next = plan.next_occurrence().filter(|_| outcome.occurrence_set);
+            let claimed = match (plan.entry, outcome.logged) {
+                (Some(entry), Some(log_id)) => match entry.status {
+                    EntryStatus::Missed => Claimed::Missed { log_id, next },
+                    EntryStatus::Held => Claimed::Held { next },
+                    _ => Claimed::Deliver { log_id, late: entry.late, next },
+                },
+                // Merged into a ring held already: nothing to deliver, but what follows stands.
+                (None, _) if !holds.is_empty() => Claimed::Held { next },
+                _ => return None,
+            };
+            Some(((*id, *kind), claimed))
+        }));
+        Ok(answers)
     }
 }
 
@@ -206,6 +244,54 @@ struct Planned<'a> {
     row: &'a ReminderRow,
     plan: Plan,
     for_users: Option<Vec<UserId>>,
+    /// Its people in quiet hours.
+    holds: Vec<(UserId, Hold)>,
+}
+
+/// Decides who of each claimed ring's people it is held for ([`quiet::holds`]), at the
+/// ring's own instant. Held for everyone, its entry waits (`held`); merged for everyone into
+/// rings held already, it is not logged at all.
+async fn hold_for_quiet_hours(conn: &mut sqlx::AnyConnection, planned: &mut [Planned<'_>], recipients: &[Vec<UserId>]) -> Result<()> {
+    let ringing = |p: &Planned<'_>| p.plan.entry.is_some_and(|e| e.status == EntryStatus::Queued) && !p.row.break_through;
+    let people: Vec<UserId> = planned
+        .iter()
+        .zip(recipients)
+        .filter(|(p, _)| ringing(p))
+        .flat_map(|(_, to)| to.iter().copied())
+        .collect::<HashSet<_>>()
+        .into_iter()
+        .collect();
+    if people.is_empty() {
+        return Ok(());
+    }
+    let quiet = quiet_hours_of(conn, &people).await?;
+    if quiet.is_empty() {
+        return Ok(());
+    }
+    let reminders: Vec<ReminderId> = planned.iter().map(|p| p.id).collect::<HashSet<_>>().into_iter().collect();
+    let mut held = held_now(conn, &reminders).await?;
+    for (p, to) in planned.iter_mut().zip(recipients) {
+        if !ringing(p) {
+            continue;
+        }
+        let entry = p.plan.entry.expect("ringing");
+        let occurrence = to_millis(entry.occurrence_of.unwrap_or(entry.occurrence_at));
+        let at = entry.occurrence_at;
+        p.holds = quiet::holds(
+            to,
+            p.row.break_through,
+            |person| quiet.get(person).and_then(|(hours, zone)| hours.holds_until(zone, at)),
+            |person| held.get(&(p.id, *person, occurrence)).copied(),
+        );
+        for (person, hold) in &p.holds {
+            held.entry((p.id, *person, occurrence)).or_insert(hold.until());
+        }
+        if !p.holds.is_empty() && p.holds.len() == to.len() {
+            let all_merged = p.holds.iter().all(|(_, h)| matches!(h, Hold::Merged(_)));
+            p.plan.entry = if all_merged { None } else { Some(PlannedEntry { status: EntryStatus::Held, ..entry }) };
+        }
+    }
+    Ok(())
 }
 
 /// Who a claimed fire's entry names.

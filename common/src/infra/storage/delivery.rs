@@ -26,6 +26,11 @@ pub enum Claimed {
     Deliver { log_id: LogId, late: bool, next: Option<Timestamp> },
     /// Too late to deliver; logged as missed.
     Missed { log_id: LogId, next: Option<Timestamp> },
+    /// Held for quiet hours: delivered when its `held` fire releases it.
+    Held { next: Option<Timestamp> },
+    /// Held rings released at the end of quiet hours: entries to deliver (to the people
+    /// released).
+    Release { log_ids: Vec<LogId> },
 }
 
 /// A delivery log entry with what a push of it needs.
@@ -242,6 +247,9 @@ pub struct DeliveryLog {
     /// When it went out by email instead (the email fallback), to the person reading.
     #[schema(value_type = Option<String>, format = DateTime)]
     pub emailed_at: Option<Timestamp>,
+    /// Held for the reader's quiet hours: delivered to them at this instant.
+    #[schema(value_type = Option<String>, format = DateTime)]
+    pub held_until: Option<Timestamp>,
     pub late: bool,
     pub action: Option<NotificationAction>,
     #[schema(value_type = Option<String>, format = DateTime)]
@@ -268,12 +276,43 @@ pub struct DeviceDelivery {
 }
 
 impl Db {
+    /// The latest entry of each active reminder that rang for the person since `since` and
+    /// that no one acted on (not one still held for their quiet hours): what "snooze all"
+    /// snoozes.
+    pub async fn ringing_for(&self, user_id: &UserId, since: Timestamp) -> Result<Vec<(ReminderId, LogId)>> {
+        let rows = sqlx::query(
+            "SELECT l.id, l.reminder_id, l.for_users, r.assignees FROM delivery_logs l JOIN reminders r ON r.id = l.reminder_id
+             JOIN list_members m ON m.list_id = r.list_id AND m.user_id = $1
+             WHERE l.occurrence_at >= $2 AND r.is_active = 1 AND l.status IN ('queued', 'sent', 'shown', 'failed', 'no_devices')
+                 AND NOT EXISTS (SELECT 1 FROM holds h WHERE h.log_id = l.id AND h.user_id = $1 AND h.state IN ('held', 'merged'))
+                 AND NOT EXISTS (SELECT 1 FROM delivery_logs later WHERE later.reminder_id = l.reminder_id AND later.occurrence_at > l.occurrence_at)
+                 AND l.action IS NULL
+             ORDER BY l.occurrence_at",
+        )
+        .bind(user_id)
+        .bind(to_millis(since))
+        .fetch_all(&self.pool)
+        .await?;
+        let mut out = Vec::new();
+        for row in rows {
+            let named: Option<Vec<UserId>> =
+                row.try_get::<Option<String>, _>("for_users")?.map(|s| serde_json::from_str(&s)).transpose()?;
+            let assignees: Vec<UserId> = serde_json::from_str(&row.try_get::<String, _>("assignees")?)?;
+            // Rings for them: everyone's, theirs by name, or theirs by turn.
+            if !crate::domain::lists::recipients(&[*user_id], &assignees, named.as_deref(), &[]).is_empty() {
+                out.push((row.try_get("reminder_id")?, row.try_get("id")?));
+            }
+        }
+        Ok(out)
+    }
+
     pub async fn delivery_logs(&self, user_id: &UserId, reminder_id: &ReminderId) -> Result<Vec<DeliveryLog>> {
         let rows = sqlx::query(
             "SELECT id, kind, occurrence_at, sent_at, status, late, action, action_at, action_by,
                  COALESCE((SELECT f.emailed_at FROM fallbacks f WHERE f.log_id = l.id AND f.user_id = $2),
                           CASE WHEN l.user_id = $2 AND NOT EXISTS (SELECT 1 FROM fallbacks f WHERE f.log_id = l.id AND f.emailed_at IS NOT NULL)
-                               THEN l.emailed_at END) AS emailed_at
+                               THEN l.emailed_at END) AS emailed_at,
+                 (SELECT h.until FROM holds h WHERE h.log_id = l.id AND h.user_id = $2) AS held_until
              FROM delivery_logs l
              WHERE reminder_id = $1 AND reminder_id IN (SELECT r.id FROM reminders r JOIN list_members m ON m.list_id = r.list_id WHERE m.user_id = $2)
              ORDER BY occurrence_at DESC, created_at DESC LIMIT 200",
@@ -321,6 +360,7 @@ impl Db {
                     status,
                     shown_at,
                     emailed_at: r.try_get::<Option<i64>, _>("emailed_at")?.map(from_millis),
+                    held_until: r.try_get::<Option<i64>, _>("held_until")?.map(from_millis),
                     late: r.try_get::<i64, _>("late")? != 0,
                     action: r.try_get::<Option<String>, _>("action")?.as_deref().and_then(NotificationAction::parse),
                     action_at: r.try_get::<Option<i64>, _>("action_at")?.map(from_millis),

@@ -10,6 +10,7 @@ use sqlx::Row;
 use super::{Change, Db};
 use crate::Result;
 use crate::domain::ids::{LogId, ReminderId, UserId};
+use crate::domain::quiet::QuietHours;
 use crate::domain::states::{EntryStatus, Language};
 use crate::domain::time::{from_millis, to_millis};
 use crate::infra::crypto::Keys;
@@ -40,6 +41,8 @@ pub enum FallbackClaim {
     Gone,
     /// The user had their 20 fallback emails of the day.
     OverCap,
+    /// Due in the person's quiet hours: it waits for their end.
+    Held,
     Send(MailJob),
 }
 
@@ -49,7 +52,7 @@ impl Db {
     pub async fn due_fallbacks(&self, now: Timestamp, minute: SignedDuration, limit: i64) -> Result<Vec<(LogId, UserId)>> {
         let rows = sqlx::query(
             "SELECT f.log_id, f.user_id FROM fallbacks f JOIN delivery_logs l ON l.id = f.log_id
-             WHERE f.emailed_at IS NULL AND l.occurrence_at + f.minutes * $1 <= $2 ORDER BY l.occurrence_at LIMIT $3",
+             WHERE f.emailed_at IS NULL AND COALESCE(f.since, l.occurrence_at) + f.minutes * $1 <= $2 ORDER BY l.occurrence_at LIMIT $3",
         )
         .bind(minute.as_millis() as i64)
         .bind(to_millis(now))
@@ -62,7 +65,10 @@ impl Db {
     /// When the next pending fallback falls due.
     pub async fn next_fallback(&self, minute: SignedDuration) -> Result<Option<Timestamp>> {
         let at: Option<i64> =
-            sqlx::query_scalar("SELECT MIN(l.occurrence_at + f.minutes * $1) FROM fallbacks f JOIN delivery_logs l ON l.id = f.log_id")
+            sqlx::query_scalar(
+                "SELECT MIN(COALESCE(f.since, l.occurrence_at) + f.minutes * $1) FROM fallbacks f JOIN delivery_logs l ON l.id = f.log_id
+                 WHERE f.emailed_at IS NULL",
+            )
                 .bind(minute.as_millis() as i64)
                 .fetch_one(&self.pool)
                 .await?;
@@ -73,7 +79,33 @@ impl Db {
     /// `emailed_at`, or deleted when it is not to be sent, in the same transaction that counts
     /// it against their daily cap). Gone when one of their devices showed it, or the occurrence was
     /// completed (by anyone) or acted on by them. The caller enqueues the returned mail job.
+    /// Due in the person's quiet hours (and the reminder does not break through), it waits
+    /// for their end instead.
     pub async fn claim_fallback(&self, log_id: &LogId, user_id: &UserId, now: Timestamp) -> Result<FallbackClaim> {
+        let quiet = sqlx::query(
+            "SELECT u.timezone, u.quiet_start, u.quiet_end, r.break_through FROM fallbacks f JOIN delivery_logs l ON l.id = f.log_id
+             JOIN users u ON u.id = f.user_id JOIN reminders r ON r.id = l.reminder_id
+             WHERE f.log_id = $1 AND f.user_id = $2 AND u.quiet_start IS NOT NULL AND u.quiet_end IS NOT NULL",
+        )
+        .bind(log_id)
+        .bind(user_id)
+        .fetch_optional(&self.pool)
+        .await?;
+        if let Some(row) = quiet
+            && row.try_get::<i64, _>("break_through")? == 0
+        {
+            let hours = QuietHours { start: row.try_get("quiet_start")?, end: row.try_get("quiet_end")? };
+            let zone: crate::domain::zone::Zone = row.try_get("timezone")?;
+            if let Some(end) = hours.holds_until(&zone, now) {
+                sqlx::query("UPDATE fallbacks SET since = $3, minutes = 0 WHERE log_id = $1 AND user_id = $2 AND emailed_at IS NULL")
+                    .bind(log_id)
+                    .bind(user_id)
+                    .bind(to_millis(end))
+                    .execute(&self.pool)
+                    .await?;
+                return Ok(FallbackClaim::Held);
+            }
+        }
         self.take_fallback(
             log_id,
             user_id,

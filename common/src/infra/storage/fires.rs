@@ -215,6 +215,29 @@ async fn insert_fires<'a>(
         .collect()
 }
 
+/// Puts each reminder's `held` fire at the instant given, or keeps it where it is when that is
+/// earlier: it is due at the first end of quiet hours among the rings it holds.
+pub(super) async fn put_held(conn: &mut AnyConnection, fires: &[(ReminderId, Timestamp)]) -> Result<()> {
+    for chunk in fires.chunks(ROWS_PER_STATEMENT) {
+        let sql = format!(
+            "INSERT INTO fires (reminder_id, kind, fire_at, occurrence_at) VALUES {}
+             ON CONFLICT (reminder_id, kind) DO UPDATE SET
+                 fire_at = CASE WHEN excluded.fire_at < fires.fire_at THEN excluded.fire_at ELSE fires.fire_at END,
+                 occurrence_at = CASE WHEN excluded.fire_at < fires.fire_at THEN excluded.fire_at ELSE fires.fire_at END",
+            value_rows(1, chunk.len(), 3, |c, p| match c {
+                0 => format!("{p}, 'held'"),
+                _ => format!("CAST({p} AS BIGINT)"),
+            })
+        );
+        let mut query = sqlx::query(AssertSqlSafe(sql));
+        for (id, at) in chunk {
+            query = query.bind(*id).bind(to_millis(*at)).bind(to_millis(*at));
+        }
+        query.execute(&mut *conn).await?;
+    }
+    Ok(())
+}
+
 /// Reads a snooze fire's stored people.
 pub(super) fn parse_snoozed_for(stored: &str) -> Result<SnoozedFor> {
     serde_json::from_str(stored).map_err(|_| Error::Corrupt("snooze people".into()))

@@ -9,6 +9,7 @@ mod claims;
 mod delivery;
 mod fallback;
 mod fires;
+mod holds;
 mod invites;
 mod leases;
 mod lists;

@@ -47,7 +47,7 @@ pub(super) fn open_json<T: serde::de::DeserializeOwned>(keys: &Keys, context: &s
 /// to come. One column list for every read.
 const REMINDER_SELECT: &str = "SELECT r.id, r.user_id, r.title, r.description, r.send_to, r.metadata, r.send_at, r.timezone, r.recurrence,
         r.scheduled_at, r.is_active, r.is_archived, r.created_at, r.updated_at, r.alerts, r.repeat_until_done,
-        r.list_id, r.created_by, r.assignees, r.rotate,
+        r.list_id, r.created_by, r.assignees, r.rotate, r.break_through,
         (SELECT f.fire_at FROM fires f WHERE f.reminder_id = r.id AND f.kind = 'snooze') AS snooze_at,
         (SELECT f.for_users FROM fires f WHERE f.reminder_id = r.id AND f.kind = 'snooze') AS snooze_for,
         (SELECT f.fire_at FROM fires f WHERE f.reminder_id = r.id AND f.kind = 'occurrence') AS next_at
@@ -109,6 +109,7 @@ fn reminder_from_row(keys: &Keys, row: &AnyRow, reader: &UserId, now: Timestamp)
         assignees: serde_json::from_str(&row.try_get::<String, _>("assignees")?)
             .map_err(|_| Error::Corrupt("reminder assignees".into()))?,
         rotate: row.try_get::<i64, _>("rotate")? != 0,
+        break_through: row.try_get::<i64, _>("break_through")? != 0,
         created_by: row.try_get("created_by")?,
         id,
     })
@@ -154,8 +155,9 @@ impl Db {
         room_for_one_more(&mut tx, &place.owner).await?;
         sqlx::query(
             "INSERT INTO reminders (id, user_id, title, description, send_to, metadata, send_at, timezone, recurrence, scheduled_at,
-                 is_active, is_archived, created_at, updated_at, alerts, repeat_until_done, list_id, created_by, assignees, rotate)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 1, 0, $11, $11, $12, $13, $14, $15, $16, $17)",
+                 is_active, is_archived, created_at, updated_at, alerts, repeat_until_done, list_id, created_by, assignees, rotate,
+                 break_through)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 1, 0, $11, $11, $12, $13, $14, $15, $16, $17, $18)",
         )
         .bind(id)
         .bind(place.owner)
@@ -174,6 +176,7 @@ impl Db {
         .bind(place.created_by)
         .bind(serde_json::to_string(&place.assignees)?)
         .bind(flag(place.rotate))
+        .bind(flag(contents.break_through))
         .execute(&mut *tx)
         .await?;
         let plan = lifecycle::plan(Subject { timing, alarms, is_active: true }, Event::Created, now);
@@ -323,6 +326,7 @@ impl Db {
             description: r.description.clone(),
             send_to: r.send_to.clone(),
             metadata: r.metadata.clone(),
+            break_through: r.break_through,
         };
         let [title, description, send_to, metadata] = seal_contents(keys, &r.id, &contents)?;
         let recurrence = serde_json::to_string(&r.recurrence)?;
@@ -342,7 +346,8 @@ impl Db {
         sqlx::query(
             "UPDATE reminders SET title = $3, description = $4, send_to = $5, metadata = $6, send_at = $7, timezone = $8,
                  recurrence = $9, is_active = $10, is_archived = $11, archived_at = CASE WHEN $11 = 1 THEN archived_at ELSE NULL END,
-                 updated_at = $12, alerts = $13, repeat_until_done = $14, user_id = $2, list_id = $15, assignees = $16, rotate = $17
+                 updated_at = $12, alerts = $13, repeat_until_done = $14, user_id = $2, list_id = $15, assignees = $16, rotate = $17,
+                 break_through = $18
              WHERE id = $1",
         )
         .bind(r.id)
@@ -362,6 +367,7 @@ impl Db {
         .bind(r.list_id)
         .bind(serde_json::to_string(&r.assignees)?)
         .bind(flag(r.rotate))
+        .bind(flag(r.break_through))
         .execute(&mut *tx)
         .await?;
         tx.commit().await?;
@@ -382,7 +388,8 @@ impl Db {
     }
 
     /// A person's act on a reminder, in the caller's transaction: optionally its entries'
-    /// pending email fallbacks go (the person answered), then the plan.
+    /// pending email fallbacks and rings held for quiet hours go (the person answered), then
+    /// the plan.
     #[allow(clippy::too_many_arguments)]
     pub(super) async fn apply_acted(
         &self,
@@ -398,6 +405,11 @@ impl Db {
             // Anyone's Complete answers everyone; a snooze for one, only them.
             let only = if plan.for_one { actor } else { None };
             sqlx::query("DELETE FROM fallbacks WHERE emailed_at IS NULL AND log_id IN (SELECT id FROM delivery_logs WHERE reminder_id = $1) AND ($2 IS NULL OR user_id = $2)")
+                .bind(reminder_id)
+                .bind(only)
+                .execute(&mut *conn)
+                .await?;
+            sqlx::query("UPDATE holds SET state = 'dropped' WHERE state = 'held' AND log_id IN (SELECT id FROM delivery_logs WHERE reminder_id = $1) AND ($2 IS NULL OR user_id = $2)")
                 .bind(reminder_id)
                 .bind(only)
                 .execute(&mut *conn)

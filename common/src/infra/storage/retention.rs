@@ -42,6 +42,7 @@ impl Db {
                 for sql in [
                     "DELETE FROM deliveries WHERE log_id = $1",
                     "DELETE FROM fallbacks WHERE log_id = $1",
+                    "DELETE FROM holds WHERE log_id = $1",
                     "DELETE FROM delivery_logs WHERE id = $1",
                 ] {
                     sqlx::query(sql).bind(id).execute(&mut *tx).await?;
@@ -92,6 +93,7 @@ impl Db {
         )
         .execute(&self.pool)
         .await?;
+        sqlx::query("DELETE FROM holds WHERE NOT EXISTS (SELECT 1 FROM delivery_logs l WHERE l.id = holds.log_id)").execute(&self.pool).await?;
         Ok(removed)
     }
 
@@ -104,6 +106,7 @@ impl Db {
             for sql in [
                 "DELETE FROM deliveries WHERE log_id IN (SELECT id FROM delivery_logs WHERE reminder_id = $1)",
                 "DELETE FROM fallbacks WHERE log_id IN (SELECT id FROM delivery_logs WHERE reminder_id = $1)",
+                "DELETE FROM holds WHERE log_id IN (SELECT id FROM delivery_logs WHERE reminder_id = $1)",
                 "DELETE FROM delivery_logs WHERE reminder_id = $1",
             ] {
                 sqlx::query(sql).bind(id).execute(&mut *tx).await?;

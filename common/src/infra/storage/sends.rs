@@ -11,6 +11,7 @@ use std::collections::{HashMap, HashSet};
 use jiff::{SignedDuration, Timestamp};
 use sqlx::{AssertSqlSafe, Row};
 
+use super::holds::HoldState;
 use super::reminders::open_json;
 use super::subscriptions::SubscriptionKeys;
 use super::{Db, placeholders, value_rows};
@@ -47,8 +48,12 @@ pub struct OutgoingContent {
     /// The devices the reminder goes to; empty or None: all of each recipient's (a
     /// recipient none of whose devices it names gets it on all of theirs).
     pub send_to: Option<Vec<SubscriptionId>>,
-    /// Who it rings for, each under their own settings (decisions.md "Households").
+    /// Who it rings for now, each under their own settings (decisions.md "Households"):
+    /// not those it is held for until their quiet hours end.
     pub recipients: Vec<Recipient>,
+    /// The people it was held for and is released to: it goes to them at that instant,
+    /// marked held.
+    pub released: HashMap<UserId, Timestamp>,
 }
 
 /// One person an entry rings for.
@@ -57,6 +62,8 @@ pub struct Recipient {
     pub user_id: UserId,
     pub language: Language,
     pub hide_content: bool,
+    /// Their zone: a held ring says in it when it was due.
+    pub timezone: crate::domain::zone::Zone,
 }
 
 /// What a `done` message says and where it goes.
@@ -122,6 +129,8 @@ impl Db {
                 .filter_map(|r| r.try_get("reminder_id").ok())
                 .collect();
             let snoozing = self.snoozing(&repeats).await?;
+            let ids: Vec<LogId> = rows.iter().filter_map(|r| r.try_get("id").ok()).collect();
+            let holds = self.holds_of(&ids).await?;
             for row in rows {
                 let reminder_id: ReminderId = row.try_get("reminder_id")?;
                 let user_id: UserId = row.try_get("user_id")?;
@@ -137,11 +146,25 @@ impl Db {
                         let ids: Vec<UserId> = people.iter().map(|p| p.user_id).collect();
                         let snoozed = snoozing.get(&reminder_id).map(Vec::as_slice).unwrap_or_default();
                         let to = lists::recipients(&ids, &assignees, named.as_deref(), snoozed);
+                        let log_id: LogId = row.try_get("id")?;
+                        let mut released = HashMap::new();
+                        let to: Vec<UserId> = to
+                            .into_iter()
+                            .filter(|person| match holds.get(&(log_id, *person)) {
+                                None => true,
+                                Some(HoldState::Waiting) => false,
+                                Some(HoldState::Released(at)) => {
+                                    released.insert(*person, *at);
+                                    true
+                                }
+                            })
+                            .collect();
                         Some(OutgoingContent {
                             title: keys.open_string(&format!("{reminder_id}/title"), &title)?,
                             description: description.map(|d| keys.open_string(&format!("{reminder_id}/description"), &d)).transpose()?,
                             send_to: open_json(keys, &format!("{reminder_id}/send_to"), row.try_get("send_to")?)?,
                             recipients: people.iter().filter(|p| to.contains(&p.user_id)).cloned().collect(),
+                            released,
                         })
                     }
                     None => None,
@@ -165,7 +188,7 @@ impl Db {
         let mut people: HashMap<String, Vec<Recipient>> = HashMap::new();
         for chunk in list_ids.chunks(ROWS) {
             let sql = format!(
-                "SELECT m.list_id, m.user_id, u.language, u.hide_notification_content FROM list_members m JOIN users u ON u.id = m.user_id
+                "SELECT m.list_id, m.user_id, u.language, u.hide_notification_content, u.timezone FROM list_members m JOIN users u ON u.id = m.user_id
                  WHERE m.list_id IN ({}) ORDER BY m.joined_at, m.user_id",
                 placeholders(1, chunk.len())
             );
@@ -217,7 +240,7 @@ impl Db {
         let reminder_id: ReminderId = row.try_get("reminder_id")?;
         let occurrence: i64 = row.try_get("occurrence")?;
         let devices = sqlx::query(
-            "SELECT DISTINCT s.id, s.endpoint, s.p256dh, s.auth, u.id AS user_id, u.language, u.hide_notification_content
+            "SELECT DISTINCT s.id, s.endpoint, s.p256dh, s.auth, u.id AS user_id, u.language, u.hide_notification_content, u.timezone
              FROM deliveries d JOIN delivery_logs l ON l.id = d.log_id JOIN push_subscriptions s ON s.id = d.subscription_id
              JOIN users u ON u.id = s.user_id
              WHERE l.reminder_id = $1 AND COALESCE(l.occurrence_of, l.occurrence_at) = $2 AND d.status = 'sent' AND s.user_id <> $3
@@ -374,7 +397,8 @@ impl Db {
         for chunk in log_ids.chunks(ROWS) {
             let sql = format!(
                 "UPDATE delivery_logs SET
-                     status = CASE WHEN EXISTS (SELECT 1 FROM deliveries d WHERE d.log_id = delivery_logs.id AND d.status = 'sent') THEN 'sent' ELSE 'failed' END,
+                     status = CASE WHEN EXISTS (SELECT 1 FROM deliveries d WHERE d.log_id = delivery_logs.id AND d.shown_at IS NOT NULL) THEN 'shown'
+                         WHEN EXISTS (SELECT 1 FROM deliveries d WHERE d.log_id = delivery_logs.id AND d.status = 'sent') THEN 'sent' ELSE 'failed' END,
                      sent_at = COALESCE((SELECT MIN(d.sent_at) FROM deliveries d WHERE d.log_id = delivery_logs.id AND d.status = 'sent'), sent_at)
                  WHERE COALESCE(status, '') = 'queued' AND id IN ({})
                      AND NOT EXISTS (SELECT 1 FROM deliveries d WHERE d.log_id = delivery_logs.id AND d.status = 'sending')
@@ -435,6 +459,7 @@ fn recipient_of(row: &sqlx::any::AnyRow) -> Result<Recipient> {
         user_id: row.try_get("user_id")?,
         language: Language::parse(&row.try_get::<String, _>("language")?).unwrap_or(Language::En),
         hide_content: row.try_get::<Option<i64>, _>("hide_notification_content")?.unwrap_or(0) != 0,
+        timezone: row.try_get("timezone")?,
     })
 }
 

@@ -8,6 +8,7 @@ use utoipa::ToSchema;
 
 use super::{Db, flag};
 use crate::domain::ids::{SessionId, UserId};
+use crate::domain::quiet::{DailyBrief, QuietHours};
 use crate::domain::settings::Settings;
 use crate::domain::states::Language;
 use crate::domain::time::{from_millis, to_millis};
@@ -120,7 +121,7 @@ impl Db {
     pub async fn settings(&self, user_id: &UserId) -> Result<Settings> {
         let row = sqlx::query(
             "SELECT timezone, language, default_snooze_minutes, speak_titles, hide_notification_content, email_fallback_minutes,
-                 morning_time, evening_time FROM users WHERE id = $1",
+                 morning_time, evening_time, quiet_start, quiet_end, brief_time, brief_via FROM users WHERE id = $1",
         )
         .bind(user_id)
         .fetch_optional(&self.pool)
@@ -135,13 +136,25 @@ impl Db {
             email_fallback_minutes: row.try_get("email_fallback_minutes")?,
             morning_time: row.try_get("morning_time")?,
             evening_time: row.try_get("evening_time")?,
+            quiet_hours: match (row.try_get::<Option<String>, _>("quiet_start")?, row.try_get::<Option<String>, _>("quiet_end")?) {
+                (Some(start), Some(end)) => Some(QuietHours { start, end }),
+                _ => None,
+            },
+            daily_brief: match (row.try_get::<Option<String>, _>("brief_time")?, row.try_get::<Option<String>, _>("brief_via")?) {
+                (Some(time), Some(via)) => Some(DailyBrief { time, via }),
+                _ => None,
+            },
         })
     }
 
+    /// Saves the settings; the next daily brief is due at its next minute from `now`.
     pub async fn save_settings(&self, user_id: &UserId, s: &Settings, now: Timestamp) -> Result<()> {
+        let quiet = s.quiet_hours.as_ref();
+        let brief = s.daily_brief.as_ref();
         sqlx::query(
             "UPDATE users SET timezone = $2, language = $3, default_snooze_minutes = $4, speak_titles = $5,
-             hide_notification_content = $6, updated_at = $7, email_fallback_minutes = $8, morning_time = $9, evening_time = $10 WHERE id = $1",
+             hide_notification_content = $6, updated_at = $7, email_fallback_minutes = $8, morning_time = $9, evening_time = $10,
+             quiet_start = $11, quiet_end = $12, brief_time = $13, brief_via = $14, brief_next_at = $15 WHERE id = $1",
         )
         .bind(user_id)
         .bind(&s.timezone)
@@ -153,6 +166,11 @@ impl Db {
         .bind(s.email_fallback_minutes)
         .bind(&s.morning_time)
         .bind(&s.evening_time)
+        .bind(quiet.map(|q| q.start.as_str()))
+        .bind(quiet.map(|q| q.end.as_str()))
+        .bind(brief.map(|b| b.time.as_str()))
+        .bind(brief.map(|b| b.via.as_str()))
+        .bind(brief.map(|b| to_millis(b.next_after(&s.timezone, now))))
         .execute(&self.pool)
         .await?;
         Ok(())
