@@ -132,8 +132,13 @@ async fn run(backend: &str, n: usize) {
             let timing = Timing { send_at: far, timezone: hibiki_common::domain::zone::Zone::utc(), recurrence: Recurrence::once() };
             let place = db.default_placement(&user.id, now).await.unwrap();
             for i in 0..count {
-                let contents =
-                    Contents { title: format!("Reminder {i}"), description: Some("Benchmark".into()), send_to: None, metadata: None, break_through: false };
+                let contents = Contents {
+                    title: format!("Reminder {i}"),
+                    description: Some("Benchmark".into()),
+                    send_to: None,
+                    metadata: None,
+                    break_through: false,
+                };
                 db.create_reminder(&keys, &place, &contents, &timing, &hibiki_common::domain::alarms::Alarms::default(), now)
                     .await
                     .unwrap();

@@ -295,7 +295,7 @@ impl TestApp {
             let due = count("SELECT COUNT(*) FROM fires WHERE fire_at <= $1").await;
             let queued = count("SELECT COUNT(*) FROM delivery_logs WHERE status = 'queued' AND occurrence_at <= $1").await;
             let fallbacks = count(
-                "SELECT COUNT(*) FROM fallbacks f JOIN delivery_logs l ON l.id = f.log_id WHERE f.emailed_at IS NULL AND l.occurrence_at + f.minutes * 60000 <= $1",
+                "SELECT COUNT(*) FROM fallbacks f JOIN delivery_logs l ON l.id = f.log_id WHERE f.emailed_at IS NULL AND COALESCE(f.since, l.occurrence_at) + f.minutes * 60000 <= $1",
             )
             .await;
             let jobs = queues.depth().await.unwrap();

@@ -18,6 +18,7 @@ mod households;
 mod housekeeping;
 mod lists;
 mod reminders;
+mod rhythm;
 mod schedules;
 mod sharing;
 mod trust;

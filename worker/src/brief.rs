@@ -30,7 +30,12 @@ pub fn mail(brief: &Brief, lang: Language, zone: &Zone, hide_content: bool, publ
     let settings = crate::payload::app_url(public_url, lang, "/settings");
     MailText::Brief.fill(
         lang,
-        &[("count", &brief.count().to_string()), ("list", &lines(brief, lang, zone, hide_content)), ("link", &link), ("settings", &settings)],
+        &[
+            ("count", &brief.count().to_string()),
+            ("list", &lines(brief, lang, zone, hide_content)),
+            ("link", &link),
+            ("settings", &settings),
+        ],
     )
 }
 

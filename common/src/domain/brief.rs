@@ -34,13 +34,8 @@ impl Brief {
 /// that ring for them (everyone's in a list, or theirs by name).
 pub fn compose(reminders: &[Reminder], reader: &UserId, zone: &Zone, now: Timestamp) -> Brief {
     let local = now.to_zoned(zone.tz().clone());
-    let end_of_day = local
-        .date()
-        .tomorrow()
-        .ok()
-        .and_then(|d| d.to_zoned(zone.tz().clone()).ok())
-        .map(|z| z.timestamp())
-        .unwrap_or(Timestamp::MAX);
+    let end_of_day =
+        local.date().tomorrow().ok().and_then(|d| d.to_zoned(zone.tz().clone()).ok()).map(|z| z.timestamp()).unwrap_or(Timestamp::MAX);
     let mut brief = Brief::default();
     for r in reminders.iter().filter(|r| r.is_active && (r.assignees.is_empty() || r.assignees.contains(reader))) {
         if r.overdue {

@@ -196,7 +196,10 @@ mod tests {
 
     #[test]
     fn a_brief_goes_by_push_email_or_ones_own_channel() {
-        let brief = |via: &str| SettingsPatch { daily_brief: Some(Some(DailyBrief { time: "07:00".into(), via: via.into() })), ..Default::default() };
+        let brief = |via: &str| SettingsPatch {
+            daily_brief: Some(Some(DailyBrief { time: "07:00".into(), via: via.into() })),
+            ..Default::default()
+        };
         assert!(brief("push").check(&[]).is_ok());
         assert!(brief("email").check(&[]).is_ok());
         assert!(brief("pigeon").check(&[]).is_err());

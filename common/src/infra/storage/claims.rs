@@ -206,14 +206,13 @@ impl Db {
         tx.commit().await?;
 
         // The scheduler learns of the next occurrence from the answer, of the rest by notice.
-        let announce: HashSet<&ReminderId> =
-            planned
-                .iter()
-                .filter(|p| p.plan.sets_follow_up())
-                .map(|p| &p.id)
-                .chain(later_snoozes.iter().map(|(id, _)| id))
-                .chain(held_again.iter().map(|(id, _)| id))
-                .collect();
+        let announce: HashSet<&ReminderId> = planned
+            .iter()
+            .filter(|p| p.plan.sets_follow_up())
+            .map(|p| &p.id)
+            .chain(later_snoozes.iter().map(|(id, _)| id))
+            .chain(held_again.iter().map(|(id, _)| id))
+            .collect();
         for id in announce {
             self.reminder_changed(id).await;
         }
@@ -350,7 +349,16 @@ mod tests {
 
     fn row(assignees: Vec<UserId>, rotate: bool, rotation_next: u64) -> ReminderRow {
         let timing = Timing { send_at: Timestamp::UNIX_EPOCH, timezone: Zone::parse("UTC").unwrap(), recurrence: Recurrence::once() };
-        ReminderRow { user_id: person(1), timing, alarms: Alarms::default(), is_active: true, assignees, rotate, rotation_next, break_through: false }
+        ReminderRow {
+            user_id: person(1),
+            timing,
+            alarms: Alarms::default(),
+            is_active: true,
+            assignees,
+            rotate,
+            rotation_next,
+            break_through: false,
+        }
     }
 
     #[test]

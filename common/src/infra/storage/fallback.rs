@@ -64,14 +64,13 @@ impl Db {
 
     /// When the next pending fallback falls due.
     pub async fn next_fallback(&self, minute: SignedDuration) -> Result<Option<Timestamp>> {
-        let at: Option<i64> =
-            sqlx::query_scalar(
-                "SELECT MIN(COALESCE(f.since, l.occurrence_at) + f.minutes * $1) FROM fallbacks f JOIN delivery_logs l ON l.id = f.log_id
+        let at: Option<i64> = sqlx::query_scalar(
+            "SELECT MIN(COALESCE(f.since, l.occurrence_at) + f.minutes * $1) FROM fallbacks f JOIN delivery_logs l ON l.id = f.log_id
                  WHERE f.emailed_at IS NULL",
-            )
-                .bind(minute.as_millis() as i64)
-                .fetch_one(&self.pool)
-                .await?;
+        )
+        .bind(minute.as_millis() as i64)
+        .fetch_one(&self.pool)
+        .await?;
         Ok(at.map(from_millis))
     }
 

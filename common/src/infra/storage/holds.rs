@@ -100,7 +100,11 @@ pub(super) async fn insert_holds(conn: &mut AnyConnection, holds: &[(LogId, User
 /// the people released; the others' devices have theirs already) and when the next of its
 /// holds falls due. An entry completed meanwhile, or of a reminder no longer active, stays as
 /// it is (a person's own act dropped their holds already).
-pub(super) async fn release(conn: &mut AnyConnection, reminder_id: &ReminderId, due_by: Timestamp) -> Result<(Vec<LogId>, Option<Timestamp>)> {
+pub(super) async fn release(
+    conn: &mut AnyConnection,
+    reminder_id: &ReminderId,
+    due_by: Timestamp,
+) -> Result<(Vec<LogId>, Option<Timestamp>)> {
     let released: Vec<LogId> = sqlx::query_scalar(
         "UPDATE holds SET state = 'released' WHERE state = 'held' AND until <= $2
              AND log_id IN (SELECT id FROM delivery_logs WHERE reminder_id = $1) RETURNING log_id",

@@ -93,7 +93,9 @@ impl Db {
         )
         .execute(&self.pool)
         .await?;
-        sqlx::query("DELETE FROM holds WHERE NOT EXISTS (SELECT 1 FROM delivery_logs l WHERE l.id = holds.log_id)").execute(&self.pool).await?;
+        sqlx::query("DELETE FROM holds WHERE NOT EXISTS (SELECT 1 FROM delivery_logs l WHERE l.id = holds.log_id)")
+            .execute(&self.pool)
+            .await?;
         Ok(removed)
     }
 
