@@ -15,7 +15,7 @@ async fn settings_have_defaults_and_validate_changes(app: &TestApp) {
     assert_eq!(
         s["data"],
         json!({ "timezone": "UTC", "language": "en", "default_snooze_minutes": 10, "speak_titles": false, "hide_notification_content": false, "email_fallback_minutes": 5,
-                "morning_time": "08:00", "evening_time": "18:00" })
+                "morning_time": "08:00", "evening_time": "18:00", "quiet_hours": null, "daily_brief": null })
     );
     let r = app
         .put(
@@ -29,7 +29,7 @@ async fn settings_have_defaults_and_validate_changes(app: &TestApp) {
     assert_eq!(
         s["data"],
         json!({ "timezone": "Asia/Tokyo", "language": "ja", "default_snooze_minutes": 30, "speak_titles": true, "hide_notification_content": false, "email_fallback_minutes": 5,
-                "morning_time": "08:00", "evening_time": "18:00" })
+                "morning_time": "08:00", "evening_time": "18:00", "quiet_hours": null, "daily_brief": null })
     );
     for (body, field) in [
         (json!({ "timezone": "Asia/Atlantis" }), "timezone"),
@@ -37,6 +37,9 @@ async fn settings_have_defaults_and_validate_changes(app: &TestApp) {
         (json!({ "language": "fr" }), "language"),
         (json!({ "speak_titles": "yes" }), "speak_titles"),
         (json!({ "email_fallback_minutes": 10 }), "email_fallback_minutes"),
+        (json!({ "quiet_hours": { "start": "22:00", "end": "22:00" } }), "quiet_hours.end"),
+        (json!({ "quiet_hours": { "start": "7am", "end": "08:00" } }), "quiet_hours.start"),
+        (json!({ "daily_brief": { "time": "24:00", "via": "push" } }), "daily_brief.time"),
     ] {
         let err = expect_error(app.put("/api/settings", &body, &token).await, 400, "VALIDATION_FAILED").await;
         assert!(err["error"]["fields"][field].is_string(), "{field}: {err}");
