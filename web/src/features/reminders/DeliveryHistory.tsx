@@ -58,7 +58,10 @@ export function DeliveryHistory({
   );
 }
 
-/** One delivery log entry: when, what kind, what happened (translated, and by whom), and each device (and whose). */
+/**
+ * One delivery log entry: when, what kind, what happened (translated, and by whom), until when it
+ * was held for quiet hours, and each device (and whose).
+ */
 function LogEntry({
   log,
   stateText,
@@ -86,9 +89,11 @@ function LogEntry({
         {log.emailed_at && <span className="badge">{stateText('emailed')}</span>}
         {log.action && <span className="badge muted">{actedText ?? stateText(log.action)}</span>}
       </div>
-      {(log.shown_at || log.emailed_at) && (
+      {(log.held_until || log.shown_at || log.emailed_at) && (
         <p className="muted small">
           {[
+            // held for the reader's quiet hours, and delivered to them when those ended
+            log.held_until ? t('details.heldUntil', { when: when(log.held_until) }) : null,
             log.shown_at ? t('details.shownAt', { when: when(log.shown_at) }) : null,
             log.emailed_at ? t('details.emailedAt', { when: when(log.emailed_at) }) : null,
           ]

@@ -31,6 +31,7 @@ export function tempReminder(input: ReminderInput, id: string, userId: string, a
     list_id: '',
     assignees: [],
     rotate: false,
+    break_through: false,
     created_by: userId,
   };
   return withInput(server, input);

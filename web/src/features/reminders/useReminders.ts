@@ -59,6 +59,20 @@ export function skipNextOccurrence(id: string): Promise<Reminder> {
   return api.request<Reminder>('POST', `/api/reminders/${encodeURIComponent(id)}/skip`);
 }
 
+/** `POST /api/reminders/snooze-all`'s answer: how many occurrences it snoozed. */
+export interface SnoozeAllAnswer {
+  snoozed: number;
+}
+
+/**
+ * POST /api/reminders/snooze-all: snoozes every overdue or ringing occurrence of the person
+ * (delivered in the last 24 h, not acted on), for `snooze_minutes` (absent: their default). Kept
+ * here rather than in lib/api.ts for the same reason as skipNextOccurrence.
+ */
+export function snoozeAll(body: { snooze_minutes?: number } = {}): Promise<SnoozeAllAnswer> {
+  return api.request<SnoozeAllAnswer>('POST', '/api/reminders/snooze-all', { body });
+}
+
 const offline = () => typeof navigator !== 'undefined' && navigator.onLine === false;
 
 /** Create, update and delete with optimistic updates (product spec section 4 "Sync"). */
