@@ -133,7 +133,7 @@ async fn run(backend: &str, n: usize) {
             let place = db.default_placement(&user.id, now).await.unwrap();
             for i in 0..count {
                 let contents =
-                    Contents { title: format!("Reminder {i}"), description: Some("Benchmark".into()), send_to: None, metadata: None };
+                    Contents { title: format!("Reminder {i}"), description: Some("Benchmark".into()), send_to: None, metadata: None, break_through: false };
                 db.create_reminder(&keys, &place, &contents, &timing, &hibiki_common::domain::alarms::Alarms::default(), now)
                     .await
                     .unwrap();

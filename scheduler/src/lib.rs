@@ -13,7 +13,7 @@ use futures::StreamExt;
 use hibiki_common::domain::ids::{LogId, ReminderId};
 use hibiki_common::domain::states::FireKind;
 use hibiki_common::domain::time::Clock;
-use hibiki_common::infra::jobs::PushJob;
+use hibiki_common::infra::jobs::{MailJob, PushJob};
 use hibiki_common::infra::queue::Queues;
 use hibiki_common::infra::status::RuntimeStatus;
 use hibiki_common::infra::storage::{Backend, CHANGES_CHANNEL, CLAIM_CHUNK, Change, Claimed, Db, FallbackClaim, STALE_SEND};
@@ -395,11 +395,17 @@ impl Scheduler {
                 Err(e) => tracing::warn!(error = %e, %log_id, "could not claim an email fallback"),
             }
         }
-        if due.len() == 200 {
+        let briefs_left = self.send_briefs(now).await;
+        if due.len() == 200 || briefs_left {
             return tokio::time::Instant::now();
         }
         let later = tokio::time::Instant::now() + Duration::from_secs(60);
-        match self.db.next_fallback(minute).await {
+        let next_brief = self.db.next_brief().await.ok().flatten();
+        let next_fallback = self.db.next_fallback(minute).await.map(|at| match (at, next_brief) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        });
+        match next_fallback {
             Ok(Some(at)) => {
                 let wait = at.duration_since(self.clock.now()).unsigned_abs();
                 if at <= self.clock.now() { tokio::time::Instant::now() } else { later.min(tokio::time::Instant::now() + wait) }
@@ -410,6 +416,37 @@ impl Scheduler {
                 retry_soon
             }
         }
+    }
+
+    /// Sends the daily briefs due now (each taken once: see `storage/briefs.rs`); true when
+    /// more may be waiting.
+    async fn send_briefs(&self, now: Timestamp) -> bool {
+        let due = match self.db.due_briefs(now, 200).await {
+            Ok(due) => due,
+            Err(e) => {
+                tracing::warn!(error = %e, "could not look for due daily briefs");
+                return false;
+            }
+        };
+        for (user_id, at) in &due {
+            let via = match self.db.claim_brief(user_id, *at, now).await {
+                Ok(Some(via)) => via,
+                Ok(None) => continue,
+                Err(e) => {
+                    tracing::warn!(error = %e, %user_id, "could not take a daily brief");
+                    continue;
+                }
+            };
+            let sent = match via.as_str() {
+                "email" => self.queues.mail(MailJob::Brief { user_id: *user_id }).await,
+                // Push, or a channel (until channels exist: push).
+                _ => self.queues.push(PushJob::Brief { user_id: *user_id }).await,
+            };
+            if let Err(e) = sent {
+                tracing::warn!(error = %e, %user_id, "could not enqueue a daily brief");
+            }
+        }
+        due.len() == 200
     }
 
     /// Enqueues again the deliveries whose job was lost. Only while the push queue is empty: a

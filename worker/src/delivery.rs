@@ -87,6 +87,7 @@ pub async fn run_job(ctx: &DeliveryContext, job: PushJob) -> Result<(), Delivery
         PushJob::DeliverBatch { log_ids } => deliver(ctx, &log_ids).await,
         PushJob::Test { user_id } => test(ctx, &user_id).await,
         PushJob::Done { log_id, by } => done(ctx, &log_id, &by).await,
+        PushJob::Brief { user_id } => brief(ctx, &user_id).await,
     }
 }
 
@@ -358,6 +359,32 @@ async fn done(ctx: &DeliveryContext, log_id: &LogId, by: &UserId) -> Result<(), 
         }
     }
     metrics::counter!("hibiki_done_pushes_total").increment(message.targets.len() as u64);
+    Ok(())
+}
+
+/// The person's daily brief to each of their devices; nothing on an empty day.
+async fn brief(ctx: &DeliveryContext, user_id: &UserId) -> Result<(), DeliveryError> {
+    let store = hibiki_common::infra::storage::Store { db: ctx.db.clone(), keys: ctx.keys.clone() };
+    let (brief, settings) = match hibiki_common::usecases::brief::today(&store, user_id, ctx.clock.now()).await {
+        Ok(found) => found,
+        Err(hibiki_common::Error::NotFound) => return Ok(()),
+        Err(e) => return Err(e.into()),
+    };
+    if brief.is_empty() {
+        metrics::counter!("hibiki_briefs_total", "outcome" => "empty").increment(1);
+        return Ok(());
+    }
+    let lang = settings.language;
+    let body = crate::brief::lines(&brief, lang, &settings.timezone, settings.hide_notification_content);
+    let message = payload::brief(&crate::texts::push(lang).brief_title, &body, lang, &ctx.public_url);
+    let options = PushOptions { ttl: REMINDER_TTL, urgency_high: false };
+    for device in ctx.db.subscription_keys(user_id).await? {
+        match ctx.client.send(&device, &payload::to_bytes(&message), Some("hibikibrief"), options).await {
+            PushOutcome::Gone(_) => ctx.db.delete_subscription(&device.id).await?,
+            outcome => tracing::debug!(?outcome, "brief push"),
+        }
+    }
+    metrics::counter!("hibiki_briefs_total", "outcome" => "push").increment(1);
     Ok(())
 }
 

@@ -1,5 +1,6 @@
 //! Hibiki's workers: mail now; Web Push and housekeeping grow here.
 
+pub mod brief;
 pub mod delivery;
 pub mod ece;
 pub mod housekeeping;

@@ -247,6 +247,19 @@ async fn prepare(mailer: &Mailer, store: &Store, job: &MailJob) -> Result<Option
                 }
             }
         }
+        MailJob::Brief { user_id } => {
+            let Some((to, _)) = db.mail_recipient(user_id).await.map_err(MailError::Store)? else {
+                return Ok(None);
+            };
+            let (brief, settings) = hibiki_common::usecases::brief::today(store, user_id, now).await.map_err(MailError::Store)?;
+            if brief.is_empty() {
+                tracing::debug!(%user_id, "daily brief not sent: nothing today");
+                return Ok(None);
+            }
+            let Mail { subject, body } =
+                crate::brief::mail(&brief, settings.language, &settings.timezone, settings.hide_notification_content, mailer.public_url());
+            Ok(Some(Ready { to, subject, body, code: None, secret: None }))
+        }
         MailJob::Invite { invite_id, .. } => {
             let Some(m) = db.invite_mail(keys, invite_id).await.map_err(MailError::Store)? else {
                 tracing::info!(%invite_id, "invitation email dropped: it was sent, cancelled or accepted");

@@ -117,6 +117,36 @@ pub fn test(lang: Language, base: &str) -> PushMessage {
     }
 }
 
+/// The daily brief: the day's lines, opening the reminders page.
+pub fn brief(title: &str, body: &str, lang: Language, base: &str) -> PushMessage {
+    let message = PushMessage {
+        web_push: DECLARATIVE,
+        notification: PushNotification {
+            title: title.to_owned(),
+            body: body.to_owned(),
+            navigate: app_url(base, lang, "/reminders"),
+            tag: "hibiki-brief".to_owned(),
+            lang,
+            silent: false,
+            require_interaction: false,
+            data: PushData {
+                kind: PushType::Brief,
+                reminder_id: None,
+                log_id: None,
+                action_token: None,
+                entry_kind: None,
+                late: None,
+                held: None,
+                by: None,
+            },
+            actions: Vec::new(),
+        },
+        app_badge: None,
+        mutable: true,
+    };
+    fit(message, MAX_PAYLOAD_BYTES)
+}
+
 /// A shared reminder someone else completed: replaces its notification (same tag) quietly,
 /// saying who. With `hide_content`, the title stays the hidden one.
 pub fn done(reminder_id: &ReminderId, title: &str, by: &str, lang: Language, hide_content: bool, base: &str) -> PushMessage {

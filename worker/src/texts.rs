@@ -28,11 +28,20 @@ pub enum MailText {
     FallbackHidden,
     /// An invitation to a list.
     Invite,
+    /// The daily brief.
+    Brief,
 }
 
 impl MailText {
-    pub const ALL: [MailText; 6] =
-        [MailText::SignInCode, MailText::SignInLink, MailText::Test, MailText::Fallback, MailText::FallbackHidden, MailText::Invite];
+    pub const ALL: [MailText; 7] = [
+        MailText::SignInCode,
+        MailText::SignInLink,
+        MailText::Test,
+        MailText::Fallback,
+        MailText::FallbackHidden,
+        MailText::Invite,
+        MailText::Brief,
+    ];
 
     fn source(self, lang: Language) -> &'static str {
         match (self, lang) {
@@ -48,6 +57,8 @@ impl MailText {
             (MailText::FallbackHidden, Language::En) => include_str!("../texts/en/fallback_hidden.txt"),
             (MailText::Invite, Language::Ja) => include_str!("../texts/ja/invite.txt"),
             (MailText::Invite, Language::En) => include_str!("../texts/en/invite.txt"),
+            (MailText::Brief, Language::Ja) => include_str!("../texts/ja/brief.txt"),
+            (MailText::Brief, Language::En) => include_str!("../texts/en/brief.txt"),
         }
     }
 
@@ -81,6 +92,14 @@ pub struct PushTexts {
     pub test_body: String,
     /// A shared reminder someone else completed: `{{by}}` names them.
     pub done_body: String,
+    /// The daily brief's title.
+    pub brief_title: String,
+    /// A brief's line for an overdue reminder (`{{title}}`).
+    pub brief_overdue: String,
+    /// A brief's line for a snoozed one (`{{time}}` it rings again, `{{title}}`).
+    pub brief_snoozed: String,
+    /// A brief with "hide content": only how many (`{{count}}`).
+    pub brief_hidden: String,
 }
 
 /// The push texts in `lang`.

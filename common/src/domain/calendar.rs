@@ -318,6 +318,7 @@ mod tests {
             list_id: crate::domain::ids::ListId::from(uuid::Uuid::from_u128(3)),
             assignees: Vec::new(),
             rotate: false,
+            break_through: false,
             created_by: UserId::from(uuid::Uuid::from_u128(2)),
         }
     }

@@ -4,6 +4,7 @@
 
 pub mod access;
 pub mod alarms;
+pub mod brief;
 pub mod calendar;
 pub mod device;
 pub mod email;

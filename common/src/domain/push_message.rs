@@ -46,6 +46,8 @@ pub enum PushType {
     Test,
     /// Someone else completed a shared reminder: replaces its notification, quietly.
     Done,
+    /// The daily brief.
+    Brief,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, ToSchema)]

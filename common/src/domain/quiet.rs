@@ -32,8 +32,8 @@ fn day_time(value: &str) -> Time {
     Time::new(h.parse().unwrap_or(0), m.parse().unwrap_or(0), 0, 0).unwrap_or(Time::midnight())
 }
 
-/// The instant `time` falls on on local `date` in `zone` (a time a DST gap skips: the first
-/// instant after the gap).
+/// The instant `time` falls on on local `date` in `zone` (a time a DST gap skips is moved
+/// forward by the gap, as everywhere in Hibiki).
 fn on(date: Date, time: Time, zone: &Zone) -> Timestamp {
     date.to_datetime(time).to_zoned(zone.tz().clone()).map(|z| z.timestamp()).unwrap_or(Timestamp::MAX)
 }
@@ -191,11 +191,11 @@ mod tests {
     }
 
     #[test]
-    fn an_end_in_a_dst_gap_is_the_first_instant_after_it() {
-        // New York skips 02:00-03:00 on 2026-03-08: hours ending at 02:30 end at 03:00 EDT.
+    fn an_end_in_a_dst_gap_moves_forward_by_the_gap() {
+        // New York skips 02:00-03:00 on 2026-03-08: hours ending at 02:30 end at 03:30 EDT.
         let ny = Zone::parse("America/New_York").unwrap();
         let q = quiet("23:00", "02:30");
-        assert_eq!(q.holds_until(&ny, at("2026-03-08T05:00:00Z")), Some(at("2026-03-08T07:00:00Z")));
+        assert_eq!(q.holds_until(&ny, at("2026-03-08T05:00:00Z")), Some(at("2026-03-08T07:30:00Z")));
     }
 
     #[test]

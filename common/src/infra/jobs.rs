@@ -19,6 +19,8 @@ pub enum PushJob {
     /// A shared reminder was completed by `by` from this entry: the others' notifications of
     /// its occurrence are replaced by a quiet `done` one.
     Done { log_id: LogId, by: UserId },
+    /// The person's daily brief, composed when it is sent.
+    Brief { user_id: UserId },
 }
 
 /// Entries per `DeliverBatch` job: big enough that a burst is a few queue round trips, small
@@ -52,6 +54,8 @@ pub enum MailJob {
     /// An invitation to a list, sent in the inviter's language; the token is read sealed from
     /// its row when it is sent.
     Invite { user_id: UserId, invite_id: InviteId },
+    /// The person's daily brief by email, composed when it is sent.
+    Brief { user_id: UserId },
 }
 
 impl MailJob {
@@ -59,7 +63,10 @@ impl MailJob {
     pub fn user_id(&self) -> Option<&UserId> {
         match self {
             MailJob::SignIn { .. } => None,
-            MailJob::Test { user_id, .. } | MailJob::Fallback { user_id, .. } | MailJob::Invite { user_id, .. } => Some(user_id),
+            MailJob::Test { user_id, .. }
+            | MailJob::Fallback { user_id, .. }
+            | MailJob::Invite { user_id, .. }
+            | MailJob::Brief { user_id } => Some(user_id),
         }
     }
 }

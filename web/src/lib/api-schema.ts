@@ -530,6 +530,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/reminders/snooze-all": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Snooze every occurrence that rings for the user or is overdue: delivered in the last 24
+         *     hours and not acted on.
+         */
+        post: operations["snooze_all"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/reminders/{id}": {
         parameters: {
             query?: never;
@@ -762,6 +782,14 @@ export interface components {
             url: string;
         };
         /**
+         * @description Where and when the morning summary goes: `time` local `HH:MM`; `via` `push`, `email` or a
+         *     channel's id.
+         */
+        DailyBrief: {
+            time: string;
+            via: string;
+        };
+        /**
          * @description A day of the week. In serde it is a lowercase three-letter name (`"mon"`).
          * @enum {string}
          */
@@ -796,6 +824,11 @@ export interface components {
              * @description When it went out by email instead (the email fallback), to the person reading.
              */
             emailed_at?: string | null;
+            /**
+             * Format: date-time
+             * @description Held for the reader's quiet hours: delivered to them at this instant.
+             */
+            held_until?: string | null;
             id: string;
             kind: components["schemas"]["EntryKind"];
             late: boolean;
@@ -854,7 +887,7 @@ export interface components {
          * @description What happened to a delivery log entry.
          * @enum {string}
          */
-        EntryStatus: "queued" | "sent" | "shown" | "failed" | "no_devices" | "missed" | "cancelled";
+        EntryStatus: "queued" | "sent" | "shown" | "failed" | "no_devices" | "missed" | "cancelled" | "held";
         ErrorEnvelope: {
             error: {
                 code: string;
@@ -903,7 +936,7 @@ export interface components {
          * @description A pending fire of a reminder: its next occurrence, or the snooze of one.
          * @enum {string}
          */
-        FireKind: "occurrence" | "snooze" | "alert" | "repeat";
+        FireKind: "occurrence" | "snooze" | "alert" | "repeat" | "held";
         /** @description `POST /api/reminders?action=handle` body. */
         HandleRequest: {
             action: components["schemas"]["NotificationAction"];
@@ -1161,6 +1194,8 @@ export interface components {
             action_token?: string | null;
             /** @description A `done` message: who completed it (their address, as co-members see it). */
             by?: string | null;
+            /** @description Present (true) only when it was held for quiet hours; the title then says since when. */
+            held?: boolean | null;
             kind?: null | components["schemas"]["EntryKind"];
             /** @description Present (true) only when the push is late; the title then carries the late mark. */
             late?: boolean | null;
@@ -1209,11 +1244,19 @@ export interface components {
          * @description What the push is about.
          * @enum {string}
          */
-        PushType: "reminder" | "test" | "done";
+        PushType: "reminder" | "test" | "done" | "brief";
         /** @description `{"queued": true}`: the job was queued (a test email, a test push). */
         Queued: {
             /** @description Always true. */
             queued: boolean;
+        };
+        /**
+         * @description The hours a person's rings are held: from `start` to `end`, local `HH:MM`, across midnight
+         *     when `end` is earlier than `start`.
+         */
+        QuietHours: {
+            end: string;
+            start: string;
         };
         /**
          * @description How a reminder repeats: the pattern of its dates (the kind and the kind's own fields) and
@@ -1226,6 +1269,8 @@ export interface components {
             alerts: components["schemas"]["Alert"][];
             /** @description Who it rings for: members of its list; empty means everyone in the list. */
             assignees: string[];
+            /** @description Rings during quiet hours rather than being held to their end. */
+            break_through: boolean;
             /** Format: date-time */
             created_at: string;
             /** @description Who added it. */
@@ -1270,6 +1315,8 @@ export interface components {
             alerts?: components["schemas"]["Alert"][] | null;
             /** @description Members of the list it rings for; everyone in the list when absent or empty. */
             assignees?: string[] | null;
+            /** @description Rings during quiet hours (medication, a flight); default false. */
+            break_through?: boolean | null;
             description?: string | null;
             /** @description The list it goes to: one the user belongs to; the user's default list when absent. */
             list_id?: string | null;
@@ -1296,6 +1343,7 @@ export interface components {
         ReminderPatch: {
             alerts?: components["schemas"]["Alert"][] | null;
             assignees?: string[] | null;
+            break_through?: boolean | null;
             description?: string | null;
             /** @description Moves it to another list the user belongs to. */
             list_id?: string | null;
@@ -1374,6 +1422,7 @@ export interface components {
             last_used_at: string;
         };
         Settings: {
+            daily_brief?: null | components["schemas"]["DailyBrief"];
             /** Format: int64 */
             default_snooze_minutes: number;
             /**
@@ -1387,10 +1436,12 @@ export interface components {
             language: components["schemas"]["Language"];
             /** @description "Tomorrow morning" in the snooze menu, `HH:MM` (default 08:00). */
             morning_time: string;
+            quiet_hours?: null | components["schemas"]["QuietHours"];
             speak_titles: boolean;
             timezone: string;
         };
         SettingsPatch: {
+            daily_brief?: null | components["schemas"]["DailyBrief"];
             /** Format: int64 */
             default_snooze_minutes?: number | null;
             /**
@@ -1404,6 +1455,7 @@ export interface components {
             language?: string | null;
             /** @description `HH:MM`, 24-hour. */
             morning_time?: string | null;
+            quiet_hours?: null | components["schemas"]["QuietHours"];
             speak_titles?: boolean | null;
             timezone?: string | null;
         };
@@ -1431,6 +1483,26 @@ export interface components {
             error_reporting?: null | components["schemas"]["ErrorReporting"];
             /** @description Who runs this Hibiki (each field null when the operator has not configured it). */
             operator: components["schemas"]["Operator"];
+        };
+        /** @description `POST /api/reminders/snooze-all` body. */
+        SnoozeAll: {
+            /**
+             * Format: int64
+             * @description Minutes from now (default: the user's default snooze).
+             */
+            snooze_minutes?: number | null;
+            /**
+             * Format: date-time
+             * @description An instant to ring again at instead.
+             */
+            snooze_until?: string | null;
+        };
+        Snoozed: {
+            /**
+             * Format: int32
+             * @description How many occurrences were snoozed.
+             */
+            snoozed: number;
         };
         /**
          * @description Which reminders a list asks for.
@@ -4314,6 +4386,95 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["Occurrences"];
+                        /** @enum {boolean} */
+                        success: true;
+                    };
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description AUTHENTICATION_REQUIRED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description CSRF_REJECTED: a cookie-authenticated request from another site */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: over 64 KiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    snooze_all: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SnoozeAll"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Snoozed"];
                         /** @enum {boolean} */
                         success: true;
                     };

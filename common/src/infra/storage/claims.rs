@@ -331,7 +331,8 @@ fn entry_people(kind: FireKind, logged: bool, snoozed: Option<SnoozedFor>, r: &R
             let named = turn(r.rotation_next);
             EntryPeople { turn_taken: named.is_some(), named, later: None }
         }
-        FireKind::Occurrence => EntryPeople::default(),
+        // Held rings are released by the claim, not planned.
+        FireKind::Occurrence | FireKind::Held => EntryPeople::default(),
         FireKind::Alert => EntryPeople { named: turn(r.rotation_next), ..EntryPeople::default() },
         FireKind::Repeat => EntryPeople { named: turn(r.rotation_next.wrapping_sub(1)), ..EntryPeople::default() },
     }
@@ -349,7 +350,7 @@ mod tests {
 
     fn row(assignees: Vec<UserId>, rotate: bool, rotation_next: u64) -> ReminderRow {
         let timing = Timing { send_at: Timestamp::UNIX_EPOCH, timezone: Zone::parse("UTC").unwrap(), recurrence: Recurrence::once() };
-        ReminderRow { user_id: person(1), timing, alarms: Alarms::default(), is_active: true, assignees, rotate, rotation_next }
+        ReminderRow { user_id: person(1), timing, alarms: Alarms::default(), is_active: true, assignees, rotate, rotation_next, break_through: false }
     }
 
     #[test]

@@ -120,7 +120,7 @@ pub(super) async fn release(conn: &mut AnyConnection, reminder_id: &ReminderId, 
                  AND id IN ({}) RETURNING id",
             placeholders(1, chunk.len())
         );
-        let mut query = sqlx::query_scalar(AssertSqlSafe(sql));
+        let mut query = sqlx::query_scalar::<_, LogId>(AssertSqlSafe(sql));
         for id in chunk {
             query = query.bind(id);
         }

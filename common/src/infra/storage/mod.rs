@@ -4,6 +4,7 @@
 
 mod admin;
 mod auth;
+mod briefs;
 mod calendar;
 mod claims;
 mod delivery;
@@ -61,7 +62,8 @@ const FALLBACK_NOTICE: &str = "fallback";
 pub enum Change {
     /// A reminder's fires changed.
     Reminder(ReminderId),
-    /// An email fallback became due now.
+    /// An email fallback became due now, or a daily brief's time changed: the scheduler's
+    /// timed pass looks again.
     Fallback,
 }
 

@@ -173,6 +173,10 @@ impl Db {
         .bind(brief.map(|b| to_millis(b.next_after(&s.timezone, now))))
         .execute(&self.pool)
         .await?;
+        if brief.is_some() {
+            // The scheduler's timed pass learns when it is next due.
+            self.announce(super::Change::Fallback).await;
+        }
         Ok(())
     }
 
