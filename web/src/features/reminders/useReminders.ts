@@ -6,7 +6,7 @@ import { getAuthState } from '../../lib/authStore';
 import { cacheReminders, cachedReminders, enqueue, pendingActions } from '../../lib/offline/offlineSync';
 import { makeTempId } from '../../lib/offline/syncQueue';
 import { isArchivedPageKey, swrKeys } from '../../lib/swrKeys';
-import type { Reminder, ReminderInput } from '../../lib/types';
+import type { Reminder, ReminderInput, SnoozeAllAnswer, SnoozeAllInput } from '../../lib/types';
 import { overlayPending, tempReminder, withInput } from './pendingOverlay';
 import type { ArchivedPage } from './useArchived';
 
@@ -59,17 +59,13 @@ export function skipNextOccurrence(id: string): Promise<Reminder> {
   return api.request<Reminder>('POST', `/api/reminders/${encodeURIComponent(id)}/skip`);
 }
 
-/** `POST /api/reminders/snooze-all`'s answer: how many occurrences it snoozed. */
-export interface SnoozeAllAnswer {
-  snoozed: number;
-}
-
 /**
  * POST /api/reminders/snooze-all: snoozes every overdue or ringing occurrence of the person
- * (delivered in the last 24 h, not acted on), for `snooze_minutes` (absent: their default). Kept
+ * (delivered in the last 24 h, not acted on), for `snooze_minutes` (absent: their default) or
+ * until `snooze_until`. Kept
  * here rather than in lib/api.ts for the same reason as skipNextOccurrence.
  */
-export function snoozeAll(body: { snooze_minutes?: number } = {}): Promise<SnoozeAllAnswer> {
+export function snoozeAll(body: SnoozeAllInput = {}): Promise<SnoozeAllAnswer> {
   return api.request<SnoozeAllAnswer>('POST', '/api/reminders/snooze-all', { body });
 }
 
