@@ -229,7 +229,7 @@ describe('auth callback', () => {
 function reminder(id: string, at: string, extra: Partial<Reminder> = {}): Reminder {
   return {
     id, user_id: 'u1', title: `Title ${id}`, send_at: at, scheduled_at: at, timezone: 'Asia/Tokyo',
-    recurrence: { kind: 'none' }, alerts: [{ before_minutes: 0 }], overdue: false, is_active: true, is_archived: false, status: 'pending', list_id: 'list-1', assignees: [], rotate: false, created_by: 'u1', created_at: at, updated_at: at, ...extra,
+    recurrence: { kind: 'none' }, alerts: [{ before_minutes: 0 }], overdue: false, is_active: true, is_archived: false, status: 'pending', list_id: 'list-1', assignees: [], rotate: false, break_through: false, created_by: 'u1', created_at: at, updated_at: at, ...extra,
   };
 }
 

@@ -101,6 +101,9 @@ export const FIELD_NAMES = [
   'q',
   'assignees',
   'rotate',
+  'break_through',
+  'quiet_hours',
+  'daily_brief',
 ] as const;
 
 const KNOWN_FIELDS: ReadonlySet<string> = new Set(FIELD_NAMES);
@@ -175,6 +178,11 @@ const SPECIFIC: Readonly<Record<string, string>> = {
   'body.invalid_format': 'body',
   'assignees.invalid_choice': 'assigneesNotMember',
   'rotate.too_short': 'rotateTooShort',
+  'quiet_hours.start.invalid_format': 'quietStart',
+  'quiet_hours.end.invalid_format': 'quietEnd',
+  'quiet_hours.end.conflict': 'quietSame',
+  'daily_brief.time.invalid_format': 'briefTime',
+  'daily_brief.via.invalid_choice': 'briefVia',
 };
 
 /** `recurrence.interval`, `alerts[0].before_minutes` → the field the person knows. */
@@ -234,6 +242,19 @@ export function fieldErrorMessages(t: TFunction, e: { fields?: Record<string, st
     : Object.keys(e.fields ?? {}).map((f) => [fieldRoot(f), checkField(fieldRoot(f))]);
   const out: Record<string, string> = {};
   for (const [root, text] of texts) out[root] ??= errorMessage(t, text);
+  return out;
+}
+
+/**
+ * Every failing field, translated, keyed by its whole path (`quiet_hours.end`), for a form that
+ * shows a nested field's error at that field; the first text of a path wins.
+ */
+export function fieldErrorsByPath(t: TFunction, e: { fields?: Record<string, string>; details?: FieldDetail[] }): Record<string, string> {
+  const texts: [string, ErrorText][] = e.details
+    ? e.details.map((d) => [d.field, fieldErrorText(d)])
+    : Object.keys(e.fields ?? {}).map((f) => [f, checkField(fieldRoot(f))]);
+  const out: Record<string, string> = {};
+  for (const [path, text] of texts) out[path] ??= errorMessage(t, text);
   return out;
 }
 

@@ -97,14 +97,25 @@ export const LOG_STATES = [
   'completed',
   'snooze',
   'snoozed',
+  'held',
 ] as const;
 
 export const EMAIL_FALLBACK_CHOICES = [1, 5, 15, 30] as const;
 
 export const SNOOZE_PRESETS = [5, 10, 15, 30, 60] as const;
 
-/** GET/PUT /api/settings (`email_fallback_minutes` null = off). */
+/** GET/PUT /api/settings (`email_fallback_minutes` null = off; `quiet_hours`, `daily_brief` null = off). */
 export type Settings = Schemas['Settings'];
+/** Quiet hours: local `HH:MM` in the settings' zone, across midnight when `end` is before `start`. */
+export type QuietHours = NonNullable<Settings['quiet_hours']>;
+/** The daily brief: at local `time`, by `via` (`push`, `email` or a linked channel's id). */
+export type DailyBrief = NonNullable<Settings['daily_brief']>;
+/** POST /api/reminders/snooze-all: `snooze_minutes` (absent: the default snooze) or `snooze_until`. */
+export type SnoozeAllInput = Schemas['SnoozeAll'];
+/** POST /api/reminders/snooze-all's answer: how many occurrences it snoozed. */
+export type SnoozeAllAnswer = Schemas['Snoozed'];
+/** The ways the settings page offers for the daily brief (a channel's id, set elsewhere, is kept as it is). */
+export const BRIEF_VIAS = ['push', 'email'] as const;
 /** `GET /api/site`: the operator's details and the error reporter's settings (null = off). */
 export type Site = Schemas['Site'];
 export type Operator = Schemas['Operator'];

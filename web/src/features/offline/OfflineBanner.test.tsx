@@ -71,7 +71,7 @@ const INPUT = { title: 'Stretch', send_at: '2030-01-02T09:00:00+09:00', timezone
 
 function serverReminder(id: string, title = 'Stretch'): Reminder {
   const at = '2030-01-02T00:00:00Z';
-  return { ...INPUT, title, id, user_id: 'u-banner', scheduled_at: at, alerts: [{ before_minutes: 0 }], overdue: false, is_active: true, is_archived: false, status: 'pending', list_id: 'list-1', assignees: [], rotate: false, created_by: 'u1', created_at: at, updated_at: at };
+  return { ...INPUT, title, id, user_id: 'u-banner', scheduled_at: at, alerts: [{ before_minutes: 0 }], overdue: false, is_active: true, is_archived: false, status: 'pending', list_id: 'list-1', assignees: [], rotate: false, break_through: false, created_by: 'u1', created_at: at, updated_at: at };
 }
 
 describe('OfflineBanner with the pending-action queue', () => {

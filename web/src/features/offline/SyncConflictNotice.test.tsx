@@ -22,7 +22,7 @@ const AT = '2030-01-02T00:00:05Z';
 function reminder(id: string, title: string, extra: Partial<Reminder> = {}): Reminder {
   return {
     id, user_id: 'u1', title, send_at: AT, scheduled_at: AT, timezone: 'Asia/Tokyo', recurrence: { kind: 'none' }, alerts: [{ before_minutes: 0 }],
-    overdue: false, is_active: true, is_archived: false, status: 'pending', list_id: 'shared-1', assignees: [], rotate: false, created_by: 'u2', created_at: AT, updated_at: AT,
+    overdue: false, is_active: true, is_archived: false, status: 'pending', list_id: 'shared-1', assignees: [], rotate: false, break_through: false, created_by: 'u2', created_at: AT, updated_at: AT,
     ...extra,
   };
 }

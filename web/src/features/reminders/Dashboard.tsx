@@ -5,14 +5,17 @@ import { LangLink } from '../../components/LangLink';
 import { Spinner } from '../../components/Spinner';
 import { isWaitingToSync, usePendingReminderIds } from '../../lib/offline/pendingStatus';
 import { useLocalizedPath } from '../../lib/useLang';
+import { useOnline } from '../../lib/useOnline';
 import { OPEN_CREATE_DIALOG } from '../../shared/navState';
 import { useDates } from '../../shared/useDates';
 import type { List } from '../../lib/types';
 import { LastDeliveryBadge } from './LastDeliveryBadge';
 import { ListTag, listLookup } from './ListTag';
 import { dashboardSummary } from './reminderLogic';
+import { SnoozeAll } from './SnoozeAll';
 import { archivedCount, useArchivedPage } from './useArchived';
 import { useReminders } from './useReminders';
+import { useReminderSettings } from './useReminderSettings';
 import { When } from './When';
 
 /**
@@ -27,6 +30,8 @@ export default function Dashboard({ deviceNotice, quickAdd, lists }: { deviceNot
   const navigate = useNavigate();
   const { data, error, isLoading } = useReminders();
   const pendingIds = usePendingReminderIds();
+  const settings = useReminderSettings();
+  const online = useOnline();
   // Completed = archived: the server's total, from the completed list's first page.
   const archived = useArchivedPage(0);
   const summary = dashboardSummary(data ?? [], archived.data ? archivedCount(archived.data) : 0);
@@ -45,6 +50,7 @@ export default function Dashboard({ deviceNotice, quickAdd, lists }: { deviceNot
         <Stat label={t('dashboard.dueSoon')} value={summary.dueSoon} />
         {summary.overdue > 0 && <Stat label={t('dashboard.overdue')} value={summary.overdue} warn />}
       </section>
+      <SnoozeAll reminders={data} defaultMinutes={settings.snoozeMinutes} online={online} />
       <section className="card" aria-labelledby="upcoming-title">
         <div className="row between">
           <h2 id="upcoming-title">{t('dashboard.upcoming')}</h2>

@@ -58,7 +58,10 @@ export function DeliveryHistory({
   );
 }
 
-/** One delivery log entry: when, what kind, what happened (translated, and by whom), and each device (and whose). */
+/**
+ * One delivery log entry: when, what kind, what happened (translated, and by whom), until when it
+ * was held for quiet hours, and each device (and whose).
+ */
 function LogEntry({
   log,
   stateText,
@@ -77,18 +80,22 @@ function LogEntry({
   const actedText =
     people && log.action_by && log.action_by === people.me ? t(`details.actedByYou.${action}`) : byName ? t(`details.actedBy.${action}`, { name: byName }) : null;
   const kind = log.kind && ['occurrence', 'alert', 'repeat', 'snooze', 'send_now'].includes(log.kind) ? t(`details.kind.${log.kind}`) : null;
+  // Still waiting for the reader's quiet hours to end: held, not "sending".
+  const status = log.held_until && (log.status === 'queued' || log.status === 'held') ? 'held' : log.status;
   return (
     <li className="delivery-entry">
       <div className="row wrap">
         <span>{when(log.occurrence_at)}</span>
         {kind && <span className="muted small">{kind}</span>}
-        <span className={`badge${log.status === 'failed' || log.status === 'no_devices' || log.status === 'missed' ? ' warn' : ''}`}>{stateText(log.status)}</span>
+        <span className={`badge${status === 'failed' || status === 'no_devices' || status === 'missed' ? ' warn' : ''}`}>{stateText(status)}</span>
         {log.emailed_at && <span className="badge">{stateText('emailed')}</span>}
         {log.action && <span className="badge muted">{actedText ?? stateText(log.action)}</span>}
       </div>
-      {(log.shown_at || log.emailed_at) && (
+      {(log.held_until || log.shown_at || log.emailed_at) && (
         <p className="muted small">
           {[
+            // held for the reader's quiet hours, and delivered to them when those ended
+            log.held_until ? t('details.heldUntil', { when: when(log.held_until) }) : null,
             log.shown_at ? t('details.shownAt', { when: when(log.shown_at) }) : null,
             log.emailed_at ? t('details.emailedAt', { when: when(log.emailed_at) }) : null,
           ]

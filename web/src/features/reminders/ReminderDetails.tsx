@@ -58,7 +58,11 @@ export function ReminderDetails({
   // Any delivered reminder can be completed or snoozed here, also while snoozed.
   const canHandle = !reminder.is_archived && last !== null;
   const when = (iso: string) => dates.when(iso, reminder.timezone);
-  const alarms = [alertsText(reminder.alerts, t, lang), nagText(reminder.repeat_until_done, t)].filter(Boolean);
+  const alarms = [
+    alertsText(reminder.alerts, t, lang),
+    nagText(reminder.repeat_until_done, t),
+    reminder.break_through ? t('breakThrough.on') : null,
+  ].filter(Boolean);
 
   return (
     <div className="reminder-details">

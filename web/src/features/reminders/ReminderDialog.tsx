@@ -7,6 +7,7 @@ import { useDates } from '../../shared/useDates';
 import { AlarmsSection } from './AlarmsSection';
 import { AssigneesField } from './AssigneesField';
 import { BasicFields } from './BasicFields';
+import { BreakThroughField } from './BreakThroughField';
 import { ListField } from './ListField';
 import { defaultListOf } from './listFilter';
 import { PreviewSection } from './PreviewSection';
@@ -18,10 +19,11 @@ import { useOccurrences, usePeople } from './usePeople';
 import { useReminderForm } from './useReminderForm';
 
 /**
- * The create/edit dialog: the form (what, which list, when, the repeat, alerts, skipped dates),
- * the next occurrences as the server computes them, and Save (its refusal shown by field). The
- * list is a choice only when the person has more than one (`lists`); in a list of more than one
- * person, who is reminded, and whether they take turns (the preview then says whose turn).
+ * The create/edit dialog: the form (what, which list, when, the repeat, alerts, whether it rings
+ * during quiet hours, skipped dates), the next occurrences as the server computes them, and Save
+ * (its refusal shown by field). The list is a choice only when the person has more than one
+ * (`lists`); in a list of more than one person, who is reminded, and whether they take turns (the
+ * preview then says whose turn).
  */
 export function ReminderDialog({
   open,
@@ -103,6 +105,7 @@ export function ReminderDialog({
           dates={dates}
         />
         <AlarmsSection {...parts} open={f.alarmsOpen} onToggle={() => f.setAlarmsOpen((o) => !o)} lang={dates.lang} dates={dates} />
+        <BreakThroughField id={`${ids}-break-through`} form={f.form} setForm={f.setForm} err={err} described={described} />
         <SkippedDates ids={ids} form={f.form} setForm={f.setForm} dates={dates} />
         <PreviewSection id={`${ids}-preview`} preview={f.preview} turn={turn} timezone={f.form.timezone} once={f.form.kind === 'none'} dates={dates} errorText={errorText} />
         {f.serverError && (

@@ -14,6 +14,7 @@ import { ReminderDialog } from './ReminderDialog';
 import { ReminderRow } from './ReminderRow';
 import { MAX_ACTIVE_REMINDERS, byNextRing, isActive } from './reminderLogic';
 import { SearchBox } from './SearchBox';
+import { SnoozeAll } from './SnoozeAll';
 import { archivedCount, useArchivedPages, useSettled } from './useArchived';
 import { useOpenCreateRequest } from './useOpenCreateRequest';
 import { useReminderEditor } from './useReminderEditor';
@@ -150,6 +151,8 @@ export default function RemindersPage({
         </p>
       )}
       {quickAdd}
+      {/* every list's: snooze all snoozes all of the person's */}
+      <SnoozeAll reminders={active} defaultMinutes={settings.snoozeMinutes} online={online} />
 
       {listSwitcher?.({ selected, onSelect: (id) => setList(id), counts, total: active.length, online })}
       <SearchBox value={search} onChange={setSearch} />

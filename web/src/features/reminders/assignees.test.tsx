@@ -36,7 +36,7 @@ const OCCURRENCES = ['2030-01-07T00:00:00Z', '2030-01-08T00:00:00Z', '2030-01-09
 function reminder(extra: Partial<Reminder> = {}): Reminder {
   return {
     id: 'r1', user_id: 'u-me', title: 'Bins', send_at: AT, scheduled_at: AT, timezone: 'Asia/Tokyo', recurrence: { kind: 'daily' }, alerts: [{ before_minutes: 0 }],
-    overdue: false, is_active: true, is_archived: false, status: 'pending', list_id: 'l-home', assignees: [], rotate: false, created_by: 'u-me',
+    overdue: false, is_active: true, is_archived: false, status: 'pending', list_id: 'l-home', assignees: [], rotate: false, break_through: false, created_by: 'u-me',
     created_at: AT, updated_at: AT, ...extra,
   };
 }

@@ -18,7 +18,7 @@ const PAST = '2025-06-01T00:00:00Z';
 function reminder(id: string, title: string, extra: Partial<Reminder> = {}): Reminder {
   return {
     id, user_id: 'u1', title, send_at: PAST, scheduled_at: PAST, timezone: 'Asia/Tokyo', recurrence: { kind: 'none' }, alerts: [{ before_minutes: 0 }],
-    overdue: false, is_active: true, is_archived: false, status: 'pending', list_id: 'list-1', assignees: [], rotate: false, created_by: 'u1', created_at: PAST, updated_at: PAST, ...extra,
+    overdue: false, is_active: true, is_archived: false, status: 'pending', list_id: 'list-1', assignees: [], rotate: false, break_through: false, created_by: 'u1', created_at: PAST, updated_at: PAST, ...extra,
   };
 }
 

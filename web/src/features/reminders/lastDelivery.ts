@@ -13,11 +13,11 @@ type Entry = Pick<DeliveryLog, 'occurrence_at' | 'status' | 'shown_at' | 'emaile
 /**
  * How the last ring that went out was delivered: a device showed it; else it was emailed (the
  * email fallback); else sent to a device that has not said it showed it; else failed, had no
- * device, or was missed. A ring still queued, or cancelled, has not rung: the one before it
- * counts. Null when nothing has rung (or only in a state the app does not know).
+ * device, or was missed. A ring still queued (or held for quiet hours), or cancelled, has not
+ * rung: the one before it counts. Null when nothing has rung (or only in a state the app does not know).
  */
 export function lastDelivery(logs: readonly Entry[]): LastDelivery | null {
-  const last = latestLog(logs.filter((l) => l.status !== 'queued' && l.status !== 'cancelled'));
+  const last = latestLog(logs.filter((l) => l.status !== 'queued' && l.status !== 'held' && l.status !== 'cancelled'));
   if (!last) return null;
   if (last.status === 'shown' || last.shown_at) return 'shown';
   if (last.emailed_at) return 'emailed';

@@ -22,7 +22,7 @@ let user: User;
 function reminder(id: string, title: string, listId: string, extra: Partial<Reminder> = {}): Reminder {
   return {
     id, user_id: user.id, title, send_at: AT, scheduled_at: AT, timezone: 'Asia/Tokyo', recurrence: { kind: 'none' }, alerts: [{ before_minutes: 0 }],
-    overdue: false, is_active: true, is_archived: false, status: 'pending', list_id: listId, assignees: [], rotate: false, created_by: user.id,
+    overdue: false, is_active: true, is_archived: false, status: 'pending', list_id: listId, assignees: [], rotate: false, break_through: false, created_by: user.id,
     created_at: AT, updated_at: AT, ...extra,
   };
 }

@@ -19,7 +19,7 @@ function reminder(id: string, title: string): Reminder {
   const at = '2030-01-02T00:00:05Z';
   return {
     id, user_id: 'u1', title, send_at: at, scheduled_at: at, timezone: 'Asia/Tokyo', recurrence: { kind: 'none' }, alerts: [{ before_minutes: 0 }],
-    overdue: false, is_active: true, is_archived: false, status: 'pending', list_id: 'list-1', assignees: [], rotate: false, created_by: 'u1', created_at: at, updated_at: at,
+    overdue: false, is_active: true, is_archived: false, status: 'pending', list_id: 'list-1', assignees: [], rotate: false, break_through: false, created_by: 'u1', created_at: at, updated_at: at,
   };
 }
 

@@ -31,6 +31,7 @@ export function tempReminder(input: ReminderInput, id: string, userId: string, a
     list_id: '',
     assignees: [],
     rotate: false,
+    break_through: false,
     created_by: userId,
   };
   return withInput(server, input);
@@ -42,13 +43,14 @@ export function tempReminder(input: ReminderInput, id: string, userId: string, a
  * one); `metadata` is kept as sent.
  */
 export function withInput(r: Reminder, input: Partial<ReminderInput>): Reminder {
-  const { alerts, recurrence, timezone, metadata, list_id, assignees, rotate, ...rest } = input;
+  const { alerts, recurrence, timezone, metadata, list_id, assignees, rotate, break_through, ...rest } = input;
   return {
     ...r,
     ...rest,
     ...(list_id != null ? { list_id } : {}),
     ...(assignees != null ? { assignees } : {}),
     ...(rotate != null ? { rotate } : {}),
+    ...(break_through != null ? { break_through } : {}),
     ...(alerts != null ? { alerts } : {}),
     ...(recurrence != null ? { recurrence } : {}),
     ...(timezone != null ? { timezone } : {}),

@@ -35,7 +35,7 @@ function rem(id: string, scheduled: string, extra: Partial<Reminder> = {}): Remi
     overdue: false,
     is_active: true,
     is_archived: false,
-    status: 'pending', list_id: 'list-1', assignees: [], rotate: false, created_by: 'u1',
+    status: 'pending', list_id: 'list-1', assignees: [], rotate: false, break_through: false, created_by: 'u1',
     created_at: scheduled,
     updated_at: scheduled,
     ...extra,
@@ -174,6 +174,7 @@ const base: ReminderForm = {
   alerts: [],
   assignees: [],
   rotate: false,
+  breakThrough: false,
 };
 
 describe('reminder form', () => {

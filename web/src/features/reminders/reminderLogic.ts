@@ -87,6 +87,8 @@ export interface ReminderForm {
   assignees: string[];
   /** each occurrence goes to the next of `assignees` in turn (two or more) */
   rotate: boolean;
+  /** it rings during quiet hours too (medicine, a flight) instead of being held until they end */
+  breakThrough: boolean;
 }
 
 /** Alerts before the time the dialog offers: 5, 10, 15, 30 min, 1 h, 2 h, 1 day, 2 days, 1 week. */
@@ -140,7 +142,7 @@ export const DEFAULT_REPEAT_OPTIONS = {
 
 export type FormErrors = Partial<
   Record<
-    'title' | 'description' | 'date' | 'time' | 'intervalHours' | 'days' | 'timezone' | 'interval' | 'monthDay' | 'until' | 'count' | 'recurrence' | 'alerts' | 'repeatTimes' | 'assignees' | 'rotate',
+    'title' | 'description' | 'date' | 'time' | 'intervalHours' | 'days' | 'timezone' | 'interval' | 'monthDay' | 'until' | 'count' | 'recurrence' | 'alerts' | 'repeatTimes' | 'assignees' | 'rotate' | 'breakThrough',
     string
   >
 >;
@@ -212,6 +214,8 @@ export function formToInput(f: ReminderForm): ReminderInput {
     // Everyone in the list, taking no turns, unless the person chose.
     ...(f.assignees.length > 0 ? { assignees: [...f.assignees] } : {}),
     ...(f.rotate && f.assignees.length > 1 ? { rotate: true } : {}),
+    // Held in quiet hours unless the person chose otherwise.
+    ...(f.breakThrough ? { break_through: true } : {}),
   };
 }
 
@@ -284,6 +288,7 @@ const ERROR_FIELDS: Record<keyof FormErrors, readonly (keyof ReminderForm)[]> = 
   repeatTimes: ['repeatEvery', 'repeatTimes'],
   assignees: ['assignees', 'listId'],
   rotate: ['rotate', 'assignees', 'listId'],
+  breakThrough: ['breakThrough'],
 };
 
 /** The fields whose values differ between two forms. */
@@ -315,7 +320,7 @@ export function recheckErrors(shown: FormErrors, current: FormErrors, changed: R
 export function emptyForm(timezone: string, now: number, listId = ''): ReminderForm {
   const start = Math.ceil(now / 60_000) * 60_000 + 5 * 60_000;
   const { date, time } = utcToZoned(start, timezone);
-  return { title: '', description: '', listId, date, time, timezone, kind: 'none', intervalHours: 1, days: [], ...DEFAULT_REPEAT_OPTIONS, skip: [], ...DEFAULT_ALARM_OPTIONS, alerts: [], assignees: [], rotate: false };
+  return { title: '', description: '', listId, date, time, timezone, kind: 'none', intervalHours: 1, days: [], ...DEFAULT_REPEAT_OPTIONS, skip: [], ...DEFAULT_ALARM_OPTIONS, alerts: [], assignees: [], rotate: false, breakThrough: false };
 }
 
 export function formFromReminder(r: Reminder, fallbackTz: string): ReminderForm {
@@ -340,11 +345,12 @@ export function formFromReminder(r: Reminder, fallbackTz: string): ReminderForm 
     repeatTimes: r.repeat_until_done?.max_times ?? DEFAULT_ALARM_OPTIONS.repeatTimes,
     assignees: [...(r.assignees ?? [])],
     rotate: r.rotate === true,
+    breakThrough: r.break_through === true,
   };
 }
 
 /** The "More options" fields of a stored recurrence (the inverse of buildRecurrence). */
-export function repeatOptionsOf(rec: Recurrence, date: string): Omit<ReminderForm, 'title' | 'description' | 'listId' | 'date' | 'time' | 'timezone' | 'kind' | 'intervalHours' | 'days' | 'assignees' | 'rotate' | keyof typeof DEFAULT_ALARM_OPTIONS> {
+export function repeatOptionsOf(rec: Recurrence, date: string): Omit<ReminderForm, 'title' | 'description' | 'listId' | 'date' | 'time' | 'timezone' | 'kind' | 'intervalHours' | 'days' | 'assignees' | 'rotate' | 'breakThrough' | keyof typeof DEFAULT_ALARM_OPTIONS> {
   const monthly = rec.kind === 'monthly' ? rec : null;
   const nth = monthly?.week != null && monthly.weekday ? { week: monthly.week, weekday: monthly.weekday } : nthWeekdayOf(date);
   return {
@@ -382,6 +388,7 @@ export function changedFields(before: ReminderInput, after: ReminderInput): Part
   const who = (i: ReminderInput) => i.assignees ?? [];
   if (JSON.stringify(who(after)) !== JSON.stringify(who(before))) patch.assignees = who(after);
   if ((after.rotate ?? false) !== (before.rotate ?? false)) patch.rotate = after.rotate ?? false;
+  if ((after.break_through ?? false) !== (before.break_through ?? false)) patch.break_through = after.break_through ?? false;
   return patch;
 }
 

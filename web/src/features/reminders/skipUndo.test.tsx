@@ -22,7 +22,7 @@ function daily(skip: string[]): Reminder {
   return {
     id: 'r1', user_id: 'u1', title: 'Stretch', send_at: AT, scheduled_at: AT, timezone: 'Asia/Tokyo',
     recurrence: { kind: 'daily', skip } as Reminder['recurrence'], alerts: [{ before_minutes: 0 }],
-    overdue: false, is_active: true, is_archived: false, status: 'pending', list_id: 'list-1', assignees: [], rotate: false, created_by: 'u1', created_at: AT, updated_at: AT,
+    overdue: false, is_active: true, is_archived: false, status: 'pending', list_id: 'list-1', assignees: [], rotate: false, break_through: false, created_by: 'u1', created_at: AT, updated_at: AT,
   };
 }
 

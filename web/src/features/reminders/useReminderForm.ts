@@ -21,6 +21,7 @@ const SERVER_FIELDS: Partial<Record<string, keyof FormErrors>> = {
   repeat_until_done: 'repeatTimes',
   assignees: 'assignees',
   rotate: 'rotate',
+  break_through: 'breakThrough',
 };
 
 export interface ReminderFormOptions {

@@ -6,7 +6,7 @@ import { getAuthState } from '../../lib/authStore';
 import { cacheReminders, cachedReminders, enqueue, pendingActions } from '../../lib/offline/offlineSync';
 import { makeTempId } from '../../lib/offline/syncQueue';
 import { isArchivedPageKey, swrKeys } from '../../lib/swrKeys';
-import type { Reminder, ReminderInput } from '../../lib/types';
+import type { Reminder, ReminderInput, SnoozeAllAnswer, SnoozeAllInput } from '../../lib/types';
 import { overlayPending, tempReminder, withInput } from './pendingOverlay';
 import type { ArchivedPage } from './useArchived';
 
@@ -57,6 +57,16 @@ export function useReminders() {
  */
 export function skipNextOccurrence(id: string): Promise<Reminder> {
   return api.request<Reminder>('POST', `/api/reminders/${encodeURIComponent(id)}/skip`);
+}
+
+/**
+ * POST /api/reminders/snooze-all: snoozes every overdue or ringing occurrence of the person
+ * (delivered in the last 24 h, not acted on), for `snooze_minutes` (absent: their default) or
+ * until `snooze_until`. Kept
+ * here rather than in lib/api.ts for the same reason as skipNextOccurrence.
+ */
+export function snoozeAll(body: SnoozeAllInput = {}): Promise<SnoozeAllAnswer> {
+  return api.request<SnoozeAllAnswer>('POST', '/api/reminders/snooze-all', { body });
 }
 
 const offline = () => typeof navigator !== 'undefined' && navigator.onLine === false;

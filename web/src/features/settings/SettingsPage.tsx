@@ -4,13 +4,15 @@ import { LangLink } from '../../components/LangLink';
 import { Spinner } from '../../components/Spinner';
 import { toast } from '../../components/toast';
 import { api, isApiError } from '../../lib/api';
-import { errorSummary } from '../../lib/apiErrors';
+import { errorSummary, fieldErrorsByPath } from '../../lib/apiErrors';
 import { preventImeSubmit } from '../../lib/ime';
 import { useOnline } from '../../lib/useOnline';
 import { EMAIL_FALLBACK_CHOICES, SNOOZE_PRESETS, type Settings } from '../../lib/types';
 import { TimeZoneSelect } from '../../shared/TimeZoneSelect';
 import { useSettings } from '../../shared/useSettings';
 import { CalendarFeed } from './CalendarFeed';
+import { DailyBriefSection } from './DailyBriefSection';
+import { QuietHoursSection } from './QuietHoursSection';
 
 /**
  * `devices` and `sessions`: the lists of this account's devices and of its sessions, between the
@@ -21,6 +23,8 @@ export default function SettingsPage({ devices, sessions }: { devices: ReactNode
   const { data, error, isLoading, mutate } = useSettings({ retry: true });
   const [form, setForm] = useState<Settings | null>(null);
   const [busy, setBusy] = useState(false);
+  // The server's refusals by field path (`quiet_hours.end`), shown at those fields until they change.
+  const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
   // Settings are saved straight to the server (nothing queues them): offline, saving waits.
   const online = useOnline();
 
@@ -32,19 +36,28 @@ export default function SettingsPage({ devices, sessions }: { devices: ReactNode
     e.preventDefault();
     if (!form || !online) return;
     setBusy(true);
+    setFieldErrors({});
     try {
       const saved = await api.settings.update(form);
       await mutate(saved ?? form, { revalidate: !saved });
       toast.success(t('saved'));
     } catch (err) {
-      // Which setting the server refused and why, in the reader's language.
+      // Which setting the server refused and why, in the reader's language (and at the field).
+      if (isApiError(err, 'VALIDATION_FAILED')) setFieldErrors(fieldErrorsByPath(t, err));
       toast.error(isApiError(err, 'VALIDATION_FAILED') ? errorSummary(t, err) : t('saveFailed'));
     } finally {
       setBusy(false);
     }
   }
 
-  const set = <K extends keyof Settings>(k: K, v: Settings[K]) => setForm((f) => (f ? { ...f, [k]: v } : f));
+  const set = <K extends keyof Settings>(k: K, v: Settings[K]) => {
+    setForm((f) => (f ? { ...f, [k]: v } : f));
+    // A refusal goes once its setting changes.
+    setFieldErrors((errs) => {
+      const left = Object.entries(errs).filter(([path]) => path !== k && !path.startsWith(`${k}.`));
+      return left.length === Object.keys(errs).length ? errs : Object.fromEntries(left);
+    });
+  };
 
   return (
     <div className="settings-page narrow">
@@ -141,6 +154,9 @@ export default function SettingsPage({ devices, sessions }: { devices: ReactNode
             ))}
           </select>
           <p className="hint">{t('emailFallbackHint')}</p>
+
+          <QuietHoursSection value={form.quiet_hours} onChange={(v) => set('quiet_hours', v)} errors={fieldErrors} />
+          <DailyBriefSection value={form.daily_brief} onChange={(v) => set('daily_brief', v)} errors={fieldErrors} />
 
           <button type="submit" className="button primary" disabled={busy || !online} aria-describedby={online ? undefined : 'settings-offline'}>
             {busy ? t('saving') : t('save')}
