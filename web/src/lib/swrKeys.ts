@@ -19,6 +19,8 @@ export const swrKeys = {
   /** a list's pending invitations, for its owner (GET /api/lists/{id}/invites) */
   listInvites: (id: string) => ['list-invites', id] as const,
   settings: () => ['settings'] as const,
+  /** the person's channels: ntfy, webhooks, Telegram, LINE (GET /api/channels) */
+  channels: () => ['channels'] as const,
   subscriptions: () => ['notification-subscriptions'] as const,
   sessions: () => ['auth-sessions'] as const,
   adminStats: () => ['admin-stats'] as const,

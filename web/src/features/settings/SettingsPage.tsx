@@ -15,10 +15,11 @@ import { DailyBriefSection } from './DailyBriefSection';
 import { QuietHoursSection } from './QuietHoursSection';
 
 /**
- * `devices` and `sessions`: the lists of this account's devices and of its sessions, between the
- * form and the danger zone (the app passes them in).
+ * `devices`, `channels` and `sessions`: the lists of this account's devices, of its other
+ * notification channels (ntfy, webhooks, Telegram, LINE) and of its sessions, between the form and
+ * the danger zone (the app passes them in).
  */
-export default function SettingsPage({ devices, sessions }: { devices: ReactNode; sessions?: ReactNode }) {
+export default function SettingsPage({ devices, channels, sessions }: { devices: ReactNode; channels?: ReactNode; sessions?: ReactNode }) {
   const { t } = useTranslation(['settings', 'errors']);
   const { data, error, isLoading, mutate } = useSettings({ retry: true });
   const [form, setForm] = useState<Settings | null>(null);
@@ -170,6 +171,7 @@ export default function SettingsPage({ devices, sessions }: { devices: ReactNode
       ) : null}
       <CalendarFeed />
       {devices}
+      {channels}
       {sessions}
       <section className="card danger-zone">
         <h2>{t('dangerZone')}</h2>
