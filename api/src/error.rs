@@ -63,6 +63,10 @@ pub enum ApiError {
     EndpointInUse,
     #[error("At most {0} devices can receive notifications. Remove one in Settings first.")]
     DeviceLimit(i64),
+    #[error("At most {0} channels. Remove one first.")]
+    ChannelLimit(i64),
+    #[error("This channel is not enabled on this server.")]
+    ChannelUnavailable,
     #[error("Cross-site request refused.")]
     CsrfRejected,
     #[error("Please enable notifications first")]
@@ -99,6 +103,9 @@ impl From<hibiki_common::Error> for ApiError {
             E::EndpointInUse => ApiError::EndpointInUse,
             E::DeviceLimit(n) => ApiError::DeviceLimit(n),
             E::RateLimited(retry_after) => ApiError::RateLimited { retry_after },
+            E::ChannelLimit(n) => ApiError::ChannelLimit(n),
+            E::ChannelUnavailable => ApiError::ChannelUnavailable,
+            E::EndpointRejected(why) => ApiError::EndpointRejected(why),
             other => ApiError::Store(other),
         }
     }
@@ -146,6 +153,8 @@ impl ApiError {
             ApiError::EndpointRejected(_) => (StatusCode::BAD_REQUEST, "ENDPOINT_REJECTED"),
             ApiError::EndpointInUse => (StatusCode::CONFLICT, "ENDPOINT_IN_USE"),
             ApiError::DeviceLimit(_) => (StatusCode::CONFLICT, "DEVICE_LIMIT"),
+            ApiError::ChannelLimit(_) => (StatusCode::CONFLICT, "CHANNEL_LIMIT"),
+            ApiError::ChannelUnavailable => (StatusCode::BAD_REQUEST, "CHANNEL_UNAVAILABLE"),
             ApiError::CsrfRejected => (StatusCode::FORBIDDEN, "CSRF_REJECTED"),
             ApiError::SubscriptionNotFound => (StatusCode::NOT_FOUND, "SUBSCRIPTION_NOT_FOUND"),
             ApiError::Unavailable(_) => (StatusCode::SERVICE_UNAVAILABLE, "SERVICE_UNAVAILABLE"),

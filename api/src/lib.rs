@@ -32,7 +32,7 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use crate::error::ApiError;
-use crate::routes::{account, admin, auth as auth_routes, calendar, health, lists, notifications, reminders, site};
+use crate::routes::{account, admin, auth as auth_routes, calendar, channels, health, lists, notifications, reminders, site};
 pub use crate::state::AppState;
 
 /// The contract's body limit.
@@ -100,6 +100,10 @@ pub fn routes() -> Routes {
         .routes(routes!(calendar::create_token, calendar::delete_token))
         .routes(routes!(calendar::feed))
         .routes(routes!(account::get_settings, account::put_settings))
+        .routes(routes!(channels::list, channels::create))
+        .routes(routes!(channels::update, channels::delete))
+        .routes(routes!(channels::test))
+        .routes(routes!(channels::act))
         .routes(routes!(account::delete_account))
         .routes(routes!(account::test_email))
         .routes(routes!(admin::stats))

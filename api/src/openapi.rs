@@ -23,7 +23,7 @@ use utoipa_axum::router::OpenApiRouter;
         hibiki_common::domain::push_message::PushMessage,
         hibiki_common::domain::reminder::StatusFilter
     )),
-    tags((name = "auth"), (name = "reminders"), (name = "lists"), (name = "account"), (name = "admin"), (name = "notifications"), (name = "health"), (name = "calendar"))
+    tags((name = "auth"), (name = "reminders"), (name = "lists"), (name = "account"), (name = "admin"), (name = "notifications"), (name = "health"), (name = "calendar"), (name = "channels"))
 )]
 pub struct ApiDoc;
 

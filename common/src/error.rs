@@ -34,6 +34,14 @@ pub enum Error {
     /// A per-account limit (send-now); retry after this many seconds.
     #[error("too many requests, retry in {0} s")]
     RateLimited(i64),
+    #[error("at most {0} channels")]
+    ChannelLimit(i64),
+    /// Telegram or LINE, which the operator has not enabled.
+    #[error("this channel is not enabled on this server")]
+    ChannelUnavailable,
+    /// A channel URL that breaks the address rules.
+    #[error("the URL was refused: {0}")]
+    EndpointRejected(String),
     #[error("database error: {0}")]
     Database(#[from] sqlx::Error),
     #[error("migration error: {0}")]

@@ -377,6 +377,10 @@ impl Scheduler {
         for (log_id, user_id) in &due {
             match self.db.claim_fallback(log_id, user_id, now).await {
                 Ok(FallbackClaim::Send(job)) => {
+                    // Their channels that take the fallback get it too.
+                    if let Err(e) = self.queues.push(PushJob::ChannelFallback { log_id: *log_id, user_id: *user_id }).await {
+                        tracing::warn!(error = %e, %log_id, "could not enqueue a channel fallback");
+                    }
                     // At most once: the claim is committed, so a crash here loses this email
                     // rather than sending it twice.
                     match self.queues.mail(job).await {
@@ -439,7 +443,7 @@ impl Scheduler {
             };
             let sent = match via.as_str() {
                 "email" => self.queues.mail(MailJob::Brief { user_id: *user_id }).await,
-                // Push, or a channel (until channels exist: push).
+                // Push, or one of their channels (the worker reads which).
                 _ => self.queues.push(PushJob::Brief { user_id: *user_id }).await,
             };
             if let Err(e) = sent {

@@ -481,6 +481,69 @@ impl PushSink {
     }
 }
 
+/// Loopback stand-ins for the channels' services (tests/standins): an ntfy server and a
+/// webhook receiver that verifies Standard Webhooks signatures with the reference library.
+pub struct StandIns {
+    pub base: String,
+    client: reqwest::Client,
+    _child: tokio::process::Child,
+}
+
+impl StandIns {
+    pub async fn start() -> Option<StandIns> {
+        use tokio::io::AsyncBufReadExt;
+        let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/standins/standins.py");
+        let mut child = tokio::process::Command::new(python())
+            .args([script, "--port", "0"])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .kill_on_drop(true)
+            .spawn()
+            .ok()?;
+        let mut lines = tokio::io::BufReader::new(child.stdout.take()?).lines();
+        let line = tokio::time::timeout(Duration::from_secs(20), lines.next_line()).await.ok()?.ok()??;
+        let port = line.strip_prefix("READY ")?.trim().to_owned();
+        Some(StandIns { base: format!("http://127.0.0.1:{port}"), client: reqwest::Client::new(), _child: child })
+    }
+
+    async fn control(&self, path: &str, body: Value) {
+        let r = self.client.post(format!("{}{path}", self.base)).json(&body).send().await.unwrap();
+        assert!(r.status().is_success());
+    }
+
+    /// The topic now needs this bearer token.
+    pub async fn ntfy_token(&self, topic: &str, token: &str) {
+        self.control(&format!("/_ntfy/{topic}/token"), json!({ "token": token })).await;
+    }
+
+    /// The webhook receiver `name` verifies with this secret.
+    pub async fn hook_secret(&self, name: &str, secret: &str) {
+        self.control(&format!("/_hooks/{name}/secret"), json!({ "secret": secret })).await;
+    }
+
+    /// `name` (a topic or a hook) answers `status` from now on (0: as it should).
+    pub async fn fail(&self, name: &str, status: u16) {
+        self.control(&format!("/_fail/{name}"), json!({ "status": status })).await;
+    }
+
+    pub async fn received(&self, name: &str) -> Vec<Value> {
+        let v: Value = self.client.get(format!("{}/_received?name={name}", self.base)).send().await.unwrap().json().await.unwrap();
+        v["received"].as_array().cloned().unwrap_or_default()
+    }
+
+    /// Waits up to `secs` for at least `n` messages to `name`.
+    pub async fn wait_for(&self, name: &str, n: usize, secs: u64) -> Vec<Value> {
+        let start = std::time::Instant::now();
+        loop {
+            let got = self.received(name).await;
+            if got.len() >= n || start.elapsed() > Duration::from_secs(secs) {
+                return got;
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    }
+}
+
 /// Runs a test body on SQLite and on PostgreSQL, as two tests:
 /// `both_backends!(name, other => Options { .. })`.
 #[macro_export]

@@ -6,6 +6,7 @@ mod accounts;
 mod admin;
 mod auth;
 mod calendar;
+mod channels;
 mod delivery;
 mod details;
 mod document;

@@ -88,6 +88,8 @@ pub async fn run_job(ctx: &DeliveryContext, job: PushJob) -> Result<(), Delivery
         PushJob::Test { user_id } => test(ctx, &user_id).await,
         PushJob::Done { log_id, by } => done(ctx, &log_id, &by).await,
         PushJob::Brief { user_id } => brief(ctx, &user_id).await,
+        PushJob::ChannelFallback { log_id, user_id } => channel_fallback(ctx, &log_id, &user_id).await,
+        PushJob::ChannelTest { channel_id } => channel_test(ctx, &channel_id).await,
     }
 }
 
@@ -106,10 +108,11 @@ struct Ready {
 #[tracing::instrument(name = "delivery", skip_all, fields(entries = log_ids.len()))]
 pub async fn deliver(ctx: &DeliveryContext, log_ids: &[LogId]) -> Result<(), DeliveryError> {
     let started = std::time::Instant::now();
-    let Some((ready, live)) = prepare(ctx, log_ids).await? else { return Ok(()) };
+    let Some((ready, live, channel_work)) = prepare(ctx, log_ids).await? else { return Ok(()) };
     let (pushes, prepared) = (ready.len(), started.elapsed());
     let ahead_ms = ready.iter().map(|r| r.at.as_millisecond()).min().map(|at| at - ctx.clock.now().as_millisecond());
-    send_at_their_second(ctx, ready).await;
+    let (_, channels) = futures::join!(send_at_their_second(ctx, ready), send_to_channels(ctx, channel_work));
+    channels?;
     let sent = started.elapsed();
     ctx.recorder.flush().await?;
     let _turn = ctx.preparing.acquire().await.expect("never closed");
@@ -126,9 +129,31 @@ pub async fn deliver(ctx: &DeliveryContext, log_ids: &[LogId]) -> Result<(), Del
     Ok(())
 }
 
-/// Reads the entries, claims their devices and encrypts their pushes; answers the pushes and
-/// the entries to settle afterwards (None when there is nothing left to do).
-async fn prepare(ctx: &DeliveryContext, log_ids: &[LogId]) -> Result<Option<(Vec<Ready>, Vec<LogId>)>, DeliveryError> {
+/// A ring for a person's channels, sent at its second.
+struct ChannelWork {
+    at: Timestamp,
+    targets: Vec<hibiki_common::infra::storage::ChannelTarget>,
+    message: crate::channels::ChannelMessage,
+}
+
+/// Sends each ring to its channels at its second (never before), side by side.
+async fn send_to_channels(ctx: &DeliveryContext, work: Vec<ChannelWork>) -> Result<(), DeliveryError> {
+    let sends = work.into_iter().map(|w| async move {
+        ctx.clock.sleep_until(w.at).await;
+        crate::channels::send_all(ctx, &w.targets, &w.message, hibiki_common::infra::storage::Purpose::Ring).await
+    });
+    for result in futures::future::join_all(sends).await {
+        result?;
+    }
+    Ok(())
+}
+
+type Prepared = (Vec<Ready>, Vec<LogId>, Vec<ChannelWork>);
+
+/// Reads the entries, claims their devices and encrypts their pushes; answers the pushes, the
+/// entries to settle afterwards and the rings for channels (None when there is nothing left
+/// to do).
+async fn prepare(ctx: &DeliveryContext, log_ids: &[LogId]) -> Result<Option<Prepared>, DeliveryError> {
     let _turn = ctx.preparing.acquire().await.expect("never closed");
     let entries = ctx.db.outgoing(&ctx.keys, log_ids).await?;
     if entries.is_empty() {
@@ -145,6 +170,8 @@ async fn prepare(ctx: &DeliveryContext, log_ids: &[LogId]) -> Result<Option<(Vec
         .into_iter()
         .collect();
     let devices = ctx.db.devices_of(&users).await?;
+    let mut channels = ctx.db.channel_targets(&ctx.keys, &users, hibiki_common::infra::storage::Purpose::Ring).await?;
+    let mut channel_work = Vec::new();
     let mut targets: Vec<(&Outgoing, &Recipient, Vec<SubscriptionKeys>)> = Vec::new();
     let mut no_devices = Vec::new();
     // People with no device to ring: their email fallback (if on) is due at once.
@@ -153,6 +180,14 @@ async fn prepare(ctx: &DeliveryContext, log_ids: &[LogId]) -> Result<Option<(Vec
         let content = entry.content.as_ref().expect("partitioned");
         let before = targets.len();
         for person in &content.recipients {
+            if let Some(targets) = channels.get_mut(&person.user_id).filter(|t| !t.is_empty()) {
+                let held_until = content.released.get(&person.user_id).copied();
+                channel_work.push(ChannelWork {
+                    at: held_until.map_or(entry.occurrence_at, |at| at.max(entry.occurrence_at)),
+                    targets: targets.clone(),
+                    message: channel_message(ctx, entry, content, person, held_until.is_some()),
+                });
+            }
             let mut to: Vec<SubscriptionKeys> = devices.get(&person.user_id).cloned().unwrap_or_default();
             // `send_to` names devices of whoever chose them: it narrows only their own.
             if let Some(named) = content.send_to.as_ref().filter(|t| !t.is_empty())
@@ -232,7 +267,48 @@ async fn prepare(ctx: &DeliveryContext, log_ids: &[LogId]) -> Result<Option<(Vec
         }
     }
     drop(targets);
-    Ok(Some((ready, live.into_iter().map(|e| e.log_id).collect())))
+    Ok(Some((ready, live.into_iter().map(|e| e.log_id).collect(), channel_work)))
+}
+
+/// What an entry's ring says on one person's channels: as their push would.
+fn channel_message(
+    ctx: &DeliveryContext,
+    entry: &Outgoing,
+    content: &hibiki_common::infra::storage::OutgoingContent,
+    person: &Recipient,
+    held: bool,
+) -> crate::channels::ChannelMessage {
+    let token = if person.user_id == entry.user_id {
+        ctx.keys.action_token(&entry.log_id)
+    } else {
+        ctx.keys.member_action_token(&entry.log_id, &person.user_id)
+    };
+    let held_from = held.then(|| entry.occurrence_at.to_zoned(person.timezone.tz().clone()).strftime("%H:%M").to_string());
+    let push = ReminderPush {
+        reminder_id: &entry.reminder_id,
+        log_id: &entry.log_id,
+        action_token: &token,
+        kind: entry.kind,
+        title: &content.title,
+        description: content.description.as_deref(),
+        lang: person.language,
+        hide_content: person.hide_content,
+        late: entry.late && !held,
+        held_from: held_from.as_deref(),
+        overdue: None,
+    };
+    let n = payload::reminder(&push, &ctx.public_url).notification;
+    crate::channels::ChannelMessage {
+        reminder_id: entry.reminder_id,
+        log_id: entry.log_id,
+        kind: entry.kind,
+        occurrence_at: entry.occurrence_at,
+        title: n.title,
+        body: n.body,
+        hidden: person.hide_content,
+        lang: person.language,
+        action_token: Some(token),
+    }
 }
 
 /// The Topic lets a push service replace an undelivered duplicate instead of adding one.
@@ -362,6 +438,70 @@ async fn done(ctx: &DeliveryContext, log_id: &LogId, by: &UserId) -> Result<(), 
     Ok(())
 }
 
+/// The fallback of an entry no device showed to `user_id`, to their channels that take it.
+async fn channel_fallback(ctx: &DeliveryContext, log_id: &LogId, user_id: &UserId) -> Result<(), DeliveryError> {
+    use hibiki_common::infra::storage::Purpose;
+    let targets = ctx.db.channel_targets(&ctx.keys, &[*user_id], Purpose::Fallback).await?.remove(user_id).unwrap_or_default();
+    if targets.is_empty() {
+        return Ok(());
+    }
+    let (Some(entry), Some(mail)) = (ctx.db.delivery(log_id).await?, ctx.db.fallback_mail(&ctx.keys, log_id, user_id).await?) else {
+        return Ok(());
+    };
+    if mail.settled {
+        return Ok(());
+    }
+    let token = if entry.user_id == *user_id { ctx.keys.action_token(log_id) } else { ctx.keys.member_action_token(log_id, user_id) };
+    let push = ReminderPush {
+        reminder_id: &entry.reminder_id,
+        log_id,
+        action_token: &token,
+        kind: entry.kind,
+        title: &mail.title,
+        description: mail.description.as_deref(),
+        lang: mail.language,
+        hide_content: mail.hide_content,
+        late: false,
+        held_from: None,
+        overdue: None,
+    };
+    let n = payload::reminder(&push, &ctx.public_url).notification;
+    let message = crate::channels::ChannelMessage {
+        reminder_id: entry.reminder_id,
+        log_id: *log_id,
+        kind: entry.kind,
+        occurrence_at: entry.occurrence_at,
+        title: n.title,
+        body: n.body,
+        hidden: mail.hide_content,
+        lang: mail.language,
+        action_token: Some(token),
+    };
+    crate::channels::send_all(ctx, &targets, &message, Purpose::Fallback).await
+}
+
+/// A channel's test message, in its person's language; the answer sets its state.
+async fn channel_test(ctx: &DeliveryContext, channel_id: &hibiki_common::domain::ids::ChannelId) -> Result<(), DeliveryError> {
+    use hibiki_common::infra::storage::Purpose;
+    let Some(target) = ctx.db.channel_target(&ctx.keys, channel_id).await? else { return Ok(()) };
+    let lang = ctx.db.settings(&target.user_id).await?.language;
+    let texts = crate::texts::push(lang);
+    let message = crate::channels::ChannelMessage {
+        reminder_id: hibiki_common::domain::ids::ReminderId::from(uuid::Uuid::nil()),
+        log_id: LogId::from(uuid::Uuid::nil()),
+        kind: hibiki_common::domain::states::EntryKind::SendNow,
+        occurrence_at: ctx.clock.now(),
+        title: texts.test_title.clone(),
+        body: texts.test_body.clone(),
+        hidden: false,
+        lang,
+        action_token: None,
+    };
+    let (ok, status) = crate::channels::send(ctx, &target, &message).await;
+    ctx.db.record_channel_send(None, channel_id, Purpose::Test, ok, status).await?;
+    Ok(())
+}
+
 /// The person's daily brief to each of their devices; nothing on an empty day.
 async fn brief(ctx: &DeliveryContext, user_id: &UserId) -> Result<(), DeliveryError> {
     let store = hibiki_common::infra::storage::Store { db: ctx.db.clone(), keys: ctx.keys.clone() };
@@ -376,7 +516,30 @@ async fn brief(ctx: &DeliveryContext, user_id: &UserId) -> Result<(), DeliveryEr
     }
     let lang = settings.language;
     let body = crate::brief::lines(&brief, lang, &settings.timezone, settings.hide_notification_content);
-    let message = payload::brief(&crate::texts::push(lang).brief_title, &body, lang, &ctx.public_url);
+    let title = &crate::texts::push(lang).brief_title;
+    // To one of their channels, when they chose one.
+    let via_channel = settings.daily_brief.as_ref().and_then(|b| b.via.parse::<hibiki_common::domain::ids::ChannelId>().ok());
+    if let Some(channel_id) = via_channel
+        && let Some(target) = ctx.db.channel_target(&ctx.keys, &channel_id).await?
+        && target.user_id == *user_id
+    {
+        let message = crate::channels::ChannelMessage {
+            reminder_id: hibiki_common::domain::ids::ReminderId::from(uuid::Uuid::nil()),
+            log_id: LogId::from(uuid::Uuid::nil()),
+            kind: hibiki_common::domain::states::EntryKind::Occurrence,
+            occurrence_at: ctx.clock.now(),
+            title: title.clone(),
+            body,
+            hidden: settings.hide_notification_content,
+            lang,
+            action_token: None,
+        };
+        let (ok, status) = crate::channels::send(ctx, &target, &message).await;
+        ctx.db.record_channel_send(None, &channel_id, hibiki_common::infra::storage::Purpose::Test, ok, status).await?;
+        metrics::counter!("hibiki_briefs_total", "outcome" => "channel").increment(1);
+        return Ok(());
+    }
+    let message = payload::brief(title, &body, lang, &ctx.public_url);
     let options = PushOptions { ttl: REMINDER_TTL, urgency_high: false };
     for device in ctx.db.subscription_keys(user_id).await? {
         match ctx.client.send(&device, &payload::to_bytes(&message), Some("hibikibrief"), options).await {

@@ -1,6 +1,7 @@
 //! Hibiki's workers: mail now; Web Push and housekeeping grow here.
 
 pub mod brief;
+pub mod channels;
 pub mod delivery;
 pub mod ece;
 pub mod housekeeping;

@@ -385,6 +385,30 @@ impl PushClient {
     }
 }
 
+impl PushClient {
+    /// POSTs a JSON body to a URL a person chose (a channel: an ntfy server, a webhook)
+    /// through the same client and limits as pushes: the address rules on every resolved
+    /// address, no redirects, timeouts, the per-origin budget and rate. Answers as a push
+    /// service's answer would be read.
+    pub async fn post_json(&self, url: &str, headers: reqwest::header::HeaderMap, body: Vec<u8>) -> PushOutcome {
+        let url = match push_endpoint::parse(url, self.settings.allow_private) {
+            Ok(url) => url,
+            Err(e) => return PushOutcome::Failed { status: None, reason: e.to_string() },
+        };
+        let origin = url.origin().ascii_serialization();
+        let budget = self.budgets.of(&origin);
+        let _origin_place = budget.acquire_owned().await.expect("never closed");
+        self.limiter.until_ready(&origin).await;
+        let _place = self.in_flight.acquire().await.expect("never closed");
+        let request = self.http.post(url).headers(headers).header(CONTENT_TYPE, HeaderValue::from_static("application/json")).body(body);
+        match request.send().await {
+            Ok(response) => classify(response.status().as_u16(), retry_after(response.headers())),
+            Err(e) if e.is_timeout() || e.is_connect() || e.is_request() => PushOutcome::Retry { status: None, after: None },
+            Err(e) => PushOutcome::Failed { status: None, reason: e.to_string() },
+        }
+    }
+}
+
 /// An encrypted push with its headers, ready to POST (and to POST again on a retry).
 #[derive(Debug, Clone)]
 pub struct PreparedPush {

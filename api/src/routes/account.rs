@@ -33,7 +33,17 @@ pub async fn put_settings(
     auth: AuthUser,
     ApiJson(mut patch): ApiJson<SettingsPatch>,
 ) -> ApiResult<Answer<Settings>> {
-    patch.check(&[])?;
+    // A brief may go to one of the person's linked channels.
+    let channels: Vec<String> = state
+        .store
+        .db
+        .channels(&auth.user.id)
+        .await?
+        .into_iter()
+        .filter(|c| c.status != hibiki_common::domain::channels::ChannelStatus::Pending)
+        .map(|c| c.id.to_string())
+        .collect();
+    patch.check(&channels)?;
     let mut settings = state.store.db.settings(&auth.user.id).await?;
     patch.apply(&mut settings);
     state.store.db.save_settings(&auth.user.id, &settings, state.clock.now()).await?;

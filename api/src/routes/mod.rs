@@ -2,6 +2,7 @@ pub mod account;
 pub mod admin;
 pub mod auth;
 pub mod calendar;
+pub mod channels;
 pub mod health;
 pub mod lists;
 pub mod notifications;

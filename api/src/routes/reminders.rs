@@ -319,7 +319,7 @@ pub async fn complete_early(
 
 /// Queues the `done` push for the others a shared reminder rang for. A queue that is down
 /// loses only this courtesy: the act itself is saved.
-async fn tell_the_others(state: &AppState, log_id: LogId, by: UserId) {
+pub(crate) async fn tell_the_others(state: &AppState, log_id: LogId, by: UserId) {
     if let Err(e) = state.queues.push(PushJob::Done { log_id, by }).await {
         tracing::warn!(error = %e, "could not queue the done push");
     }

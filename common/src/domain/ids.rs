@@ -122,6 +122,11 @@ id_type! {
 }
 
 id_type! {
+    /// A channel a person linked (ntfy, webhook, Telegram, LINE).
+    ChannelId
+}
+
+id_type! {
     /// A signed-in session (its public id; the token itself is never stored).
     SessionId
 }

@@ -6,6 +6,7 @@ pub mod access;
 pub mod alarms;
 pub mod brief;
 pub mod calendar;
+pub mod channels;
 pub mod device;
 pub mod email;
 pub mod holidays;

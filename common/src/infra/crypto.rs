@@ -210,6 +210,13 @@ impl Keys {
     }
 }
 
+/// `N` bytes from the system's secure random source.
+pub fn random_bytes<const N: usize>() -> [u8; N] {
+    let mut b = [0u8; N];
+    ring::rand::SecureRandom::fill(&ring::rand::SystemRandom::new(), &mut b).expect("system randomness");
+    b
+}
+
 /// Constant-time equality of two hashes.
 pub fn hashes_equal(a: &[u8], b: &[u8]) -> bool {
     use subtle::ConstantTimeEq;

@@ -3,7 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::domain::ids::{InviteId, LogId, UserId};
+use crate::domain::ids::{ChannelId, InviteId, LogId, UserId};
 use crate::domain::states::Language;
 
 /// A push to send.
@@ -21,6 +21,10 @@ pub enum PushJob {
     Done { log_id: LogId, by: UserId },
     /// The person's daily brief, composed when it is sent.
     Brief { user_id: UserId },
+    /// No device showed an entry to this person: their channels that take the fallback get it.
+    ChannelFallback { log_id: LogId, user_id: UserId },
+    /// `POST /api/channels/{id}/test`.
+    ChannelTest { channel_id: ChannelId },
 }
 
 /// Entries per `DeliverBatch` job: big enough that a burst is a few queue round trips, small

@@ -195,6 +195,9 @@ impl Db {
             "DELETE FROM lists WHERE owner_id = $1",
             "DELETE FROM push_subscriptions WHERE user_id = $1",
             "DELETE FROM sessions WHERE user_id = $1",
+            "DELETE FROM holds WHERE user_id = $1",
+            "DELETE FROM channel_sends WHERE channel_id IN (SELECT id FROM channels WHERE user_id = $1)",
+            "DELETE FROM channels WHERE user_id = $1",
         ] {
             sqlx::query(sql).bind(user.id).execute(&mut *tx).await?;
         }

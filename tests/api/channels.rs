@@ -1,0 +1,236 @@
+//! Channels (api.md "Channels", decisions.md "Reach and rhythm") against local stand-ins that
+//! speak the services' protocols (tests/standins: an ntfy server checking the bearer token, a
+//! webhook receiver verifying Standard Webhooks signatures with the reference library), on
+//! both backends and both queue backends: linking, the address rules, the limit, a ring at
+//! its second with Complete and Snooze from the message's action URLs, the fallback, the
+//! test and the failing state.
+
+use jiff::{SignedDuration, Timestamp};
+use serde_json::{Value, json};
+
+use crate::both_backends;
+use crate::helpers::{Backend, Options, PushSink, StandIns, TestApp, expect_error, json, unavailable, unique_email};
+
+both_backends!(channel_urls_follow_the_address_rules_and_the_limit);
+
+/// Unsafe URLs are refused as push endpoints are; Telegram and LINE need the operator; at
+/// most 10 channels; another person's channel is not found.
+async fn channel_urls_follow_the_address_rules_and_the_limit(app: &TestApp) {
+    let (token, _) = app.sign_in(&unique_email()).await;
+    for url in [
+        "http://ntfy.example/t",
+        "https://127.0.0.1/t",
+        "https://10.1.2.3/hook",
+        "https://localhost/t",
+        "https://u:p@ntfy.example/t",
+        "https://ntfy.example:8443/t",
+    ] {
+        let r = app.post("/api/channels", &json!({ "kind": "ntfy", "url": url }), Some(&token)).await;
+        expect_error(r, 400, "ENDPOINT_REJECTED").await;
+    }
+    expect_error(app.post("/api/channels", &json!({ "kind": "telegram" }), Some(&token)).await, 400, "CHANNEL_UNAVAILABLE").await;
+    expect_error(app.post("/api/channels", &json!({ "kind": "line" }), Some(&token)).await, 400, "CHANNEL_UNAVAILABLE").await;
+    expect_error(app.post("/api/channels", &json!({ "kind": "webhook" }), Some(&token)).await, 400, "VALIDATION_FAILED").await;
+    expect_error(
+        app.post("/api/channels", &json!({ "kind": "pigeon", "url": "https://x.example" }), Some(&token)).await,
+        400,
+        "VALIDATION_FAILED",
+    )
+    .await;
+
+    let r = app.post("/api/channels", &json!({ "kind": "webhook", "url": "https://hooks.example/in" }), Some(&token)).await;
+    assert_eq!(r.status(), 201);
+    let hook = json(r).await["data"].clone();
+    assert!(hook["secret"].as_str().is_some_and(|s| s.starts_with("whsec_")), "{hook}");
+    assert_eq!((hook["status"].as_str(), hook["use"].clone()), (Some("active"), json!({ "rings": true, "fallback": false })));
+    let listed = json(app.get("/api/channels", Some(&token)).await).await;
+    assert!(listed["data"][0].get("secret").is_none(), "the secret is shown once: {listed}");
+    for i in 1..10 {
+        let r = app.post("/api/channels", &json!({ "kind": "ntfy", "url": format!("https://ntfy.example/topic{i}") }), Some(&token)).await;
+        assert_eq!(r.status(), 201);
+    }
+    let r = app.post("/api/channels", &json!({ "kind": "ntfy", "url": "https://ntfy.example/eleven" }), Some(&token)).await;
+    expect_error(r, 409, "CHANNEL_LIMIT").await;
+
+    let id = hook["id"].as_str().unwrap();
+    let r = app.put(&format!("/api/channels/{id}"), &json!({ "label": "Home Assistant", "use": { "fallback": true } }), &token).await;
+    let changed = json(r).await["data"].clone();
+    assert_eq!((changed["label"].as_str(), changed["use"].clone()), (Some("Home Assistant"), json!({ "rings": true, "fallback": true })));
+    let (other, _) = app.sign_in(&unique_email()).await;
+    expect_error(app.put(&format!("/api/channels/{id}"), &json!({ "label": "mine" }), &other).await, 404, "NOT_FOUND").await;
+    expect_error(app.delete(&format!("/api/channels/{id}"), &other).await, 404, "NOT_FOUND").await;
+    assert_eq!(app.delete(&format!("/api/channels/{id}"), &token).await.status(), 204);
+    assert_eq!(json(app.get("/api/channels", Some(&token)).await).await["data"].as_array().unwrap().len(), 9);
+}
+
+struct Person {
+    token: String,
+    device: String,
+}
+
+async fn person(app: &TestApp, sink: &PushSink, settings: Value) -> Person {
+    let (token, _) = app.sign_in(&unique_email()).await;
+    assert_eq!(app.put("/api/settings", &settings, &token).await.status(), 200);
+    let sub = sink.subscription().await;
+    let r = app
+        .post(
+            "/api/notifications?action=subscribe",
+            &json!({ "subscription": { "endpoint": sub["endpoint"], "keys": sub["keys"] },
+                     "device_info": { "user_agent": "test", "platform": "linux", "language": "en", "timezone": "UTC" } }),
+            Some(&token),
+        )
+        .await;
+    assert_eq!(r.status(), 201);
+    Person { token, device: sub["id"].as_str().unwrap().to_owned() }
+}
+
+async fn channel(app: &TestApp, token: &str, body: Value) -> Value {
+    let r = app.post("/api/channels", &body, Some(token)).await;
+    assert_eq!(r.status(), 201, "{}", r.text().await.unwrap());
+    json(r).await["data"].clone()
+}
+
+async fn create(app: &TestApp, token: &str, body: Value) -> String {
+    let r = app.post("/api/reminders", &body, Some(token)).await;
+    assert_eq!(r.status(), 201, "{}", r.text().await.unwrap());
+    json(r).await["data"]["id"].as_str().unwrap().to_owned()
+}
+
+/// A ring reaches the ntfy topic (with its token) and the webhook (signed) at its second, in
+/// the person's language; the webhook's Complete URL completes it and ntfy's Snooze action
+/// snoozes another, with the entry's token alone; a wrong token is refused.
+async fn a_ring_reaches_each_channel_and_acts_from_it(app: &TestApp, sink: &PushSink, standins: &StandIns) {
+    let p = person(app, sink, json!({ "timezone": "UTC", "language": "ja", "email_fallback_minutes": null })).await;
+    let topic = format!("t{}", uuid::Uuid::new_v4().simple());
+    let hook = format!("h{}", uuid::Uuid::new_v4().simple());
+    channel(app, &p.token, json!({ "kind": "ntfy", "url": format!("{}/{topic}", standins.base), "token": "tk_secret" })).await;
+    standins.ntfy_token(&topic, "tk_secret").await;
+    let made = channel(app, &p.token, json!({ "kind": "webhook", "url": format!("{}/hook/{hook}", standins.base) })).await;
+    standins.hook_secret(&hook, made["secret"].as_str().unwrap()).await;
+
+    let due = Timestamp::from_second(app.now().as_second() + 60).unwrap();
+    let id = create(app, &p.token, json!({ "title": "薬", "description": "食後", "send_at": due.to_string() })).await;
+    app.run_until(due + SignedDuration::from_secs(1)).await;
+    let pushed = standins.wait_for(&topic, 1, 10).await;
+    assert_eq!(pushed.len(), 1, "{pushed:?}");
+    let m = &pushed[0]["message"];
+    assert_eq!((m["title"].as_str(), m["message"].as_str(), m["priority"].as_i64()), (Some("薬"), Some("食後"), Some(5)), "{m}");
+    assert_eq!(m["actions"][0]["label"], "完了");
+    assert!(m["click"].as_str().unwrap().ends_with(&format!("/reminders?reminder={id}")), "{m}");
+    let hooked = standins.wait_for(&hook, 1, 10).await;
+    assert_eq!(hooked.len(), 1, "{hooked:?}");
+    let payload = &hooked[0]["payload"];
+    assert_eq!((payload["type"].as_str(), payload["data"]["title"].as_str()), (Some("reminder.ring"), Some("薬")), "{hooked:?}");
+    assert_eq!(payload["data"]["reminder_id"], id);
+    assert_eq!(sink.wait_for(&p.device, 1, 10).await.len(), 1, "the device rings too");
+
+    // A wrong token does nothing; the webhook's Complete URL completes it, once.
+    let complete = payload["data"]["actions"]["complete"].as_str().unwrap();
+    let path = complete.split_once("/api/").map(|(_, rest)| format!("/api/{rest}")).unwrap();
+    let forged = format!("{}x", path);
+    expect_error(app.post(&forged, &Value::Null, None).await, 404, "NOT_FOUND").await;
+    let r = app.post(&path, &Value::Null, None).await;
+    assert_eq!(r.status(), 200, "{}", r.text().await.unwrap());
+    assert_eq!(json(r).await["data"], json!({ "action": "complete", "changed": true }));
+    let r = json(app.get(&format!("/api/reminders/{id}"), Some(&p.token)).await).await;
+    assert_eq!(r["data"]["status"], "completed");
+    assert_eq!(json(app.post(&path, &Value::Null, None).await).await["data"]["changed"], false);
+
+    // ntfy's Snooze action snoozes another by the person's default (10 minutes).
+    let due = Timestamp::from_second(app.now().as_second() + 60).unwrap();
+    let other = create(app, &p.token, json!({ "title": "水", "send_at": due.to_string() })).await;
+    app.run_until(due + SignedDuration::from_secs(1)).await;
+    let pushed = standins.wait_for(&topic, 2, 10).await;
+    let snooze = pushed[1]["message"]["actions"][1]["url"].as_str().unwrap();
+    let path = snooze.split_once("/api/").map(|(_, rest)| format!("/api/{rest}")).unwrap();
+    assert_eq!(app.post(&path, &Value::Null, None).await.status(), 200);
+    let r = json(app.get(&format!("/api/reminders/{other}"), Some(&p.token)).await).await;
+    assert!(r["data"]["snoozed_until"].is_string(), "{r}");
+}
+
+/// A channel that takes only the fallback gets it when no device showed the ring, after the
+/// delay; its test comes once a minute; failed sends in a row show it `failing`.
+async fn fallback_test_and_failing(app: &TestApp, sink: &PushSink, standins: &StandIns) {
+    let p = person(app, sink, json!({ "timezone": "UTC", "language": "en", "email_fallback_minutes": 1 })).await;
+    let topic = format!("t{}", uuid::Uuid::new_v4().simple());
+    let made = channel(app, &p.token, json!({ "kind": "ntfy", "url": format!("{}/{topic}", standins.base) })).await;
+    let id = made["id"].as_str().unwrap().to_owned();
+    let r = app.put(&format!("/api/channels/{id}"), &json!({ "use": { "rings": false, "fallback": true } }), &p.token).await;
+    assert_eq!(r.status(), 200);
+
+    let due = Timestamp::from_second(app.now().as_second() + 60).unwrap();
+    create(app, &p.token, json!({ "title": "Call Aki", "send_at": due.to_string() })).await;
+    app.run_until(due + SignedDuration::from_secs(30)).await;
+    assert_eq!(sink.wait_for(&p.device, 1, 10).await.len(), 1);
+    assert!(standins.received(&topic).await.is_empty(), "not a ring channel");
+    app.run_until(due + SignedDuration::from_secs(61)).await;
+    let got = standins.wait_for(&topic, 1, 10).await;
+    assert_eq!(got.len(), 1, "the fallback: {got:?}");
+    assert_eq!(got[0]["message"]["title"], "Call Aki");
+
+    // The test: once a minute.
+    assert_eq!(app.post(&format!("/api/channels/{id}/test"), &Value::Null, Some(&p.token)).await.status(), 202);
+    expect_error(app.post(&format!("/api/channels/{id}/test"), &Value::Null, Some(&p.token)).await, 429, "RATE_LIMITED").await;
+    let got = standins.wait_for(&topic, 2, 10).await;
+    assert_eq!(got[1]["message"]["title"], "Test notification");
+    assert!(got[1]["message"].get("actions").is_none());
+
+    // A server that fails: after three failed sends the channel shows failing.
+    standins.fail(&topic, 500).await;
+    for _ in 0..3 {
+        app.advance_clock(SignedDuration::from_secs(61));
+        assert_eq!(app.post(&format!("/api/channels/{id}/test"), &Value::Null, Some(&p.token)).await.status(), 202);
+        app.settle().await;
+    }
+    let status = || async { json(app.get("/api/channels", Some(&p.token)).await).await["data"][0]["status"].as_str().unwrap().to_owned() };
+    let start = std::time::Instant::now();
+    while status().await != "failing" && start.elapsed() < std::time::Duration::from_secs(30) {
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    assert_eq!(status().await, "failing");
+    standins.fail(&topic, 0).await;
+    app.advance_clock(SignedDuration::from_secs(61));
+    assert_eq!(app.post(&format!("/api/channels/{id}/test"), &Value::Null, Some(&p.token)).await.status(), 202);
+    let start = std::time::Instant::now();
+    while status().await != "active" && start.elapsed() < std::time::Duration::from_secs(30) {
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    assert_eq!(status().await, "active", "a success makes it active again");
+}
+
+async fn setup(backend: Backend, redis: bool) -> Option<(TestApp, PushSink, StandIns)> {
+    let Some(sink) = PushSink::start().await else {
+        unavailable("the push sink (pip install -r tests/pushsink/requirements.txt, set HIBIKI_TEST_PYTHON)");
+        return None;
+    };
+    let Some(standins) = StandIns::start().await else {
+        unavailable("the channel stand-ins (pip install -r tests/standins/requirements.txt, set HIBIKI_TEST_PYTHON)");
+        return None;
+    };
+    let options = Options { allow_private_push: true, redis, smtp: true, ..Default::default() };
+    let app = TestApp::spawn(backend, options).await?;
+    Some((app, sink, standins))
+}
+
+macro_rules! with_standins {
+    ($($name:ident),* $(,)?) => {$(
+        mod $name {
+            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            async fn sqlite_queues() {
+                if let Some((app, sink, standins)) = super::setup(crate::helpers::Backend::Sqlite, false).await {
+                    super::$name(&app, &sink, &standins).await;
+                    app.stop().await;
+                }
+            }
+            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            async fn postgres_and_redis() {
+                if let Some((app, sink, standins)) = super::setup(crate::helpers::Backend::Postgres, true).await {
+                    super::$name(&app, &sink, &standins).await;
+                    app.stop().await;
+                }
+            }
+        }
+    )*};
+}
+
+with_standins!(a_ring_reaches_each_channel_and_acts_from_it, fallback_test_and_failing);
