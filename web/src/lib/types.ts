@@ -116,6 +116,22 @@ export type SnoozeAllInput = Schemas['SnoozeAll'];
 export type SnoozeAllAnswer = Schemas['Snoozed'];
 /** The ways the settings page offers for the daily brief (a channel's id, set elsewhere, is kept as it is). */
 export const BRIEF_VIAS = ['push', 'email'] as const;
+/** A channel besides Web Push and email (GET /api/channels): ntfy, webhook, Telegram or LINE; `pending` until Telegram or LINE is linked, `failing` after failed sends. */
+export type Channel = Schemas['Channel'];
+export type ChannelKind = Schemas['ChannelKind'];
+export type ChannelStatus = Schemas['ChannelStatus'];
+/** What a channel is used for: every ring (`rings`), and/or the fallback when no device showed a ring. */
+export type ChannelUse = Schemas['ChannelUse'];
+/** POST /api/channels: ntfy `{url, token?}`, webhook `{url}`, telegram and line `{}`. */
+export type NewChannel = Schemas['NewChannel'];
+/** PUT /api/channels/{id}: only what is given changes. */
+export type ChannelPatch = Schemas['ChannelPatch'];
+/**
+ * POST /api/channels's answer: the channel, and a webhook's `secret` (only now). api.md adds
+ * Telegram's `link` and LINE's `code` and `friend_url`, not yet in the OpenAPI document (the
+ * server answers CHANNEL_UNAVAILABLE for both until they are built).
+ */
+export type CreatedChannel = Schemas['CreatedChannel'] & { link?: string | null; code?: string | null; friend_url?: string | null };
 /** `GET /api/site`: the operator's details and the error reporter's settings (null = off). */
 export type Site = Schemas['Site'];
 export type Operator = Schemas['Operator'];
