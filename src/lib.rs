@@ -193,14 +193,32 @@ impl Application {
                 config.vapid_subject(),
                 hibiki_worker::push::PushSettings::from_config(&config)?,
             )?;
-            let push = Arc::new(hibiki_worker::delivery::DeliveryContext::new(
-                db.clone(),
-                keys.clone(),
-                client,
-                retry,
-                config.public_url.to_string(),
-                clock.clone(),
-            ));
+            let bots = Arc::new(hibiki_common::infra::bots::Bots::from_config(&config));
+            let push = Arc::new(
+                hibiki_worker::delivery::DeliveryContext::new(
+                    db.clone(),
+                    keys.clone(),
+                    client,
+                    retry,
+                    config.public_url.to_string(),
+                    clock.clone(),
+                )
+                .with_bots(bots.clone()),
+            );
+            if bots.telegram_enabled() {
+                if config.public_url.scheme() == "https" {
+                    // Telegram calls the webhook; tell it where.
+                    let (bots, public_url) = (bots.clone(), config.public_url.to_string());
+                    tasks.spawn(async move {
+                        if let Err(e) = hibiki_worker::bots::set_telegram_webhook(&bots, &public_url).await {
+                            tracing::error!(error = %e, "could not set the Telegram webhook");
+                        }
+                    });
+                } else {
+                    let store = hibiki_common::infra::storage::Store { db: db.clone(), keys: keys.clone() };
+                    tasks.spawn(hibiki_worker::bots::poll_telegram(bots.clone(), store, queues.clone(), clock.clone(), shutdown.clone()));
+                }
+            }
             let mail = Arc::new(hibiki_worker::runner::MailContext {
                 mailer: hibiki_worker::mail::Mailer::from_config(&config)?,
                 store: hibiki_common::infra::storage::Store { db: db.clone(), keys: keys.clone() },

@@ -104,6 +104,8 @@ pub fn routes() -> Routes {
         .routes(routes!(channels::update, channels::delete))
         .routes(routes!(channels::test))
         .routes(routes!(channels::act))
+        .routes(routes!(channels::telegram_webhook))
+        .routes(routes!(channels::line_webhook))
         .routes(routes!(account::delete_account))
         .routes(routes!(account::test_email))
         .routes(routes!(admin::stats))

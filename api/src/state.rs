@@ -40,11 +40,14 @@ pub struct AppState {
     pub feeds: Arc<FeedCache>,
     /// What "now" is for every handler (a test steps it).
     pub clock: Clock,
+    /// The operator's Telegram bot and LINE channel.
+    pub bots: Arc<hibiki_common::infra::bots::Bots>,
 }
 
 impl AppState {
     pub fn new(config: Config, db: Db, keys: Keys, vapid: VapidKeys, queues: Queues, status: Arc<RuntimeStatus>, clock: Clock) -> AppState {
         let limiters = Arc::new(Limiters::new(config.auth_rate_per_minute, config.api_rate_per_minute));
+        let bots = Arc::new(hibiki_common::infra::bots::Bots::from_config(&config));
         AppState {
             config: Arc::new(config),
             store: Store { db, keys },
@@ -55,6 +58,7 @@ impl AppState {
             answers: Arc::new(Answers::default()),
             feeds: Arc::new(FeedCache::default()),
             clock,
+            bots,
         }
     }
 }

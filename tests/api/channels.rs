@@ -234,3 +234,138 @@ macro_rules! with_standins {
 }
 
 with_standins!(a_ring_reaches_each_channel_and_acts_from_it, fallback_test_and_failing);
+
+/// Telegram, read by long polling (no https public URL): the deep link's `/start <code>`
+/// links the chat, a ring comes with Complete and Snooze buttons, and a button press completes
+/// it as the chat's person; the webhook refuses updates without the secret.
+async fn telegram_links_by_deep_link_and_acts_from_its_buttons(app: &TestApp, sink: &PushSink, standins: &StandIns) {
+    let p = person(app, sink, json!({ "timezone": "UTC", "language": "ja", "email_fallback_minutes": null })).await;
+    let made = channel(app, &p.token, json!({ "kind": "telegram" })).await;
+    assert_eq!(made["status"], "pending");
+    let link = made["link"].as_str().unwrap();
+    let code = link.strip_prefix("https://t.me/hibiki_test_bot?start=").unwrap_or_else(|| panic!("{link}"));
+    let chat = 4_000_000 + i64::from(rand_u16());
+    // The person opens the link and presses Start; a stranger's wrong code links nothing.
+    standins.telegram_update(json!({ "message": { "message_id": 1, "chat": { "id": chat + 1, "type": "private" }, "from": { "id": chat + 1, "language_code": "en" }, "text": "/start nope" } })).await;
+    standins.telegram_update(json!({ "message": { "message_id": 2, "chat": { "id": chat, "type": "private" }, "from": { "id": chat, "language_code": "ja" }, "text": format!("/start {code}") } })).await;
+    let linked = standins.wait_for(&format!("telegram:{chat}"), 1, 15).await;
+    assert_eq!(linked.len(), 1, "{linked:?}");
+    assert!(linked[0]["message"]["text"].as_str().unwrap().contains("連携しました"), "{linked:?}");
+    let stranger = standins.wait_for(&format!("telegram:{}", chat + 1), 1, 15).await;
+    assert!(stranger[0]["message"]["text"].as_str().unwrap().contains("links nothing"), "{stranger:?}");
+    let listed = json(app.get("/api/channels", Some(&p.token)).await).await;
+    assert_eq!(listed["data"][0]["status"], "active", "{listed}");
+
+    let due = Timestamp::from_second(app.now().as_second() + 60).unwrap();
+    let id = create(app, &p.token, json!({ "title": "ゴミ出し", "send_at": due.to_string() })).await;
+    app.run_until(due + SignedDuration::from_secs(1)).await;
+    let got = standins.wait_for(&format!("telegram:{chat}"), 2, 15).await;
+    assert_eq!(got.len(), 2, "{got:?}");
+    let ring = &got[1]["message"];
+    assert!(ring["text"].as_str().unwrap().starts_with("ゴミ出し"), "{ring}");
+    let buttons = &ring["reply_markup"]["inline_keyboard"][0];
+    assert_eq!((buttons[0]["text"].as_str(), buttons[1]["text"].as_str()), (Some("完了"), Some("スヌーズ")));
+    let data = buttons[0]["callback_data"].as_str().unwrap().to_owned();
+    assert!(data.starts_with("complete:"), "{data}");
+
+    // A press from another Telegram account does nothing; the person's completes it.
+    standins.telegram_update(json!({ "callback_query": { "id": "q1", "from": { "id": chat + 1 }, "data": data } })).await;
+    standins
+        .telegram_update(json!({ "callback_query": { "id": "q2", "from": { "id": chat, "language_code": "ja" }, "data": data } }))
+        .await;
+    let answers = standins.wait_for("telegram-answers", 2, 15).await;
+    let mine = answers.iter().find(|a| a["callback_query_id"] == "q2").unwrap_or_else(|| panic!("{answers:?}"));
+    assert_eq!(mine["text"], "完了しました。");
+    let r = json(app.get(&format!("/api/reminders/{id}"), Some(&p.token)).await).await;
+    assert_eq!(r["data"]["status"], "completed");
+
+    // The webhook (for servers with an https URL) wants the secret Telegram was given.
+    let url = format!("{}/api/channels/telegram/webhook", app.base);
+    let update = json!({ "update_id": 99, "message": { "message_id": 3, "chat": { "id": chat }, "text": "hello" } });
+    assert_eq!(standins.telegram_deliver(&url, "wrong", update.clone()).await, 401);
+    let secret = hibiki_common::domain::bots::telegram_webhook_secret(crate::helpers::TELEGRAM_TOKEN);
+    assert_eq!(standins.telegram_deliver(&url, &secret, update).await, 200);
+}
+
+/// LINE: the code sent to the bot links the person's LINE account (the webhook's signature
+/// checked: a bad one is 401), a ring is pushed with the channel's token and postback
+/// buttons, and the Snooze postback snoozes it.
+async fn line_links_by_code_and_acts_from_its_postbacks(app: &TestApp, sink: &PushSink, standins: &StandIns) {
+    let p = person(app, sink, json!({ "timezone": "UTC", "language": "en", "email_fallback_minutes": null })).await;
+    let made = channel(app, &p.token, json!({ "kind": "line" })).await;
+    assert_eq!((made["status"].as_str(), made["friend_url"].as_str()), (Some("pending"), Some("https://line.me/R/ti/p/@hibiki-test")));
+    let code = made["code"].as_str().unwrap().to_owned();
+    let url = format!("{}/api/channels/line/webhook", app.base);
+    let user = format!("U{}", uuid::Uuid::new_v4().simple());
+    let message = |text: &str, token: &str| json!([{ "type": "message", "replyToken": token, "source": { "type": "user", "userId": user }, "message": { "type": "text", "id": "1", "text": text } }]);
+    // Signed with another secret: refused, nothing linked.
+    assert_eq!(standins.line_deliver(&url, "not the secret", message(&code, "r0")).await, 401);
+    assert_eq!(json(app.get("/api/channels", Some(&p.token)).await).await["data"][0]["status"], "pending");
+    // Typed with spaces and lower case, it still links.
+    let typed = format!("{} {}", code[..5].to_lowercase(), &code[5..]);
+    assert_eq!(standins.line_deliver(&url, crate::helpers::LINE_SECRET, message(&typed, "r1")).await, 200);
+    let replies = standins.wait_for("line-replies", 1, 15).await;
+    let reply = replies.iter().find(|r| r["replyToken"] == "r1").unwrap_or_else(|| panic!("{replies:?}"));
+    assert!(reply["messages"][0]["text"].as_str().unwrap().starts_with("Linked to Hibiki"), "{reply}");
+    assert_eq!(json(app.get("/api/channels", Some(&p.token)).await).await["data"][0]["status"], "active");
+
+    let due = Timestamp::from_second(app.now().as_second() + 60).unwrap();
+    let id = create(app, &p.token, json!({ "title": "Feed the cat", "send_at": due.to_string() })).await;
+    app.run_until(due + SignedDuration::from_secs(1)).await;
+    let pushed = standins.wait_for(&format!("line:{user}"), 1, 15).await;
+    assert_eq!(pushed.len(), 1, "{pushed:?}");
+    let template = &pushed[0]["messages"][0]["template"];
+    assert!(template["text"].as_str().unwrap().starts_with("Feed the cat"), "{template}");
+    let snooze = template["actions"][1]["data"].as_str().unwrap().to_owned();
+    assert!(snooze.starts_with("snooze:"), "{snooze}");
+    let postback =
+        json!([{ "type": "postback", "replyToken": "r2", "source": { "type": "user", "userId": user }, "postback": { "data": snooze } }]);
+    assert_eq!(standins.line_deliver(&url, crate::helpers::LINE_SECRET, postback).await, 200);
+    let r = json(app.get(&format!("/api/reminders/{id}"), Some(&p.token)).await).await;
+    assert!(r["data"]["snoozed_until"].is_string(), "{r}");
+    let replies = standins.wait_for("line-replies", 2, 15).await;
+    assert!(replies.iter().any(|r| r["replyToken"] == "r2" && r["messages"][0]["text"] == "Snoozed."), "{replies:?}");
+}
+
+fn rand_u16() -> u16 {
+    (uuid::Uuid::new_v4().as_u128() % 60_000) as u16
+}
+
+async fn setup_bots(backend: Backend, redis: bool) -> Option<(TestApp, PushSink, StandIns)> {
+    let Some(sink) = PushSink::start().await else {
+        unavailable("the push sink (pip install -r tests/pushsink/requirements.txt, set HIBIKI_TEST_PYTHON)");
+        return None;
+    };
+    let Some(standins) = StandIns::start().await else {
+        unavailable("the channel stand-ins (pip install -r tests/standins/requirements.txt, set HIBIKI_TEST_PYTHON)");
+        return None;
+    };
+    standins.bots().await;
+    let options = Options { allow_private_push: true, redis, bots_at: Some(standins.base.clone()), ..Default::default() };
+    let app = TestApp::spawn(backend, options).await?;
+    Some((app, sink, standins))
+}
+
+mod bots {
+    macro_rules! with_bots {
+        ($($name:ident),* $(,)?) => {$(
+            mod $name {
+                #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+                async fn sqlite_queues() {
+                    if let Some((app, sink, standins)) = super::super::setup_bots(crate::helpers::Backend::Sqlite, false).await {
+                        super::super::$name(&app, &sink, &standins).await;
+                        app.stop().await;
+                    }
+                }
+                #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+                async fn postgres_and_redis() {
+                    if let Some((app, sink, standins)) = super::super::setup_bots(crate::helpers::Backend::Postgres, true).await {
+                        super::super::$name(&app, &sink, &standins).await;
+                        app.stop().await;
+                    }
+                }
+            }
+        )*};
+    }
+    with_bots!(telegram_links_by_deep_link_and_acts_from_its_buttons, line_links_by_code_and_acts_from_its_postbacks);
+}

@@ -40,9 +40,16 @@ pub struct Options {
     /// Send-nows of one account may follow each other at once (tests of what a send does,
     /// not of its limit; the limit's own test keeps the real 10 s).
     pub send_now_at_once: bool,
+    /// The Telegram bot and the LINE channel, at the stand-ins at this base URL (tokens
+    /// [`TELEGRAM_TOKEN`], [`LINE_TOKEN`], [`LINE_SECRET`]).
+    pub bots_at: Option<String>,
     /// Any other setting, applied last.
     pub configure: Option<fn(&mut Config)>,
 }
+
+pub const TELEGRAM_TOKEN: &str = "123456:TEST-bot-token";
+pub const LINE_TOKEN: &str = "line-channel-access-token";
+pub const LINE_SECRET: &str = "line-channel-secret";
 
 pub struct TestApp {
     pub base: String,
@@ -185,6 +192,13 @@ impl TestApp {
         config.queue_namespace = format!("test-{}", uuid::Uuid::new_v4().simple());
         if options.send_now_at_once {
             config.send_now_interval_ms = 0;
+        }
+        if let Some(base) = &options.bots_at {
+            config.telegram_bot_token = Some(TELEGRAM_TOKEN.into());
+            config.telegram_api_url = base.parse().unwrap();
+            config.line_channel_access_token = Some(LINE_TOKEN.into());
+            config.line_channel_secret = Some(LINE_SECRET.into());
+            config.line_api_url = base.parse().unwrap();
         }
         if let Some(configure) = options.configure {
             configure(&mut config);
@@ -524,6 +538,32 @@ impl StandIns {
     /// `name` (a topic or a hook) answers `status` from now on (0: as it should).
     pub async fn fail(&self, name: &str, status: u16) {
         self.control(&format!("/_fail/{name}"), json!({ "status": status })).await;
+    }
+
+    /// The Telegram Bot API and the LINE channel take these tokens.
+    pub async fn bots(&self) {
+        self.control("/_telegram/setup", json!({ "token": TELEGRAM_TOKEN, "username": "hibiki_test_bot" })).await;
+        self.control("/_line/setup", json!({ "token": LINE_TOKEN, "basic_id": "@hibiki-test" })).await;
+    }
+
+    /// Queues a Telegram update (as a person's message or button press makes one).
+    pub async fn telegram_update(&self, update: Value) {
+        self.control("/_telegram/updates", update).await;
+    }
+
+    /// Delivers a Telegram update to a webhook URL with this secret token; answers its status.
+    pub async fn telegram_deliver(&self, url: &str, secret: &str, update: Value) -> u16 {
+        self.ask("/_telegram/deliver", json!({ "url": url, "secret": secret, "update": update })).await
+    }
+
+    /// Delivers LINE webhook events to a URL, signed with `secret`; answers its status.
+    pub async fn line_deliver(&self, url: &str, secret: &str, events: Value) -> u16 {
+        self.ask("/_line/deliver", json!({ "url": url, "secret": secret, "events": events })).await
+    }
+
+    async fn ask(&self, path: &str, body: Value) -> u16 {
+        let v: Value = self.client.post(format!("{}{path}", self.base)).json(&body).send().await.unwrap().json().await.unwrap();
+        v["status"].as_u64().unwrap() as u16
     }
 
     pub async fn received(&self, name: &str) -> Vec<Value> {

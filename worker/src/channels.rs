@@ -111,6 +111,29 @@ pub fn request(target: &ChannelTarget, m: &ChannelMessage, base: &str, now: Time
 /// the last status.
 pub async fn send(ctx: &DeliveryContext, target: &ChannelTarget, m: &ChannelMessage) -> (bool, Option<u16>) {
     let mut delay = ctx.retry.base.max(Duration::from_millis(200));
+    if matches!(target.kind, ChannelKind::Telegram | ChannelKind::Line) {
+        // Through the operator's bot.
+        for attempt in 1..=ATTEMPTS {
+            let sent = match target.kind {
+                ChannelKind::Telegram => crate::bots::send_telegram(&ctx.bots, &target.address, m).await,
+                _ => crate::bots::send_line(&ctx.bots, &target.address, m).await,
+            };
+            match sent {
+                Ok(()) => return (true, Some(200)),
+                Err(hibiki_common::infra::bots::BotError::Refused(status, why)) if status < 500 && status != 429 => {
+                    tracing::warn!(status, why, "the bot API refused a message");
+                    return (false, Some(status));
+                }
+                Err(e) if attempt < ATTEMPTS => {
+                    tracing::info!(error = %e, attempt, "a bot message failed for now");
+                    tokio::time::sleep(delay).await;
+                    delay *= 2;
+                }
+                Err(_) => return (false, None),
+            }
+        }
+        return (false, None);
+    }
     for attempt in 1..=ATTEMPTS {
         let Some((url, headers, body)) = request(target, m, &ctx.public_url, ctx.clock.now()) else {
             return (false, None);

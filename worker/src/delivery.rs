@@ -40,6 +40,8 @@ pub struct DeliveryContext {
     pub public_url: String,
     /// What "now" is: pushes go out at their entry's second by it.
     pub clock: Clock,
+    /// The operator's Telegram bot and LINE channel (none configured: both off).
+    pub bots: Arc<hibiki_common::infra::bots::Bots>,
     preparing: Semaphore,
     recorder: Recorder,
 }
@@ -48,7 +50,14 @@ impl DeliveryContext {
     /// Needs a tokio runtime: it starts the process's recorder task.
     pub fn new(db: Db, keys: Keys, client: PushClient, retry: RetryTiming, public_url: String, clock: Clock) -> DeliveryContext {
         let recorder = Recorder::start(db.clone());
-        DeliveryContext { db, keys, client, retry, public_url, clock, preparing: Semaphore::new(PREPARING_AT_ONCE), recorder }
+        let bots = Arc::new(hibiki_common::infra::bots::Bots::from_config(&hibiki_common::infra::config::Config::with_data_dir(".")));
+        DeliveryContext { db, keys, client, retry, public_url, clock, bots, preparing: Semaphore::new(PREPARING_AT_ONCE), recorder }
+    }
+
+    /// The same, with the operator's bots.
+    pub fn with_bots(mut self, bots: Arc<hibiki_common::infra::bots::Bots>) -> DeliveryContext {
+        self.bots = bots;
+        self
     }
 }
 
@@ -90,6 +99,13 @@ pub async fn run_job(ctx: &DeliveryContext, job: PushJob) -> Result<(), Delivery
         PushJob::Brief { user_id } => brief(ctx, &user_id).await,
         PushJob::ChannelFallback { log_id, user_id } => channel_fallback(ctx, &log_id, &user_id).await,
         PushJob::ChannelTest { channel_id } => channel_test(ctx, &channel_id).await,
+        PushJob::BotReply { reply } => {
+            // A reply that cannot go is not worth a retry storm: logged and dropped.
+            if let Err(e) = crate::bots::reply(&ctx.bots, &reply).await {
+                tracing::warn!(error = %e, "could not send a bot reply");
+            }
+            Ok(())
+        }
     }
 }
 

@@ -1,5 +1,6 @@
 //! Hibiki's workers: mail now; Web Push and housekeeping grow here.
 
+pub mod bots;
 pub mod brief;
 pub mod channels;
 pub mod delivery;

@@ -100,6 +100,12 @@ pub struct PushTexts {
     pub brief_snoozed: String,
     /// A brief with "hide content": only how many (`{{count}}`).
     pub brief_hidden: String,
+    /// The Telegram bot's and LINE channel's replies.
+    pub bot_linked: String,
+    pub bot_unknown_code: String,
+    pub bot_completed: String,
+    pub bot_snoozed: String,
+    pub bot_gone: String,
 }
 
 /// The push texts in `lang`.

@@ -1,16 +1,19 @@
 //! Channels (api.md "Channels"): a person's ntfy topics and webhooks (Telegram and LINE where
 //! the operator enabled them), their tests, and the action URLs a channel's message carries.
 
+use axum::body::Bytes;
 use axum::extract::{Path, Query, State};
+use axum::http::HeaderMap;
 use axum::http::StatusCode;
+use hibiki_common::domain::bots::{LineWebhook, TelegramUpdate};
 use hibiki_common::domain::channels::{
     self, Channel, ChannelKind, ChannelPatch, ChannelStatus, MAX_LABEL_CHARS, NewChannel, new_webhook_secret,
 };
-use hibiki_common::domain::ids::{ChannelId, LogId};
+use hibiki_common::domain::ids::{ChannelId, LogId, UserId};
 use hibiki_common::domain::states::NotificationAction;
 use hibiki_common::error::FieldCode;
 use hibiki_common::infra::jobs::PushJob;
-use hibiki_common::infra::storage::NewChannelRow;
+use hibiki_common::infra::storage::{NewChannelRow, link_code_hash};
 use hibiki_common::usecases::reminders::{self, NotificationAct, Proof};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
@@ -29,6 +32,15 @@ pub struct CreatedChannel {
     /// A webhook's signing secret (`whsec_…`), shown only now.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub secret: Option<String>,
+    /// Telegram: open this (`https://t.me/<bot>?start=<code>`) and press Start to link.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub link: Option<String>,
+    /// LINE: send this code to the bot to link.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub code: Option<String>,
+    /// LINE: the bot's add-friend link.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub friend_url: Option<String>,
 }
 
 /// The user's channels.
@@ -73,13 +85,108 @@ pub async fn create(
                 link_code: None,
             };
             let channel = db.create_channel(keys, &auth.user.id, row, now).await?;
-            CreatedChannel { channel, secret }
+            CreatedChannel { channel, secret, link: None, code: None, friend_url: None }
         }
-        // Telegram and LINE need the operator's bot, not enabled on this server.
-        ChannelKind::Telegram | ChannelKind::Line => return Err(ApiError::ChannelUnavailable),
+        ChannelKind::Telegram => {
+            if !state.bots.telegram_enabled() {
+                return Err(ApiError::ChannelUnavailable);
+            }
+            let bot = state.bots.telegram_username().await.map_err(|e| {
+                tracing::warn!(error = %e, "the Telegram bot could not be asked its name");
+                ApiError::Unavailable("telegram")
+            })?;
+            // A code no one can guess: the link is the whole secret.
+            let code = keys.token();
+            let hash = link_code_hash(keys, ChannelKind::Telegram, &code);
+            let row = NewChannelRow {
+                kind: input.kind,
+                label: "Telegram",
+                status: ChannelStatus::Pending,
+                address: None,
+                secret: None,
+                link_code: Some(&hash),
+            };
+            let channel = db.create_channel(keys, &auth.user.id, row, now).await?;
+            let link = format!("https://t.me/{bot}?start={code}");
+            CreatedChannel { channel, secret: None, link: Some(link), code: None, friend_url: None }
+        }
+        ChannelKind::Line => {
+            if !state.bots.line_enabled() {
+                return Err(ApiError::ChannelUnavailable);
+            }
+            let basic_id = state.bots.line_basic_id().await.map_err(|e| {
+                tracing::warn!(error = %e, "the LINE channel could not be asked its id");
+                ApiError::Unavailable("line")
+            })?;
+            // Typed by hand into LINE: ten letters and digits that cannot be confused.
+            let code = typed_code();
+            let hash = link_code_hash(keys, ChannelKind::Line, &code);
+            let row = NewChannelRow {
+                kind: input.kind,
+                label: "LINE",
+                status: ChannelStatus::Pending,
+                address: None,
+                secret: None,
+                link_code: Some(&hash),
+            };
+            let channel = db.create_channel(keys, &auth.user.id, row, now).await?;
+            let friend_url = format!("https://line.me/R/ti/p/{basic_id}");
+            CreatedChannel { channel, secret: None, link: None, code: Some(code), friend_url: Some(friend_url) }
+        }
     };
     metrics::counter!("hibiki_channels_created_total", "kind" => input.kind.as_str()).increment(1);
     Ok((StatusCode::CREATED, Answer(created)))
+}
+
+/// A link code to type: 10 characters of an alphabet without look-alikes (about 50 bits).
+fn typed_code() -> String {
+    const ALPHABET: &[u8] = b"ABCDEFGHJKLMNPQRSTUVWXYZ23456789";
+    let bytes: [u8; 10] = hibiki_common::infra::crypto::random_bytes();
+    bytes.iter().map(|b| ALPHABET[usize::from(*b) % ALPHABET.len()] as char).collect()
+}
+
+/// Telegram's updates (webhook mode): `/start <code>` links a pending channel; a ring's
+/// button completes or snoozes it. 401 without the secret Telegram was given.
+#[utoipa::path(post, path = "/api/channels/telegram/webhook", operation_id = "telegram_webhook", request_body = Object, tag = "channels",
+    responses((status = 200), (status = 401), (status = 404, description = "no Telegram bot on this server")))]
+pub async fn telegram_webhook(State(state): State<AppState>, headers: HeaderMap, body: Bytes) -> ApiResult<StatusCode> {
+    let Some(secret) = state.bots.telegram_webhook_secret() else { return Err(ApiError::NotFound) };
+    let given = headers.get("x-telegram-bot-api-secret-token").and_then(|v| v.to_str().ok()).unwrap_or_default();
+    if !hibiki_common::infra::crypto::hashes_equal(given.as_bytes(), secret.as_bytes()) {
+        return Err(ApiError::Unauthorized);
+    }
+    let update: TelegramUpdate = serde_json::from_slice(&body).map_err(|e| ApiError::InvalidJson(e.to_string()))?;
+    let (replies, acted) = hibiki_common::usecases::bots::telegram_update(&state.store, &update, state.clock.now()).await?;
+    queue_replies(&state, replies, acted.into_iter().collect()).await;
+    Ok(StatusCode::OK)
+}
+
+/// LINE's webhook events: a pending code sent to the bot links; a postback acts. 401 when
+/// `X-Line-Signature` is not the body's HMAC with the channel secret.
+#[utoipa::path(post, path = "/api/channels/line/webhook", operation_id = "line_webhook", request_body = Object, tag = "channels",
+    responses((status = 200), (status = 401), (status = 404, description = "no LINE channel on this server")))]
+pub async fn line_webhook(State(state): State<AppState>, headers: HeaderMap, body: Bytes) -> ApiResult<StatusCode> {
+    let Some(secret) = state.bots.line_secret() else { return Err(ApiError::NotFound) };
+    let signature = headers.get("x-line-signature").and_then(|v| v.to_str().ok()).unwrap_or_default();
+    if !hibiki_common::domain::bots::line_signature_valid(secret, &body, signature) {
+        return Err(ApiError::Unauthorized);
+    }
+    let webhook: LineWebhook = serde_json::from_slice(&body).map_err(|e| ApiError::InvalidJson(e.to_string()))?;
+    let (replies, completed) = hibiki_common::usecases::bots::line_events(&state.store, &webhook, state.clock.now()).await?;
+    queue_replies(&state, replies, completed).await;
+    Ok(StatusCode::OK)
+}
+
+/// Queues the bot's replies, and the `done` push for the others of what was completed.
+async fn queue_replies(state: &AppState, replies: Vec<hibiki_common::usecases::bots::BotReply>, completed: Vec<(UserId, LogId)>) {
+    for reply in replies {
+        if let Err(e) = state.queues.push(PushJob::BotReply { reply }).await {
+            tracing::warn!(error = %e, "could not queue a bot reply");
+        }
+    }
+    for (by, log_id) in completed {
+        crate::routes::reminders::tell_the_others(state, log_id, by).await;
+    }
 }
 
 /// Rename a channel, or choose what it is used for.

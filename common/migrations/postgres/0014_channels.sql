@@ -13,12 +13,16 @@ CREATE TABLE channels (
     address BYTEA,
     secret BYTEA,
     link_code TEXT,
+    -- A keyed hash of a linked Telegram chat's or LINE user's id: a bot's update finds its
+    -- channel by it (the address itself is sealed).
+    address_hash TEXT,
     failures BIGINT NOT NULL DEFAULT 0,
     tested_at BIGINT,
     created_at BIGINT NOT NULL
 );
 CREATE INDEX channels_user ON channels(user_id);
 CREATE UNIQUE INDEX channels_link_code ON channels(link_code);
+CREATE INDEX channels_address_hash ON channels(address_hash);
 
 -- One row per (entry, channel, purpose) sent: a ring or a fallback goes to a channel once,
 -- whatever runs twice.

@@ -4,6 +4,7 @@
 
 pub mod access;
 pub mod alarms;
+pub mod bots;
 pub mod brief;
 pub mod calendar;
 pub mod channels;

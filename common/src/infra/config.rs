@@ -127,6 +127,26 @@ pub struct Config {
     #[arg(long, env = "HIBIKI_PUSH_TIMEOUT_MS", default_value_t = 15000)]
     pub push_timeout_ms: u64,
 
+    /// The Telegram bot's token (from @BotFather); set, people can link Telegram.
+    #[arg(long, env = "HIBIKI_TELEGRAM_BOT_TOKEN", hide_env_values = true, value_parser = secret)]
+    pub telegram_bot_token: Option<SecretString>,
+
+    /// The Telegram Bot API's base URL (a local stand-in in tests).
+    #[arg(long, env = "HIBIKI_TELEGRAM_API_URL", default_value = "https://api.telegram.org")]
+    pub telegram_api_url: Url,
+
+    /// The LINE Messaging API channel's access token; with the secret, people can link LINE.
+    #[arg(long, env = "HIBIKI_LINE_CHANNEL_ACCESS_TOKEN", hide_env_values = true, value_parser = secret)]
+    pub line_channel_access_token: Option<SecretString>,
+
+    /// The LINE channel's secret: webhook signatures are checked with it.
+    #[arg(long, env = "HIBIKI_LINE_CHANNEL_SECRET", hide_env_values = true, value_parser = secret)]
+    pub line_channel_secret: Option<SecretString>,
+
+    /// The LINE Messaging API's base URL (a local stand-in in tests).
+    #[arg(long, env = "HIBIKI_LINE_API_URL", default_value = "https://api.line.me")]
+    pub line_api_url: Url,
+
     /// Who runs this Hibiki: shown on the privacy, terms and commercial-transaction-act pages.
     #[command(flatten)]
     pub operator: Operator,

@@ -202,6 +202,11 @@ impl Keys {
         people.iter().find(|u| hashes_equal(&given, &self.otp_hash("action", &u.to_string(), &log_id.to_string()))).copied()
     }
 
+    /// A keyed hash to look a secret value up by (a link code, a chat id), URL-safe base64.
+    pub fn lookup_hash(&self, purpose: &str, scope: &str, value: &str) -> String {
+        URL_SAFE_NO_PAD.encode(self.otp_hash(purpose, scope, value))
+    }
+
     /// A 256-bit random token, URL-safe base64.
     pub fn token(&self) -> String {
         let mut b = [0u8; 32];

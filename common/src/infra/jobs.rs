@@ -25,6 +25,8 @@ pub enum PushJob {
     ChannelFallback { log_id: LogId, user_id: UserId },
     /// `POST /api/channels/{id}/test`.
     ChannelTest { channel_id: ChannelId },
+    /// A reply of the Telegram bot or the LINE channel to what it heard.
+    BotReply { reply: crate::usecases::bots::BotReply },
 }
 
 /// Entries per `DeliverBatch` job: big enough that a burst is a few queue round trips, small

@@ -1,6 +1,7 @@
 //! Infrastructure: what talks to the world. Configuration, keys and sealing, the database
 //! (`storage`, whose `Store` owns the pool and the keys), the job queues and their jobs, files.
 
+pub mod bots;
 pub mod config;
 pub mod crypto;
 pub mod files;

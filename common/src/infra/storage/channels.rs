@@ -262,23 +262,41 @@ impl Db {
         Ok(())
     }
 
-    /// Links a pending channel by its link code's keyed hash to an address (a chat or user id);
-    /// answers whose channel it was.
-    pub async fn link_channel(&self, keys: &Keys, kind: ChannelKind, code_hash: &str, address: &str) -> Result<Option<UserId>> {
+    /// Links a pending channel by its link code to an address (a chat or user id); answers
+    /// whose channel it was. The code goes; the address is kept sealed, with a keyed hash to
+    /// find the channel by when the bot hears from it again.
+    pub async fn link_channel(&self, keys: &Keys, kind: ChannelKind, code: &str, address: &str) -> Result<Option<UserId>> {
         let row = sqlx::query("SELECT id, user_id FROM channels WHERE kind = $1 AND link_code = $2 AND status = 'pending'")
             .bind(kind.as_str())
-            .bind(code_hash)
+            .bind(link_code_hash(keys, kind, code))
             .fetch_optional(&self.pool)
             .await?;
         let Some(row) = row else { return Ok(None) };
         let id: ChannelId = row.try_get("id")?;
-        sqlx::query("UPDATE channels SET status = 'active', link_code = NULL, address = $2 WHERE id = $1")
+        sqlx::query("UPDATE channels SET status = 'active', link_code = NULL, address = $2, address_hash = $3 WHERE id = $1")
             .bind(id)
             .bind(keys.seal_str(&context(&id, "address"), address))
+            .bind(keys.lookup_hash("channel-address", kind.as_str(), address))
             .execute(&self.pool)
             .await?;
         Ok(Some(row.try_get("user_id")?))
     }
+
+    /// Whose linked channel of `kind` has this address (a Telegram chat, a LINE user).
+    pub async fn channel_owner(&self, keys: &Keys, kind: ChannelKind, address: &str) -> Result<Option<UserId>> {
+        Ok(sqlx::query_scalar(
+            "SELECT user_id FROM channels WHERE kind = $1 AND address_hash = $2 AND status <> 'pending' ORDER BY created_at LIMIT 1",
+        )
+        .bind(kind.as_str())
+        .bind(keys.lookup_hash("channel-address", kind.as_str(), address))
+        .fetch_optional(&self.pool)
+        .await?)
+    }
+}
+
+/// The keyed hash a pending channel's link code is kept as.
+pub fn link_code_hash(keys: &Keys, kind: ChannelKind, code: &str) -> String {
+    keys.lookup_hash("channel-link", kind.as_str(), code)
 }
 
 fn target_of(keys: &Keys, row: &sqlx::any::AnyRow) -> Result<ChannelTarget> {

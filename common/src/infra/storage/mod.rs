@@ -30,7 +30,7 @@ use sqlx::{AnyPool, Executor};
 
 pub use admin::{AdminStats, AdminUser, DeliveryCounts, TimelineBucket};
 pub use auth::{OtpRow, StoreOtp};
-pub use channels::{ChannelTarget, NewChannelRow, Purpose};
+pub use channels::{ChannelTarget, NewChannelRow, Purpose, link_code_hash};
 pub use claims::CLAIM_CHUNK;
 pub use delivery::{Claimed, DeliveryLog, DeviceDelivery, LATE_WINDOW, PendingDelivery};
 pub use fallback::{FALLBACKS_PER_DAY, FallbackClaim, FallbackMail, MAIL_KIND_FALLBACK};
