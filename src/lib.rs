@@ -203,7 +203,8 @@ impl Application {
                     config.public_url.to_string(),
                     clock.clone(),
                 )
-                .with_bots(bots.clone()),
+                .with_bots(bots.clone())
+                .with_queues(queues.clone()),
             );
             if bots.telegram_enabled() {
                 if config.public_url.scheme() == "https" {

@@ -309,9 +309,10 @@ impl Scheduler {
                 // The claim scheduled the next occurrence itself: put it in the wheel directly
                 // rather than reading it back.
                 let next = match claimed {
-                    Claimed::Deliver { log_id, late, next } => {
+                    Claimed::Deliver { log_id, late, next, also } => {
                         metrics::counter!("hibiki_scheduler_fired_total", "result" => if late { "late" } else { "on_time" }).increment(1);
                         log_ids.push(log_id);
+                        log_ids.extend(also);
                         next
                     }
                     Claimed::Missed { log_id, next } => {

@@ -10,18 +10,18 @@ use serde_json::{Value, json};
 use crate::helpers::{Backend, Options, PushSink, TestApp, json, unavailable, unique_email};
 
 /// Two people sharing a list, each with one device of the push sink.
-struct Household {
-    owner: Person,
-    guest: Person,
-    list: String,
+pub(crate) struct Household {
+    pub(crate) owner: Person,
+    pub(crate) guest: Person,
+    pub(crate) list: String,
 }
 
-struct Person {
-    token: String,
-    id: String,
-    email: String,
+pub(crate) struct Person {
+    pub(crate) token: String,
+    pub(crate) id: String,
+    pub(crate) email: String,
     /// The push sink's name for the device, and Hibiki's.
-    device: String,
+    pub(crate) device: String,
     subscription: String,
 }
 
@@ -44,7 +44,7 @@ async fn person(app: &TestApp, sink: &PushSink, language: &str) -> Person {
 }
 
 /// The owner (Japanese) makes a list and invites the guest (English), who accepts.
-async fn household(app: &TestApp, sink: &PushSink) -> Household {
+pub(crate) async fn household(app: &TestApp, sink: &PushSink) -> Household {
     let (owner, guest) = (person(app, sink, "ja").await, person(app, sink, "en").await);
     let r = app.post("/api/lists", &json!({ "name": "家" }), Some(&owner.token)).await;
     let list = json(r).await["data"]["id"].as_str().unwrap().to_owned();

@@ -189,6 +189,52 @@ async fn the_daily_brief_comes_at_its_minute(app: &TestApp, sink: &PushSink) {
     assert!(sink.received(&by_mail.device).await.is_empty(), "the email brief is not pushed too");
 }
 
+/// Repeat until done escalates: after one unanswered repeat the person gets an email, after
+/// two the other member of the list gets a push saying who has not done what since when, and
+/// their Complete ends it for everyone; a member outside the list is refused.
+async fn repeats_escalate_to_email_then_to_another_member(app: &TestApp, sink: &PushSink) {
+    let h = crate::households::household(app, sink).await;
+    let due = Timestamp::from_second(app.now().as_second() + 60).unwrap();
+    let body = |member: &str| {
+        json!({ "title": "薬をあげる", "send_at": due.to_string(), "list_id": h.list, "assignees": [h.owner.id],
+                "repeat_until_done": { "every_minutes": 5, "max_times": 3,
+                    "escalate": [{ "after_times": 1, "to": "email" }, { "after_times": 2, "to": "member", "member_id": member }] } })
+    };
+    let r = app.post("/api/reminders", &body(&uuid::Uuid::new_v4().to_string()), Some(&h.owner.token)).await;
+    expect_error(r, 400, "VALIDATION_FAILED").await;
+    let id = create(app, &h.owner.token, body(&h.guest.id)).await;
+    let r = json(app.get(&format!("/api/reminders/{id}"), Some(&h.owner.token)).await).await;
+    assert_eq!(r["data"]["repeat_until_done"]["escalate"][1]["member_id"], h.guest.id.as_str(), "{r}");
+
+    app.run_until(due + SignedDuration::from_secs(1)).await;
+    assert_eq!(sink.wait_for(&h.owner.device, 1, 10).await.len(), 1);
+    let mails_before = app.read_mails(&h.owner.email).len();
+    app.run_until(due + SignedDuration::from_secs(301)).await;
+    assert_eq!(sink.wait_for(&h.owner.device, 2, 10).await.len(), 2, "the first repeat");
+    let mails = app.mails_for(&h.owner.email, mails_before + 1).await;
+    assert!(mails.iter().any(|(s, _)| s == "まだ完了していません: 薬をあげる"), "{mails:?}");
+    assert!(sink.received(&h.guest.device).await.is_empty(), "not the member yet");
+
+    app.run_until(due + SignedDuration::from_secs(601)).await;
+    let theirs = sink.wait_for(&h.guest.device, 1, 10).await;
+    assert_eq!(theirs.len(), 1, "{theirs:?}");
+    let n = &theirs[0]["payload"]["notification"];
+    assert_eq!(n["title"], format!("{} has not done “薬をあげる” since {}", h.owner.email, hh_mm(due)));
+    // The member completes it from that push: for everyone, and the repeats stop.
+    let complete =
+        json!({ "reminder_id": id, "log_id": n["data"]["log_id"], "action": "complete", "action_token": n["data"]["action_token"] });
+    let r = app.post("/api/reminders?action=handle", &complete, None).await;
+    assert_eq!(r.status(), 200, "{}", r.text().await.unwrap());
+    assert_eq!(json(r).await["data"]["status"], "completed");
+    app.run_until(due + SignedDuration::from_mins(30)).await;
+    let mine = sink.received(&h.owner.device).await;
+    assert_eq!(mine.iter().filter(|p| p["payload"]["notification"]["data"]["type"] == "reminder").count(), 3, "no repeat after it");
+    assert_eq!(sink.received(&h.guest.device).await.len(), 1, "one escalation to the member");
+    let logs = json(app.get(&format!("/api/reminders/{id}/logs"), Some(&h.owner.token)).await).await;
+    let kinds: Vec<&str> = logs["data"].as_array().unwrap().iter().filter_map(|e| e["kind"].as_str()).collect();
+    assert_eq!(kinds.iter().filter(|k| **k == "escalation").count(), 2, "{kinds:?}");
+}
+
 async fn setup(backend: Backend, redis: bool) -> Option<(TestApp, PushSink)> {
     let Some(sink) = PushSink::start().await else {
         unavailable("the push sink (pip install -r tests/pushsink/requirements.txt, set HIBIKI_TEST_PYTHON)");
@@ -203,5 +249,6 @@ crate::push_sink_tests!(
     setup;
     quiet_hours_hold_rings_to_their_end_and_break_through_rings_at_once,
     snooze_all_snoozes_what_rang,
-    the_daily_brief_comes_at_its_minute
+    the_daily_brief_comes_at_its_minute,
+    repeats_escalate_to_email_then_to_another_member
 );

@@ -260,6 +260,16 @@ async fn prepare(mailer: &Mailer, store: &Store, job: &MailJob) -> Result<Option
                 crate::brief::mail(&brief, settings.language, &settings.timezone, settings.hide_notification_content, mailer.public_url());
             Ok(Some(Ready { to, subject, body, code: None, secret: None }))
         }
+        MailJob::Escalation { user_id, log_id } => {
+            let Some((to, _)) = db.mail_recipient(user_id).await.map_err(MailError::Store)? else { return Ok(None) };
+            match db.fallback_mail(keys, log_id, user_id).await.map_err(MailError::Store)? {
+                Some(m) if !m.settled => {
+                    let (subject, body) = render_escalation(&m, mailer.public_url());
+                    Ok(Some(Ready { to, subject, body, code: None, secret: None }))
+                }
+                _ => Ok(None),
+            }
+        }
         MailJob::Invite { invite_id, .. } => {
             let Some(m) = db.invite_mail(keys, invite_id).await.map_err(MailError::Store)? else {
                 tracing::info!(%invite_id, "invitation email dropped: it was sent, cancelled or accepted");
@@ -269,6 +279,17 @@ async fn prepare(mailer: &Mailer, store: &Store, job: &MailJob) -> Result<Option
             Ok(Some(Ready { to: m.to, subject, body, code: None, secret: Some(Secret::Invite(*invite_id)) }))
         }
     }
+}
+
+/// A repeat's escalation by email: the ring again, saying it went unanswered.
+pub fn render_escalation(m: &FallbackMail, public_url: &str) -> (String, String) {
+    let base = public_url.trim_end_matches('/');
+    let link = app_url(base, m.language, &format!("/reminders?reminder={}&from=email", m.reminder_id));
+    let at = when(m.occurrence_at, &m.timezone, m.language);
+    let description = m.description.as_deref().map(str::trim).filter(|d| !d.is_empty()).map(|d| format!("{d}\n")).unwrap_or_default();
+    let text = if m.hide_content { MailText::EscalationHidden } else { MailText::Escalation };
+    let Mail { subject, body } = text.fill(m.language, &[("title", &m.title), ("description", &description), ("at", &at), ("link", &link)]);
+    (subject, body)
 }
 
 /// An invitation mail, in the inviter's language: who invites (their address), the list, the

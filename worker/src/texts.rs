@@ -30,10 +30,15 @@ pub enum MailText {
     Invite,
     /// The daily brief.
     Brief,
+    /// A repeat that escalated to email.
+    Escalation,
+    EscalationHidden,
 }
 
 impl MailText {
-    pub const ALL: [MailText; 7] = [
+    pub const ALL: [MailText; 9] = [
+        MailText::Escalation,
+        MailText::EscalationHidden,
         MailText::SignInCode,
         MailText::SignInLink,
         MailText::Test,
@@ -59,6 +64,10 @@ impl MailText {
             (MailText::Invite, Language::En) => include_str!("../texts/en/invite.txt"),
             (MailText::Brief, Language::Ja) => include_str!("../texts/ja/brief.txt"),
             (MailText::Brief, Language::En) => include_str!("../texts/en/brief.txt"),
+            (MailText::Escalation, Language::Ja) => include_str!("../texts/ja/escalation.txt"),
+            (MailText::Escalation, Language::En) => include_str!("../texts/en/escalation.txt"),
+            (MailText::EscalationHidden, Language::Ja) => include_str!("../texts/ja/escalation_hidden.txt"),
+            (MailText::EscalationHidden, Language::En) => include_str!("../texts/en/escalation_hidden.txt"),
         }
     }
 
@@ -106,6 +115,10 @@ pub struct PushTexts {
     pub bot_completed: String,
     pub bot_snoozed: String,
     pub bot_gone: String,
+    /// An escalation to another member: `{{who}}` has not done `{{title}}` since `{{time}}`.
+    pub escalation_title: String,
+    /// The same with "hide content" (no `{{title}}`).
+    pub escalation_hidden: String,
 }
 
 /// The push texts in `lang`.

@@ -35,3 +35,7 @@ CREATE TABLE channel_sends (
     created_at BIGINT NOT NULL,
     PRIMARY KEY (log_id, channel_id, purpose)
 );
+
+-- An escalation entry (kind 'escalation'): the step it carries out (JSON {after_times, to,
+-- member_id?}), for the people its repeat rang for.
+ALTER TABLE delivery_logs ADD COLUMN escalation TEXT;

@@ -25,13 +25,100 @@ pub struct Alert {
 }
 
 /// Ring the occurrence again every `every_minutes` until Complete or Snooze, at most
-/// `max_times` more times.
+/// `max_times` more times; `escalate` reaches further after so many unanswered repeats.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 pub struct RepeatUntilDone {
     #[schema(minimum = 1, maximum = 60)]
     pub every_minutes: u32,
     #[schema(minimum = 1, maximum = 20)]
     pub max_times: u32,
+    /// Up to 3 steps, each once per occurrence.
+    #[serde(default, skip_serializing_if = "Escalation::is_empty")]
+    #[schema(value_type = Vec<EscalationStep>)]
+    pub escalate: Escalation,
+}
+
+/// At most this many escalation steps.
+pub const MAX_ESCALATION_STEPS: usize = 3;
+
+/// Where an escalation step sends the ring.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum EscalateTo {
+    /// An email to the person, at once.
+    Email,
+    /// Every channel the person linked.
+    Channels,
+    /// Another member of the shared list (`member_id`).
+    Member,
+}
+
+impl EscalateTo {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            EscalateTo::Email => "email",
+            EscalateTo::Channels => "channels",
+            EscalateTo::Member => "member",
+        }
+    }
+}
+
+/// After `after_times` unanswered repeats, the ring goes `to` email, the person's channels,
+/// or a member of the list.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+pub struct EscalationStep {
+    #[schema(minimum = 1, maximum = 20)]
+    pub after_times: u32,
+    pub to: EscalateTo,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Option<String>)]
+    pub member_id: Option<crate::domain::ids::UserId>,
+}
+
+/// The steps, in a fixed room so the repeat stays a plain value (at most three).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Escalation([Option<EscalationStep>; MAX_ESCALATION_STEPS]);
+
+impl Escalation {
+    pub fn is_empty(&self) -> bool {
+        self.0.iter().all(Option::is_none)
+    }
+
+    pub fn steps(&self) -> impl Iterator<Item = &EscalationStep> {
+        self.0.iter().flatten()
+    }
+
+    pub fn from_steps(steps: &[EscalationStep]) -> Option<Escalation> {
+        let mut room = [None; MAX_ESCALATION_STEPS];
+        if steps.len() > MAX_ESCALATION_STEPS {
+            return None;
+        }
+        for (slot, step) in room.iter_mut().zip(steps) {
+            *slot = Some(*step);
+        }
+        Some(Escalation(room))
+    }
+}
+
+impl Serialize for Escalation {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(self.steps())
+    }
+}
+
+impl<'de> Deserialize<'de> for Escalation {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Escalation, D::Error> {
+        let steps = Vec::<EscalationStep>::deserialize(d)?;
+        Escalation::from_steps(&steps).ok_or_else(|| serde::de::Error::custom("at most 3 escalation steps"))
+    }
+}
+
+/// The escalation steps due when the repeat at `rang` of `occurrence` rings: those after as
+/// many repeats as this one is.
+pub fn steps_due(repeat: &RepeatUntilDone, occurrence: Timestamp, rang: Timestamp) -> Vec<EscalationStep> {
+    let every = i64::from(repeat.every_minutes.max(1)) * 60;
+    let index = rang.duration_since(occurrence).as_secs() / every;
+    repeat.escalate.steps().filter(|s| i64::from(s.after_times) == index).copied().collect()
 }
 
 /// A reminder's alerts and repeat, as stored beside it.
@@ -92,6 +179,20 @@ pub fn check(alerts: &mut Vec<Alert>, repeat: Option<&RepeatUntilDone>, errors: 
                 FieldCode::OutOfRange.because("max_times must be between 1 and 20").with("min", 1).with("max", 20),
             );
         }
+        for step in r.escalate.steps() {
+            if step.after_times < 1 || step.after_times > r.max_times.min(20) {
+                errors.add(
+                    "repeat_until_done.escalate",
+                    FieldCode::OutOfRange
+                        .because("after_times must be between 1 and max_times")
+                        .with("min", 1)
+                        .with("max", i64::from(r.max_times.min(20))),
+                );
+            }
+            if (step.to == EscalateTo::Member) != step.member_id.is_some() {
+                errors.add("repeat_until_done.escalate", FieldCode::Required.because("member_id goes with to: member, and only with it"));
+            }
+        }
     }
 }
 
@@ -132,6 +233,29 @@ pub fn next_repeat(repeat: &RepeatUntilDone, occurrence: Timestamp, rang: Timest
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn escalation_steps_come_after_their_number_of_repeats_and_are_checked() {
+        let steps: Vec<EscalationStep> =
+            serde_json::from_str(r#"[{"after_times": 2, "to": "email"}, {"after_times": 3, "to": "channels"}]"#).unwrap();
+        let r = RepeatUntilDone { every_minutes: 5, max_times: 3, escalate: Escalation::from_steps(&steps).unwrap() };
+        let o = at("2026-11-26T09:00:00Z");
+        assert!(steps_due(&r, o, at("2026-11-26T09:05:00Z")).is_empty());
+        assert_eq!(steps_due(&r, o, at("2026-11-26T09:10:00Z"))[0].to, EscalateTo::Email);
+        assert_eq!(steps_due(&r, o, at("2026-11-26T09:15:00Z"))[0].to, EscalateTo::Channels);
+        // Four steps do not fit; a step past max_times, or a member step without a member, is refused.
+        assert!(serde_json::from_str::<RepeatUntilDone>(r#"{"every_minutes": 5, "max_times": 3, "escalate": [{"after_times":1,"to":"email"},{"after_times":1,"to":"email"},{"after_times":1,"to":"email"},{"after_times":1,"to":"email"}]}"#).is_err());
+        let mut errors = FieldErrors::default();
+        let bad: RepeatUntilDone = serde_json::from_str(
+            r#"{"every_minutes": 5, "max_times": 3, "escalate": [{"after_times": 4, "to": "email"}, {"after_times": 1, "to": "member"}]}"#,
+        )
+        .unwrap();
+        check(&mut vec![], Some(&bad), &mut errors);
+        assert!(errors.into_result().is_err());
+        assert_eq!(serde_json::to_value(r).unwrap()["escalate"][1]["to"], "channels");
+        let plain = RepeatUntilDone { every_minutes: 5, max_times: 3, escalate: Escalation::default() };
+        assert!(serde_json::to_value(plain).unwrap().get("escalate").is_none());
+    }
     use crate::domain::recurrence::Recurrence;
     use jiff::tz::TimeZone;
 
@@ -171,7 +295,7 @@ mod tests {
 
     #[test]
     fn repeats_stop_after_max_times() {
-        let r = RepeatUntilDone { every_minutes: 5, max_times: 2 };
+        let r = RepeatUntilDone { every_minutes: 5, max_times: 2, escalate: Escalation::default() };
         let o = at("2026-11-25T09:00:00Z");
         assert_eq!(next_repeat(&r, o, o), Some(at("2026-11-25T09:05:00Z")));
         assert_eq!(next_repeat(&r, o, at("2026-11-25T09:05:00Z")), Some(at("2026-11-25T09:10:00Z")));
@@ -182,14 +306,14 @@ mod tests {
     fn checks_and_normalizes() {
         let mut a = alerts(&[0, 30, 30, 1440]);
         let mut errors = FieldErrors::default();
-        check(&mut a, Some(&RepeatUntilDone { every_minutes: 5, max_times: 3 }), &mut errors);
+        check(&mut a, Some(&RepeatUntilDone { every_minutes: 5, max_times: 3, escalate: Escalation::default() }), &mut errors);
         assert!(errors.is_empty());
         assert_eq!(a, alerts(&[1440, 30, 0]));
         for (mut bad, repeat) in [
             (alerts(&[1, 2, 3, 4, 5, 6]), None),
             (alerts(&[10_081]), None),
-            (alerts(&[0]), Some(RepeatUntilDone { every_minutes: 0, max_times: 3 })),
-            (alerts(&[0]), Some(RepeatUntilDone { every_minutes: 5, max_times: 21 })),
+            (alerts(&[0]), Some(RepeatUntilDone { every_minutes: 0, max_times: 3, escalate: Escalation::default() })),
+            (alerts(&[0]), Some(RepeatUntilDone { every_minutes: 5, max_times: 21, escalate: Escalation::default() })),
         ] {
             let mut errors = FieldErrors::default();
             check(&mut bad, repeat.as_ref(), &mut errors);

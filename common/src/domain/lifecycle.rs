@@ -330,7 +330,7 @@ mod tests {
     fn alarms(before: &[u32], repeat: Option<(u32, u32)>) -> Alarms {
         Alarms {
             alerts: before.iter().map(|&before_minutes| Alert { before_minutes }).collect(),
-            repeat: repeat.map(|(every_minutes, max_times)| RepeatUntilDone { every_minutes, max_times }),
+            repeat: repeat.map(|(every_minutes, max_times)| RepeatUntilDone { every_minutes, max_times, escalate: Default::default() }),
         }
     }
 

@@ -89,6 +89,8 @@ word_enum! {
         Repeat = "repeat",
         Snooze = "snooze",
         SendNow = "send_now",
+        /// A repeat-until-done step that reached further (email, channels, another member).
+        Escalation = "escalation",
     }
 }
 

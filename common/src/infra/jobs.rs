@@ -62,6 +62,8 @@ pub enum MailJob {
     Invite { user_id: UserId, invite_id: InviteId },
     /// The person's daily brief by email, composed when it is sent.
     Brief { user_id: UserId },
+    /// A repeat-until-done escalation step: the ring by email, at once.
+    Escalation { user_id: UserId, log_id: LogId },
 }
 
 impl MailJob {
@@ -72,7 +74,8 @@ impl MailJob {
             MailJob::Test { user_id, .. }
             | MailJob::Fallback { user_id, .. }
             | MailJob::Invite { user_id, .. }
-            | MailJob::Brief { user_id } => Some(user_id),
+            | MailJob::Brief { user_id }
+            | MailJob::Escalation { user_id, .. } => Some(user_id),
         }
     }
 }

@@ -5,7 +5,7 @@
 use jiff::Timestamp;
 
 use crate::Result;
-use crate::domain::alarms::{self, Alarms};
+use crate::domain::alarms::{self, Alarms, RepeatUntilDone};
 use crate::domain::ids::{ListId, LogId, ReminderId, UserId};
 use crate::domain::lifecycle::{self, Event, Ring, Subject};
 use crate::domain::lists::{self, Placement};
@@ -35,6 +35,19 @@ async fn place(
     Ok(Some(Placement { list_id, owner, created_by: *user_id, assignees, rotate }))
 }
 
+/// An escalation to a member goes to a member of the reminder's list.
+async fn check_escalation(store: &Store, list_id: &ListId, repeat: Option<&RepeatUntilDone>, errors: &mut FieldErrors) -> Result<()> {
+    let wanted: Vec<UserId> = repeat.map(|r| r.escalate.steps().filter_map(|s| s.member_id).collect()).unwrap_or_default();
+    if wanted.is_empty() {
+        return Ok(());
+    }
+    let members = store.db.member_ids(list_id).await?;
+    if wanted.iter().any(|m| !members.contains(m)) {
+        errors.add("repeat_until_done.escalate", FieldCode::InvalidChoice.because("member_id must be a member of the reminder's list"));
+    }
+    Ok(())
+}
+
 /// Creates a reminder from what the client sent; its zone is the user's when it names none,
 /// its list the user's default list.
 pub async fn create(store: &Store, user_id: &UserId, input: ReminderInput, now: Timestamp) -> Result<Reminder> {
@@ -58,6 +71,9 @@ pub async fn create(store: &Store, user_id: &UserId, input: ReminderInput, now: 
     reminder::check_timing(&mut timing, true, now, &mut errors);
     let mut alarms = Alarms { alerts: input.alerts.unwrap_or_else(alarms::default_alerts), repeat: input.repeat_until_done };
     alarms::check(&mut alarms.alerts, alarms.repeat.as_ref(), &mut errors);
+    if let Some(place) = &place {
+        check_escalation(store, &place.list_id, alarms.repeat.as_ref(), &mut errors).await?;
+    }
     errors.into_result()?;
     let place = place.expect("a missing list is a field error");
     store.db.create_reminder(&store.keys, &place, &contents, &timing, &alarms, now).await
@@ -88,6 +104,9 @@ pub async fn edit(store: &Store, user_id: &UserId, id: &ReminderId, mut patch: R
         r.assignees = place.assignees;
         r.rotate = place.rotate;
     }
+    let mut errors = FieldErrors::default();
+    check_escalation(store, &r.list_id, r.repeat_until_done.as_ref(), &mut errors).await?;
+    errors.into_result()?;
     store.db.save_reminder(&store.keys, user_id, &previous_owner, &r, applied, now).await
 }
 

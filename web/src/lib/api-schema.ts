@@ -1045,7 +1045,7 @@ export interface components {
          * @description Why an entry was made.
          * @enum {string}
          */
-        EntryKind: "occurrence" | "alert" | "repeat" | "snooze" | "send_now";
+        EntryKind: "occurrence" | "alert" | "repeat" | "snooze" | "send_now" | "escalation";
         /**
          * @description What happened to a delivery log entry.
          * @enum {string}
@@ -1077,6 +1077,21 @@ export interface components {
              * @description Sampling the product spec fixes (§9): traces 0.1, session replay 0.01, replay on error 0.1.
              */
             traces_sample_rate: number;
+        };
+        /**
+         * @description Where an escalation step sends the ring.
+         * @enum {string}
+         */
+        EscalateTo: "email" | "channels" | "member";
+        /**
+         * @description After `after_times` unanswered repeats, the ring goes `to` email, the person's channels,
+         *     or a member of the list.
+         */
+        EscalationStep: {
+            /** Format: int32 */
+            after_times: number;
+            member_id?: string | null;
+            to: components["schemas"]["EscalateTo"];
         };
         /**
          * @description What is wrong with a field, as a machine code from a closed set (api.md: clients translate
@@ -1538,9 +1553,11 @@ export interface components {
         RemindersPostBody: components["schemas"]["ReminderInput"] | components["schemas"]["HandleRequest"];
         /**
          * @description Ring the occurrence again every `every_minutes` until Complete or Snooze, at most
-         *     `max_times` more times.
+         *     `max_times` more times; `escalate` reaches further after so many unanswered repeats.
          */
         RepeatUntilDone: {
+            /** @description Up to 3 steps, each once per occurrence. */
+            escalate?: components["schemas"]["EscalationStep"][];
             /** Format: int32 */
             every_minutes: number;
             /** Format: int32 */

@@ -192,6 +192,7 @@ impl Db {
         }
         insert_holds(&mut tx, &holds).await?;
         put_held(&mut tx, &held_again).await?;
+        let escalations = escalate(&mut tx, &planned, &outcomes, now).await?;
         for (id, people) in &later_snoozes {
             put_snoozes(&mut tx, id, people).await?;
         }
@@ -224,7 +225,7 @@ impl Db {
                 (Some(entry), Some(log_id)) => match entry.status {
                     EntryStatus::Missed => Claimed::Missed { log_id, next },
                     EntryStatus::Held => Claimed::Held { next },
-                    _ => Claimed::Deliver { log_id, late: entry.late, next },
+                    _ => Claimed::Deliver { log_id, late: entry.late, next, also: escalations.get(&log_id).cloned().unwrap_or_default() },
                 },
                 // Merged into a ring held already: nothing to deliver, but what follows stands.
                 (None, _) if !holds.is_empty() => Claimed::Held { next },
@@ -245,6 +246,43 @@ struct Planned<'a> {
     for_users: Option<Vec<UserId>>,
     /// Its people in quiet hours.
     holds: Vec<(UserId, Hold)>,
+}
+
+/// Logs the escalation steps due with each repeat that rings now (not held): an entry of kind
+/// `escalation` per step, for the people the repeat rang for, a millisecond apart after it.
+async fn escalate(
+    conn: &mut sqlx::AnyConnection,
+    planned: &[Planned<'_>],
+    outcomes: &[super::fires::Outcome],
+    now: Timestamp,
+) -> Result<HashMap<crate::domain::ids::LogId, Vec<crate::domain::ids::LogId>>> {
+    let mut made = HashMap::new();
+    for (p, outcome) in planned.iter().zip(outcomes) {
+        let (Some(entry), Some(log_id), Some(repeat)) = (p.plan.entry, outcome.logged, p.row.alarms.repeat.as_ref()) else { continue };
+        if p.kind != FireKind::Repeat || entry.status != EntryStatus::Queued {
+            continue;
+        }
+        let occurrence = entry.occurrence_of.unwrap_or(entry.occurrence_at);
+        for (k, step) in crate::domain::alarms::steps_due(repeat, occurrence, entry.occurrence_at).iter().enumerate() {
+            let id = crate::domain::ids::LogId::generate();
+            sqlx::query(
+                "INSERT INTO delivery_logs (id, reminder_id, user_id, occurrence_at, status, late, created_at, kind, occurrence_of, for_users, escalation)
+                 VALUES ($1, $2, $3, $4, 'queued', 0, $5, 'escalation', $6, $7, $8) ON CONFLICT (reminder_id, occurrence_at) DO NOTHING",
+            )
+            .bind(id)
+            .bind(p.id)
+            .bind(p.row.user_id)
+            .bind(to_millis(entry.occurrence_at) + k as i64 + 1)
+            .bind(to_millis(now))
+            .bind(to_millis(occurrence))
+            .bind(p.for_users.as_ref().map(serde_json::to_string).transpose()?)
+            .bind(serde_json::to_string(step)?)
+            .execute(&mut *conn)
+            .await?;
+            made.entry(log_id).or_insert_with(Vec::new).push(id);
+        }
+    }
+    Ok(made)
 }
 
 /// Decides who of each claimed ring's people it is held for ([`quiet::holds`]), at the

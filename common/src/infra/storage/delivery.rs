@@ -22,8 +22,9 @@ pub use crate::domain::lifecycle::LATE_WINDOW;
 pub enum Claimed {
     /// Someone else claimed it first, or it changed since it was read.
     Gone,
-    /// A delivery log entry to push; `next` is the occurrence fire the claim scheduled.
-    Deliver { log_id: LogId, late: bool, next: Option<Timestamp> },
+    /// A delivery log entry to push; `next` is the occurrence fire the claim scheduled;
+    /// `also`: escalation entries its repeat made, to deliver with it.
+    Deliver { log_id: LogId, late: bool, next: Option<Timestamp>, also: Vec<LogId> },
     /// Too late to deliver; logged as missed.
     Missed { log_id: LogId, next: Option<Timestamp> },
     /// Held for quiet hours: delivered when its `held` fire releases it.

@@ -39,6 +39,8 @@ pub struct Outgoing {
     pub late: bool,
     /// None when the reminder was deleted since it fell due.
     pub content: Option<OutgoingContent>,
+    /// An escalation entry's step.
+    pub escalation: Option<crate::domain::alarms::EscalationStep>,
 }
 
 #[derive(Debug, Clone)]
@@ -104,7 +106,7 @@ impl Db {
         let mut out = Vec::with_capacity(log_ids.len());
         for chunk in log_ids.chunks(ROWS) {
             let sql = format!(
-                "SELECT l.id, l.reminder_id, l.user_id, l.occurrence_at, l.late, l.kind, l.for_users, r.id AS found, r.title, r.description,
+                "SELECT l.id, l.reminder_id, l.user_id, l.occurrence_at, l.late, l.kind, l.for_users, l.escalation, r.id AS found, r.title, r.description,
                      r.send_to, r.list_id, r.assignees
                  FROM delivery_logs l
                  LEFT JOIN reminders r ON r.id = l.reminder_id AND r.user_id = l.user_id
@@ -177,10 +179,20 @@ impl Db {
                     late: row.try_get::<i64, _>("late")? != 0,
                     reminder_id,
                     content,
+                    escalation: row.try_get::<Option<String>, _>("escalation")?.and_then(|s| serde_json::from_str(&s).ok()),
                 });
             }
         }
         Ok(out)
+    }
+
+    /// One person's notification settings (None: the account is gone).
+    pub async fn recipient(&self, user_id: &UserId) -> Result<Option<Recipient>> {
+        let row = sqlx::query("SELECT id AS user_id, language, hide_notification_content, timezone FROM users WHERE id = $1")
+            .bind(user_id)
+            .fetch_optional(&self.pool)
+            .await?;
+        row.as_ref().map(recipient_of).transpose()
     }
 
     /// The members of each list with their notification settings, in the order they joined.
