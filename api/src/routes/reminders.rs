@@ -131,6 +131,7 @@ pub struct HandleRequest {
 /// the type its action names.
 #[derive(ToSchema)]
 #[serde(untagged)]
+#[allow(clippy::large_enum_variant, reason = "a schema for the document, never built")]
 pub enum RemindersPostBody {
     Create(ReminderInput),
     Handle(HandleRequest),
