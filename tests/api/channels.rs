@@ -123,6 +123,20 @@ async fn a_ring_reaches_each_channel_and_acts_from_it(app: &TestApp, sink: &Push
     assert_eq!((payload["type"].as_str(), payload["data"]["title"].as_str()), (Some("reminder.ring"), Some("薬")), "{hooked:?}");
     assert_eq!(payload["data"]["reminder_id"], id);
     assert_eq!(sink.wait_for(&p.device, 1, 10).await.len(), 1, "the device rings too");
+    // The status page counts the last hour's sends by kind; Telegram is off on this server.
+    let start = std::time::Instant::now();
+    let health = loop {
+        let status = json(app.get("/api/status", None).await).await;
+        let channels = status["data"]["channels"].as_array().cloned().unwrap_or_default();
+        let ntfy = channels.iter().find(|c| c["kind"] == "ntfy").cloned().unwrap_or_default();
+        if ntfy["sent_1h"].as_i64().unwrap_or(0) >= 1 || start.elapsed() > std::time::Duration::from_secs(10) {
+            break channels;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+    };
+    let of = |kind: &str| health.iter().find(|c| c["kind"] == kind).cloned().unwrap_or_default();
+    assert_eq!(of("ntfy")["status"], "ok", "{health:?}");
+    assert_eq!(of("telegram")["status"], "off", "{health:?}");
 
     // A wrong token does nothing; the webhook's Complete URL completes it, once.
     let complete = payload["data"]["actions"]["complete"].as_str().unwrap();

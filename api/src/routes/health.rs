@@ -100,6 +100,42 @@ pub struct StatusSummary {
     pub holidays_until: jiff::civil::Date,
     /// `ok`, `expiring` (within 90 days) or `expired`.
     pub holidays: &'static str,
+    /// Each kind of channel: on or off on this server, and its sends in the last hour.
+    pub channels: Vec<ChannelHealth>,
+}
+
+/// A kind of channel's health.
+#[derive(Serialize, ToSchema, Clone)]
+pub struct ChannelHealth {
+    pub kind: hibiki_common::domain::channels::ChannelKind,
+    /// `off` (Telegram or LINE without the operator's bot), `idle` (nothing sent in the last
+    /// hour), `ok`, or `failing` (more than half of the last hour's sends failed).
+    pub status: &'static str,
+    pub sent_1h: i64,
+    pub failed_1h: i64,
+}
+
+async fn channel_health(state: &AppState, since: Timestamp) -> ApiResult<Vec<ChannelHealth>> {
+    use hibiki_common::domain::channels::ChannelKind;
+    let counts = state.store.db.channel_send_counts(since).await?;
+    Ok([ChannelKind::Ntfy, ChannelKind::Webhook, ChannelKind::Telegram, ChannelKind::Line]
+        .into_iter()
+        .map(|kind| {
+            let (sent_1h, failed_1h) = counts.get(kind.as_str()).copied().unwrap_or((0, 0));
+            let on = match kind {
+                ChannelKind::Telegram => state.bots.telegram_enabled(),
+                ChannelKind::Line => state.bots.line_enabled(),
+                _ => true,
+            };
+            let status = match (on, sent_1h + failed_1h) {
+                (false, _) => "off",
+                (true, 0) => "idle",
+                (true, _) if failed_1h > sent_1h => "failing",
+                _ => "ok",
+            };
+            ChannelHealth { kind, status, sent_1h, failed_1h }
+        })
+        .collect())
 }
 
 /// Unix ms when a scheduler last showed life: its tick when it runs in this process, else the
@@ -141,5 +177,6 @@ async fn summarize(state: &AppState) -> ApiResult<StatusSummary> {
         timeline_1h,
         holidays_until: hibiki_common::domain::holidays::table().last,
         holidays: hibiki_common::domain::holidays::table().coverage_now(),
+        channels: channel_health(state, hour_ago).await?,
     })
 }

@@ -913,6 +913,19 @@ export interface components {
             status: components["schemas"]["ChannelStatus"];
             use: components["schemas"]["ChannelUse"];
         };
+        /** @description A kind of channel's health. */
+        ChannelHealth: {
+            /** Format: int64 */
+            failed_1h: number;
+            kind: components["schemas"]["ChannelKind"];
+            /** Format: int64 */
+            sent_1h: number;
+            /**
+             * @description `off` (Telegram or LINE without the operator's bot), `idle` (nothing sent in the last
+             *     hour), `ok`, or `failing` (more than half of the last hour's sends failed).
+             */
+            status: string;
+        };
         /** @enum {string} */
         ChannelKind: "ntfy" | "webhook" | "telegram" | "line";
         /** @description `PUT /api/channels/{id}` body. */
@@ -1698,6 +1711,8 @@ export interface components {
          */
         StatusFilter: "active" | "archived" | "all";
         StatusSummary: {
+            /** @description Each kind of channel: on or off on this server, and its sends in the last hour. */
+            channels: components["schemas"]["ChannelHealth"][];
             deliveries_1h: components["schemas"]["DeliveryCounts"];
             deliveries_5m: components["schemas"]["DeliveryCounts"];
             /** @description `ok`, `expiring` (within 90 days) or `expired`. */

@@ -31,8 +31,30 @@ export interface StatusView {
   /** the last date of the shipped Japanese holiday table (YYYY-MM-DD), and whether it runs out soon */
   holidaysUntil: string | null;
   holidays: 'ok' | 'expiring' | 'expired' | null;
+  /** each kind of channel: on or off here, and its sends in the last hour */
+  channels: ChannelHealthRow[];
   /** fields this page does not know, shown as they are */
   extra: Record<string, unknown>;
+}
+
+export interface ChannelHealthRow {
+  kind: 'ntfy' | 'webhook' | 'telegram' | 'line';
+  status: 'off' | 'idle' | 'ok' | 'failing';
+  sent: number;
+  failed: number;
+}
+
+const CHANNEL_KINDS = ['ntfy', 'webhook', 'telegram', 'line'] as const;
+const CHANNEL_STATES = ['off', 'idle', 'ok', 'failing'] as const;
+
+function readChannels(raw: unknown): ChannelHealthRow[] {
+  if (!Array.isArray(raw)) return [];
+  return raw.flatMap((item) => {
+    const o = asObject(item);
+    const kind = CHANNEL_KINDS.find((k) => k === o.kind);
+    const status = CHANNEL_STATES.find((s) => s === o.status);
+    return kind && status ? [{ kind, status, sent: readCount(o.sent_1h) ?? 0, failed: readCount(o.failed_1h) ?? 0 }] : [];
+  });
 }
 
 export interface AdminView {
@@ -57,7 +79,7 @@ function pick(o: Record<string, unknown>, known: readonly string[]): Record<stri
   return Object.fromEntries(Object.entries(o).filter(([k]) => !known.includes(k)));
 }
 
-const STATUS_KNOWN = ['scheduler_last_tick', 'lateness_1h', 'queue_depth', 'deliveries_5m', 'deliveries_1h', 'timeline_1h', 'holidays_until', 'holidays'];
+const STATUS_KNOWN = ['scheduler_last_tick', 'lateness_1h', 'queue_depth', 'deliveries_5m', 'deliveries_1h', 'timeline_1h', 'holidays_until', 'holidays', 'channels'];
 const HOLIDAY_STATES = ['ok', 'expiring', 'expired'] as const;
 const ADMIN_KNOWN = ['users', 'active_reminders', 'deliveries_24h', 'failures_24h', 'queue_depth', 'timeline_24h'];
 
@@ -74,6 +96,7 @@ export function readServerStatus(raw: unknown): StatusView {
     timeline: readBuckets(o.timeline_1h, STATUS_SERIES),
     holidaysUntil: typeof o.holidays_until === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(o.holidays_until) ? o.holidays_until : null,
     holidays: HOLIDAY_STATES.find((s) => s === o.holidays) ?? null,
+    channels: readChannels(o.channels),
     extra: pick(o, STATUS_KNOWN),
   };
 }

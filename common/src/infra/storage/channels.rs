@@ -294,6 +294,26 @@ impl Db {
     }
 }
 
+impl Db {
+    /// Sends to channels since `since`, by kind: (sent, failed). Never whose.
+    pub async fn channel_send_counts(&self, since: Timestamp) -> Result<HashMap<String, (i64, i64)>> {
+        let rows = sqlx::query(
+            "SELECT c.kind, SUM(CASE WHEN s.status = 'sent' THEN 1 ELSE 0 END) AS sent, SUM(CASE WHEN s.status = 'failed' THEN 1 ELSE 0 END) AS failed
+             FROM channel_sends s JOIN channels c ON c.id = s.channel_id WHERE s.created_at >= $1 GROUP BY c.kind",
+        )
+        .bind(to_millis(since))
+        .fetch_all(&self.pool)
+        .await?;
+        let mut out = HashMap::new();
+        for row in rows {
+            let sent: Option<i64> = row.try_get("sent")?;
+            let failed: Option<i64> = row.try_get("failed")?;
+            out.insert(row.try_get("kind")?, (sent.unwrap_or(0), failed.unwrap_or(0)));
+        }
+        Ok(out)
+    }
+}
+
 /// The keyed hash a pending channel's link code is kept as.
 pub fn link_code_hash(keys: &Keys, kind: ChannelKind, code: &str) -> String {
     keys.lookup_hash("channel-link", kind.as_str(), code)

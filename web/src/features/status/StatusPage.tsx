@@ -120,6 +120,28 @@ export function ServerStatus({ raw }: { raw: unknown }) {
   return (
     <>
       <Figures items={items} />
+      {view.channels.length > 0 && (
+        <>
+          <h3 className="subheading">{t('channels.title')}</h3>
+          <ul className="health-list channel-health">
+            {view.channels.map((c) => (
+              <li key={c.kind} data-channel={c.kind}>
+                {c.status === 'ok' || c.status === 'failing' ? (
+                  <StatusDot status={c.status === 'ok' ? 'healthy' : 'error'} />
+                ) : (
+                  // Off or idle is not a warning: no colour.
+                  <span className="dot" aria-hidden="true" />
+                )}
+                <span className="health-name">{t(`channels.kinds.${c.kind}`)}</span>
+                <span className="health-value">
+                  {t(`channels.states.${c.status}`)}
+                  {c.sent + c.failed > 0 ? ` · ${t('channels.counts', { sent: f.count(c.sent), failed: f.count(c.failed) })}` : ''}
+                </span>
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
       {view.timeline && view.timeline.length > 0 && <StatusCharts view={view} />}
       {Object.keys(view.extra).length > 0 && (
         <>

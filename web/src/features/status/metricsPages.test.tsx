@@ -33,6 +33,28 @@ function figure(label: string): string {
 describe('/status', () => {
   beforeEach(() => resetAuthForTests({ status: 'signedOut' }));
 
+  it('ja and en: each kind of channel says whether it is on here and how its last hour went', async () => {
+    const channels = [
+      { kind: 'ntfy', status: 'ok', sent_1h: 12, failed_1h: 1 },
+      { kind: 'webhook', status: 'failing', sent_1h: 1, failed_1h: 5 },
+      { kind: 'telegram', status: 'off', sent_1h: 0, failed_1h: 0 },
+      { kind: 'line', status: 'idle', sent_1h: 0, failed_1h: 0 },
+    ];
+    mockFetch({ 'GET /api/status': () => ok({ ...status, channels }) });
+    const { container, unmount } = renderApp('/en/status');
+    await screen.findByRole('heading', { level: 3, name: 'Channels' });
+    const row = (kind: string) => container.querySelector(`[data-channel="${kind}"]`)!.textContent;
+    expect(row('ntfy')).toBe('ntfyWorking · last hour: 12 sent, 1 failed');
+    expect(row('webhook')).toBe('WebhooksMost sends in the last hour failed · last hour: 1 sent, 5 failed');
+    expect(row('telegram')).toBe('TelegramNot enabled on this server');
+    expect(container.querySelector('[data-channel="webhook"] .dot-error')).not.toBeNull();
+    expect(screen.queryByText(/"channels"/)).toBeNull();
+    unmount();
+    const ja = renderApp('/status');
+    await screen.findByRole('heading', { level: 3, name: '通知チャンネル' });
+    expect(ja.container.querySelector('[data-channel="line"]')!.textContent).toBe('LINE直近1時間の送信なし');
+  });
+
   it('en: the figures and both per-5-minute charts with their summaries', async () => {
     mockFetch({ 'GET /api/status': () => ok(status) });
     const { container } = renderApp('/en/status');
