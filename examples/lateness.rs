@@ -6,6 +6,10 @@
 //! memory per pending occurrence and its idle wake-ups. Figures for BENCHMARKS.md; nothing
 //! here passes or fails.
 //!
+//! With `mixed` after the backend (`-- sqlite mixed 10000`), a quarter of the people are in
+//! their quiet hours (their rings are held, not due now) and a tenth have a webhook channel
+//! besides push (the same loopback service answers it): the lateness is that of what is due now.
+//!
 //! postgres uses PostgreSQL at HIBIKI_TEST_POSTGRES_URL (default postgres://postgres@127.0.0.1:5432/postgres)
 //! with Redis queues at HIBIKI_TEST_REDIS_URL (default redis://127.0.0.1:6379).
 
@@ -29,16 +33,28 @@ const PER_USER: usize = 100;
 
 /// A push service that accepts everything (the figures are about Hibiki, not the sink).
 async fn start_sink(received: Arc<AtomicU64>) -> u16 {
-    let app = Router::new().route(
-        "/push/{id}",
-        post(move |_body: axum::body::Bytes| {
-            let received = received.clone();
-            async move {
-                received.fetch_add(1, Ordering::Relaxed);
-                StatusCode::CREATED
-            }
-        }),
-    );
+    let hooks = received.clone();
+    let app = Router::new()
+        .route(
+            "/push/{id}",
+            post(move |_body: axum::body::Bytes| {
+                let received = received.clone();
+                async move {
+                    received.fetch_add(1, Ordering::Relaxed);
+                    StatusCode::CREATED
+                }
+            }),
+        )
+        .route(
+            "/hook/{id}",
+            post(move |_body: axum::body::Bytes| {
+                let hooks = hooks.clone();
+                async move {
+                    hooks.fetch_add(1_000_000_000, Ordering::Relaxed);
+                    StatusCode::OK
+                }
+            }),
+        );
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let port = listener.local_addr().unwrap().port();
     tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
@@ -97,7 +113,7 @@ async fn fresh_config(backend: &str, dir: &std::path::Path) -> Config {
     config
 }
 
-async fn run(backend: &str, n: usize) {
+async fn run(backend: &str, n: usize, mixed: bool) {
     let dir = std::env::temp_dir().join(format!("hibiki-lateness-{}", uuid::Uuid::new_v4().simple()));
     std::fs::create_dir_all(&dir).unwrap();
     let config = fresh_config(backend, &dir).await;
@@ -129,6 +145,29 @@ async fn run(backend: &str, n: usize) {
                 .unwrap();
             let endpoint = format!("http://127.0.0.1:{port}/push/{u}");
             db.upsert_subscription(&user.id, &endpoint, &p256dh, &auth, &serde_json::json!({}), now).await.unwrap();
+            if mixed && u % 4 == 0 {
+                // Quiet hours around now, in UTC: everything of theirs is held.
+                let hh = |t: Timestamp| t.to_zoned(jiff::tz::TimeZone::UTC).strftime("%H:%M").to_string();
+                let mut settings = db.settings(&user.id).await.unwrap();
+                settings.quiet_hours = Some(hibiki_common::domain::quiet::QuietHours {
+                    start: hh(now - SignedDuration::from_hours(1)),
+                    end: hh(now + SignedDuration::from_hours(3)),
+                });
+                db.save_settings(&user.id, &settings, now).await.unwrap();
+            }
+            if mixed && u % 10 == 1 {
+                let url = format!("http://127.0.0.1:{port}/hook/{u}");
+                let secret = hibiki_common::domain::channels::new_webhook_secret([7u8; 24]);
+                let row = hibiki_common::infra::storage::NewChannelRow {
+                    kind: hibiki_common::domain::channels::ChannelKind::Webhook,
+                    label: "bench",
+                    status: hibiki_common::domain::channels::ChannelStatus::Active,
+                    address: Some(&url),
+                    secret: Some(&secret),
+                    link_code: None,
+                };
+                db.create_channel(&keys, &user.id, row, now).await.unwrap();
+            }
             let timing = Timing { send_at: far, timezone: hibiki_common::domain::zone::Zone::utc(), recurrence: Recurrence::once() };
             let place = db.default_placement(&user.id, now).await.unwrap();
             for i in 0..count {
@@ -179,10 +218,16 @@ async fn run(backend: &str, n: usize) {
         .unwrap();
     lateness.sort_unstable();
     let early = lateness.iter().filter(|l| **l < 0).count();
+    let held: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM delivery_logs WHERE status = 'held'").fetch_one(db.pool()).await.unwrap();
+    // Give the channel sends (at the same second, side by side with the pushes) a moment.
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    let both = received.load(Ordering::Relaxed);
+    let label = if mixed { "mixed " } else { "" };
     println!(
-        "[{backend} N={n}] delivered {} of {n} ({} pushes received); lateness p50 {} ms, p99 {} ms, max {} ms; early {early}",
+        "[{backend} {label}N={n}] delivered {} of {n} ({} pushes and {} webhook sends received; {held} held for quiet hours); lateness p50 {} ms, p99 {} ms, max {} ms; early {early}",
         lateness.len(),
-        received.load(Ordering::Relaxed),
+        both % 1_000_000_000,
+        both / 1_000_000_000,
         percentile(&lateness, 50.0),
         percentile(&lateness, 99.0),
         lateness.last().copied().unwrap_or(0),
@@ -217,10 +262,14 @@ async fn idle_wakeups(backend: &str) {
 }
 
 fn main() {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let backend = args.first().cloned().unwrap_or_else(|| "sqlite".into());
+    let mut args: Vec<String> = std::env::args().skip(1).collect();
+    let backend = if args.is_empty() { "sqlite".to_owned() } else { args.remove(0) };
+    let mixed = args.first().is_some_and(|a| a == "mixed");
+    if mixed {
+        args.remove(0);
+    }
     let counts: Vec<usize> =
-        if args.len() > 1 { args[1..].iter().map(|a| a.parse().expect("a count")).collect() } else { vec![1_000, 10_000, 100_000] };
+        if args.is_empty() { vec![1_000, 10_000, 100_000] } else { args.iter().map(|a| a.parse().expect("a count")).collect() };
     // HIBIKI_LOG=hibiki_worker=debug,hibiki_scheduler=debug shows each claim chunk and job.
     if let Ok(filter) = tracing_subscriber::EnvFilter::try_from_env("HIBIKI_LOG") {
         tracing_subscriber::fmt().with_env_filter(filter).init();
@@ -229,7 +278,7 @@ fn main() {
     rt.block_on(async {
         idle_wakeups(&backend).await;
         for n in counts {
-            run(&backend, n).await;
+            run(&backend, n, mixed).await;
         }
     });
 }
