@@ -71,16 +71,7 @@ struct Person {
 async fn person(app: &TestApp, sink: &PushSink, settings: Value) -> Person {
     let (token, _) = app.sign_in(&unique_email()).await;
     assert_eq!(app.put("/api/settings", &settings, &token).await.status(), 200);
-    let sub = sink.subscription().await;
-    let r = app
-        .post(
-            "/api/notifications?action=subscribe",
-            &json!({ "subscription": { "endpoint": sub["endpoint"], "keys": sub["keys"] },
-                     "device_info": { "user_agent": "test", "platform": "linux", "language": "en", "timezone": "UTC" } }),
-            Some(&token),
-        )
-        .await;
-    assert_eq!(r.status(), 201);
+    let (sub, _) = sink.subscribe(app, &token, "en").await;
     Person { token, device: sub["id"].as_str().unwrap().to_owned() }
 }
 
@@ -196,33 +187,28 @@ async fn fallback_test_and_failing(app: &TestApp, sink: &PushSink, standins: &St
         assert_eq!(app.post(&format!("/api/channels/{id}/test"), &Value::Null, Some(&p.token)).await.status(), 202);
         app.settle().await;
     }
-    let status = || async { json(app.get("/api/channels", Some(&p.token)).await).await["data"][0]["status"].as_str().unwrap().to_owned() };
-    let start = std::time::Instant::now();
-    while status().await != "failing" && start.elapsed() < std::time::Duration::from_secs(30) {
-        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
-    }
-    assert_eq!(status().await, "failing");
+    assert_eq!(status_becomes(app, &p.token, "failing").await, "failing");
     standins.fail(&topic, 0).await;
     app.advance_clock(SignedDuration::from_secs(61));
     assert_eq!(app.post(&format!("/api/channels/{id}/test"), &Value::Null, Some(&p.token)).await.status(), 202);
+    assert_eq!(status_becomes(app, &p.token, "active").await, "active", "a success makes it active again");
+}
+
+/// Waits up to 30 s for the person's first channel to show `wanted`; answers what it shows.
+async fn status_becomes(app: &TestApp, token: &str, wanted: &str) -> String {
     let start = std::time::Instant::now();
-    while status().await != "active" && start.elapsed() < std::time::Duration::from_secs(30) {
+    loop {
+        let status = json(app.get("/api/channels", Some(token)).await).await["data"][0]["status"].as_str().unwrap_or_default().to_owned();
+        if status == wanted || start.elapsed() > std::time::Duration::from_secs(30) {
+            return status;
+        }
         tokio::time::sleep(std::time::Duration::from_millis(100)).await;
     }
-    assert_eq!(status().await, "active", "a success makes it active again");
 }
 
 async fn setup(backend: Backend, redis: bool) -> Option<(TestApp, PushSink, StandIns)> {
-    let Some(sink) = PushSink::start().await else {
-        unavailable("the push sink (pip install -r tests/pushsink/requirements.txt, set HIBIKI_TEST_PYTHON)");
-        return None;
-    };
-    let Some(standins) = StandIns::start().await else {
-        unavailable("the channel stand-ins (pip install -r tests/standins/requirements.txt, set HIBIKI_TEST_PYTHON)");
-        return None;
-    };
-    let options = Options { allow_private_push: true, redis, smtp: true, ..Default::default() };
-    let app = TestApp::spawn(backend, options).await?;
+    let standins = StandIns::start().await?;
+    let (app, sink) = crate::helpers::sink_app(backend, Options { redis, smtp: true, ..Default::default() }).await?;
     Some((app, sink, standins))
 }
 
@@ -346,17 +332,10 @@ fn rand_u16() -> u16 {
 }
 
 async fn setup_bots(backend: Backend, redis: bool) -> Option<(TestApp, PushSink, StandIns)> {
-    let Some(sink) = PushSink::start().await else {
-        unavailable("the push sink (pip install -r tests/pushsink/requirements.txt, set HIBIKI_TEST_PYTHON)");
-        return None;
-    };
-    let Some(standins) = StandIns::start().await else {
-        unavailable("the channel stand-ins (pip install -r tests/standins/requirements.txt, set HIBIKI_TEST_PYTHON)");
-        return None;
-    };
+    let standins = StandIns::start().await?;
     standins.bots().await;
-    let options = Options { allow_private_push: true, redis, bots_at: Some(standins.base.clone()), ..Default::default() };
-    let app = TestApp::spawn(backend, options).await?;
+    let (app, sink) =
+        crate::helpers::sink_app(backend, Options { redis, bots_at: Some(standins.base.clone()), ..Default::default() }).await?;
     Some((app, sink, standins))
 }
 

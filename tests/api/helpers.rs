@@ -445,21 +445,55 @@ pub struct PushSink {
     _child: tokio::process::Child,
 }
 
+/// Starts one of the tests' Python servers (`--port 0`, then a line `READY <port>`): its base
+/// URL and the process, killed when dropped.
+async fn python_server(script: &str) -> Option<(String, tokio::process::Child)> {
+    use tokio::io::AsyncBufReadExt;
+    let mut child = tokio::process::Command::new(python())
+        .args([script, "--port", "0"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .kill_on_drop(true)
+        .spawn()
+        .ok()?;
+    let mut lines = tokio::io::BufReader::new(child.stdout.take()?).lines();
+    let line = tokio::time::timeout(Duration::from_secs(20), lines.next_line()).await.ok()?.ok()??;
+    let port = line.strip_prefix("READY ")?.trim().to_owned();
+    Some((format!("http://127.0.0.1:{port}"), child))
+}
+
+/// The push sink and an app that pushes to it (loopback endpoints allowed): None, recorded
+/// as skipped, when the sink cannot run here.
+pub async fn sink_app(backend: Backend, options: Options) -> Option<(TestApp, PushSink)> {
+    let Some(sink) = PushSink::start().await else {
+        unavailable("the push sink (pip install -r tests/pushsink/requirements.txt, set HIBIKI_TEST_PYTHON)");
+        return None;
+    };
+    let app = TestApp::spawn(backend, Options { allow_private_push: true, ..options }).await?;
+    Some((app, sink))
+}
+
 impl PushSink {
     pub async fn start() -> Option<PushSink> {
-        use tokio::io::AsyncBufReadExt;
-        let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/pushsink/pushsink.py");
-        let mut child = tokio::process::Command::new(python())
-            .args([script, "--port", "0"])
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .kill_on_drop(true)
-            .spawn()
-            .ok()?;
-        let mut lines = tokio::io::BufReader::new(child.stdout.take()?).lines();
-        let line = tokio::time::timeout(Duration::from_secs(20), lines.next_line()).await.ok()?.ok()??;
-        let port = line.strip_prefix("READY ")?.trim().to_owned();
-        Some(PushSink { base: format!("http://127.0.0.1:{port}"), client: reqwest::Client::new(), _child: child })
+        let (base, child) = python_server(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/pushsink/pushsink.py")).await?;
+        Some(PushSink { base, client: reqwest::Client::new(), _child: child })
+    }
+
+    /// A new device of the sink subscribed for the person signed in with `token`: the sink's
+    /// subscription (`id` is the sink's name for it) and Hibiki's device id.
+    pub async fn subscribe(&self, app: &TestApp, token: &str, language: &str) -> (Value, String) {
+        let sub = self.subscription().await;
+        let r = app
+            .post(
+                "/api/notifications?action=subscribe",
+                &json!({ "subscription": { "endpoint": sub["endpoint"], "keys": sub["keys"] },
+                         "device_info": { "user_agent": "test", "platform": "linux", "language": language, "timezone": "UTC" } }),
+                Some(token),
+            )
+            .await;
+        assert_eq!(r.status(), 201, "{}", r.text().await.unwrap());
+        let id = json(r).await["data"]["id"].as_str().unwrap().to_owned();
+        (sub, id)
     }
 
     /// A new subscription: `{id, endpoint, keys: {p256dh, auth}}`.
@@ -505,19 +539,11 @@ pub struct StandIns {
 
 impl StandIns {
     pub async fn start() -> Option<StandIns> {
-        use tokio::io::AsyncBufReadExt;
-        let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/standins/standins.py");
-        let mut child = tokio::process::Command::new(python())
-            .args([script, "--port", "0"])
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .kill_on_drop(true)
-            .spawn()
-            .ok()?;
-        let mut lines = tokio::io::BufReader::new(child.stdout.take()?).lines();
-        let line = tokio::time::timeout(Duration::from_secs(20), lines.next_line()).await.ok()?.ok()??;
-        let port = line.strip_prefix("READY ")?.trim().to_owned();
-        Some(StandIns { base: format!("http://127.0.0.1:{port}"), client: reqwest::Client::new(), _child: child })
+        let Some((base, child)) = python_server(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/standins/standins.py")).await else {
+            unavailable("the channel stand-ins (pip install -r tests/standins/requirements.txt, set HIBIKI_TEST_PYTHON)");
+            return None;
+        };
+        Some(StandIns { base, client: reqwest::Client::new(), _child: child })
     }
 
     async fn control(&self, path: &str, body: Value) {

@@ -252,13 +252,7 @@ async fn each_their_own_fallback_and_a_removed_member_gets_nothing(app: &TestApp
 }
 
 async fn setup(backend: Backend, redis: bool) -> Option<(TestApp, PushSink)> {
-    let Some(sink) = PushSink::start().await else {
-        unavailable("the push sink (pip install -r tests/pushsink/requirements.txt, set HIBIKI_TEST_PYTHON)");
-        return None;
-    };
-    let options = Options { allow_private_push: true, redis, smtp: true, ..Default::default() };
-    let app = TestApp::spawn(backend, options).await?;
-    Some((app, sink))
+    crate::helpers::sink_app(backend, Options { redis, smtp: true, ..Default::default() }).await
 }
 
 crate::push_sink_tests!(

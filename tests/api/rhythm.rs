@@ -8,7 +8,7 @@
 use jiff::{SignedDuration, Timestamp, ToSpan};
 use serde_json::{Value, json};
 
-use crate::helpers::{Backend, Options, PushSink, TestApp, expect_error, json, unavailable, unique_email};
+use crate::helpers::{Backend, Options, PushSink, TestApp, expect_error, json, unique_email};
 
 struct Person {
     token: String,
@@ -21,16 +21,7 @@ async fn person(app: &TestApp, sink: &PushSink, settings: Value) -> Person {
     let (token, _) = app.sign_in(&email).await;
     let r = app.put("/api/settings", &settings, &token).await;
     assert_eq!(r.status(), 200, "{}", r.text().await.unwrap());
-    let sub = sink.subscription().await;
-    let r = app
-        .post(
-            "/api/notifications?action=subscribe",
-            &json!({ "subscription": { "endpoint": sub["endpoint"], "keys": sub["keys"] },
-                     "device_info": { "user_agent": "test", "platform": "linux", "language": "en", "timezone": "UTC" } }),
-            Some(&token),
-        )
-        .await;
-    assert_eq!(r.status(), 201, "{}", r.text().await.unwrap());
+    let (sub, _) = sink.subscribe(app, &token, "en").await;
     Person { token, email, device: sub["id"].as_str().unwrap().to_owned() }
 }
 
@@ -236,13 +227,7 @@ async fn repeats_escalate_to_email_then_to_another_member(app: &TestApp, sink: &
 }
 
 async fn setup(backend: Backend, redis: bool) -> Option<(TestApp, PushSink)> {
-    let Some(sink) = PushSink::start().await else {
-        unavailable("the push sink (pip install -r tests/pushsink/requirements.txt, set HIBIKI_TEST_PYTHON)");
-        return None;
-    };
-    let options = Options { allow_private_push: true, redis, smtp: true, ..Default::default() };
-    let app = TestApp::spawn(backend, options).await?;
-    Some((app, sink))
+    crate::helpers::sink_app(backend, Options { redis, smtp: true, ..Default::default() }).await
 }
 
 crate::push_sink_tests!(

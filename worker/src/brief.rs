@@ -9,7 +9,7 @@ use jiff::Timestamp;
 use crate::texts::{self, Mail, MailText};
 
 fn clock(at: Timestamp, zone: &Zone) -> String {
-    at.to_zoned(zone.tz().clone()).strftime("%H:%M").to_string()
+    hibiki_common::domain::time::hh_mm(at, zone)
 }
 
 /// The brief's lines (the push's body, the mail's list).

@@ -261,29 +261,10 @@ async fn prepare(ctx: &DeliveryContext, log_ids: &[LogId]) -> Result<Option<Prep
     let options = PushOptions { ttl: REMINDER_TTL, urgency_high: true };
     for (entry, person, to) in &targets {
         let content = entry.content.as_ref().expect("partitioned");
-        // The owner's token is the entry's own; a member's names them, so an act says who.
-        let token = if person.user_id == entry.user_id {
-            ctx.keys.action_token(&entry.log_id)
-        } else {
-            ctx.keys.member_action_token(&entry.log_id, &person.user_id)
-        };
         // Held for their quiet hours: it goes at their end, saying when it was due.
         let held_until = content.released.get(&person.user_id).copied();
-        let held_from = held_until.map(|_| entry.occurrence_at.to_zoned(person.timezone.tz().clone()).strftime("%H:%M").to_string());
-        let push = ReminderPush {
-            reminder_id: &entry.reminder_id,
-            log_id: &entry.log_id,
-            action_token: &token,
-            kind: entry.kind,
-            title: &content.title,
-            description: content.description.as_deref(),
-            lang: person.language,
-            hide_content: person.hide_content,
-            late: entry.late && held_until.is_none(),
-            held_from: held_from.as_deref(),
-            overdue: Some(badges.get(&person.user_id).copied().unwrap_or(0)),
-        };
-        let payload = payload::reminder(&push, &ctx.public_url);
+        let overdue = Some(badges.get(&person.user_id).copied().unwrap_or(0));
+        let (payload, _) = ring_for(ctx, entry, content, person, held_until.is_some(), overdue);
         let topic = topic_of(&entry.log_id);
         for device in to {
             if !claimed.contains(&(entry.log_id, device.id)) {
@@ -309,20 +290,24 @@ async fn prepare(ctx: &DeliveryContext, log_ids: &[LogId]) -> Result<Option<Prep
     Ok(Some((ready, live.into_iter().map(|e| e.log_id).collect(), channel_work)))
 }
 
-/// What an entry's ring says on one person's channels: as their push would.
-fn channel_message(
+/// The action token of an entry's ring to `person`: the entry's own for its owner, one that
+/// names a member otherwise, so an act says who.
+fn token_for(keys: &Keys, log_id: &LogId, owner: &UserId, person: &UserId) -> String {
+    if person == owner { keys.action_token(log_id) } else { keys.member_action_token(log_id, person) }
+}
+
+/// An entry's ring as `person` gets it (their language, hide content, the held mark since its
+/// time in their zone), and their action token.
+fn ring_for(
     ctx: &DeliveryContext,
     entry: &Outgoing,
     content: &hibiki_common::infra::storage::OutgoingContent,
     person: &Recipient,
     held: bool,
-) -> crate::channels::ChannelMessage {
-    let token = if person.user_id == entry.user_id {
-        ctx.keys.action_token(&entry.log_id)
-    } else {
-        ctx.keys.member_action_token(&entry.log_id, &person.user_id)
-    };
-    let held_from = held.then(|| entry.occurrence_at.to_zoned(person.timezone.tz().clone()).strftime("%H:%M").to_string());
+    overdue: Option<u32>,
+) -> (PushMessage, String) {
+    let token = token_for(&ctx.keys, &entry.log_id, &entry.user_id, &person.user_id);
+    let held_from = held.then(|| hibiki_common::domain::time::hh_mm(entry.occurrence_at, &person.timezone));
     let push = ReminderPush {
         reminder_id: &entry.reminder_id,
         log_id: &entry.log_id,
@@ -334,9 +319,21 @@ fn channel_message(
         hide_content: person.hide_content,
         late: entry.late && !held,
         held_from: held_from.as_deref(),
-        overdue: None,
+        overdue,
     };
-    let n = payload::reminder(&push, &ctx.public_url).notification;
+    (payload::reminder(&push, &ctx.public_url), token)
+}
+
+/// What an entry's ring says on one person's channels: as their push would.
+fn channel_message(
+    ctx: &DeliveryContext,
+    entry: &Outgoing,
+    content: &hibiki_common::infra::storage::OutgoingContent,
+    person: &Recipient,
+    held: bool,
+) -> crate::channels::ChannelMessage {
+    let (message, token) = ring_for(ctx, entry, content, person, held, None);
+    let n = message.notification;
     crate::channels::ChannelMessage {
         reminder_id: entry.reminder_id,
         log_id: entry.log_id,
@@ -522,7 +519,7 @@ async fn escalate(ctx: &DeliveryContext, entry: &Outgoing) -> Result<(), Deliver
                 }
             }
             let texts = crate::texts::push(helper.language);
-            let time = occurrence.to_zoned(helper.timezone.tz().clone()).strftime("%H:%M").to_string();
+            let time = hibiki_common::domain::time::hh_mm(occurrence, &helper.timezone);
             let who = who.join(", ");
             let title = if helper.hide_content {
                 crate::texts::fill(&texts.escalation_hidden, &[("who", &who), ("time", &time)])
@@ -572,7 +569,7 @@ async fn channel_fallback(ctx: &DeliveryContext, log_id: &LogId, user_id: &UserI
     if mail.settled {
         return Ok(());
     }
-    let token = if entry.user_id == *user_id { ctx.keys.action_token(log_id) } else { ctx.keys.member_action_token(log_id, user_id) };
+    let token = token_for(&ctx.keys, log_id, &entry.user_id, user_id);
     let push = ReminderPush {
         reminder_id: &entry.reminder_id,
         log_id,

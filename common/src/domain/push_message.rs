@@ -77,6 +77,13 @@ pub struct PushData {
     pub by: Option<String>,
 }
 
+impl PushData {
+    /// Data of a message about no entry (a test, the daily brief): only its type.
+    pub fn plain(kind: PushType) -> PushData {
+        PushData { kind, reminder_id: None, log_id: None, action_token: None, entry_kind: None, late: None, held: None, by: None }
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize, ToSchema)]
 pub struct PushAction {
     pub action: NotificationAction,

@@ -108,6 +108,11 @@ pub mod serde_rfc3339 {
     }
 }
 
+/// `at` as a local `HH:MM` in `zone` (a held ring's mark, a brief's lines, an escalation).
+pub fn hh_mm(at: Timestamp, zone: &crate::domain::zone::Zone) -> String {
+    at.to_zoned(zone.tz().clone()).strftime("%H:%M").to_string()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
