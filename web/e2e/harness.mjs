@@ -415,6 +415,9 @@ export function tr(lang, id, params = {}) {
   return value.replace(/\{\{\s*(\w+)\s*\}\}/g, (_, k) => String(params[k] ?? ''));
 }
 
+/** A counted text (`…_one` / `…_other`, as i18next picks them for ja and en) with `{{count}}` filled in. */
+export const trCount = (lang, id, count, params = {}) => tr(lang, `${id}_${count === 1 ? 'one' : 'other'}`, { count, ...params });
+
 export const prefixOf = (lang) => (lang === 'en' ? '/en' : '');
 export const homePathOf = (lang) => (lang === 'en' ? '/en' : '/');
 
@@ -462,4 +465,23 @@ export async function tabTo(page, target, { back = false, max = 80 } = {}) {
 export async function assertFocused(page, target, what) {
   await page.waitForFunction((el) => el === document.activeElement, await target.elementHandle(), { timeout: 5000 }).catch(() => {});
   assert.ok(await isFocused(target), `${what}: focus is on ${await focusedDescription(page)}`);
+}
+
+/**
+ * The page comes back to the front, as when its person switches back to it: the page says it is
+ * visible and focused again (what SWR revalidates on) until `done()` holds. SWR revalidates on
+ * focus at most every 5 s, hence the repeats.
+ */
+export async function comeBack(page, done, { timeoutMs = 20_000 } = {}) {
+  await page.bringToFront();
+  const end = Date.now() + timeoutMs;
+  while (Date.now() < end) {
+    await page.evaluate(() => {
+      document.dispatchEvent(new Event('visibilitychange'));
+      window.dispatchEvent(new Event('focus'));
+    });
+    if (await done()) return;
+    await page.waitForTimeout(500);
+  }
+  assert.fail('the page did not update after coming back to the front');
 }
