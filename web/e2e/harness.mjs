@@ -40,13 +40,26 @@ export function distIsStale() {
 export const PHONE = { width: 390, height: 844 };
 export const DESKTOP = { width: 1280, height: 800 };
 
-/** The four views a screen is walked in: each language at 390 and 1280 px, light and dark, each once. */
-export const FOUR_VIEWS = [
+/**
+ * The four views a screen is walked in: each language at 390 and 1280 px, light and dark, each
+ * once. HIBIKI_E2E_VIEWS (`ja-390-dark,en-1280-light`) walks those views instead, to look at the
+ * other combinations' screenshots.
+ */
+export const FOUR_VIEWS = viewsFromEnv(process.env.HIBIKI_E2E_VIEWS) ?? [
   { lang: 'ja', viewport: PHONE, scheme: 'light' },
   { lang: 'en', viewport: DESKTOP, scheme: 'dark' },
   { lang: 'en', viewport: PHONE, scheme: 'dark' },
   { lang: 'ja', viewport: DESKTOP, scheme: 'light' },
 ];
+
+function viewsFromEnv(spec) {
+  if (!spec) return null;
+  return spec.split(',').map((v) => {
+    const m = /^(ja|en)-(390|1280)-(light|dark)$/.exec(v.trim());
+    if (!m) throw new Error(`HIBIKI_E2E_VIEWS: "${v}" is not like ja-390-dark`);
+    return { lang: m[1], viewport: m[2] === '390' ? PHONE : DESKTOP, scheme: m[3] };
+  });
+}
 
 /** A port the OS says is free right now. */
 export function freePort() {

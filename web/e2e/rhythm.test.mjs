@@ -28,6 +28,22 @@ async function assertWithinWidth(page, locator, what) {
   assert.equal(await page.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth), true, 'the page does not scroll sideways');
 }
 
+/**
+ * Before a screenshot: `locator`'s top just under the sticky header (not its bottom at the
+ * screen's edge, as scrollIntoViewIfNeeded leaves a tall one), and the toasts closed so they
+ * cover nothing (each was waited for already).
+ */
+async function show(page, locator) {
+  for (const close of await page.locator('.toast .toast-close').all()) await close.click().catch(() => {});
+  await page.locator('.toast').first().waitFor({ state: 'detached' }).catch(() => {});
+  await locator.evaluate((el) => {
+    const header = document.querySelector('.site-header')?.getBoundingClientRect().height ?? 0;
+    el.scrollIntoView({ block: 'start' });
+    // a page scrolls under the header; a dialog's own body does not
+    if (!el.closest('[role=dialog]')) window.scrollBy(0, -(header + 12));
+  });
+}
+
 async function signedIn(lang, viewport, scheme, tag) {
   const ctx = await newContext(stack.browser, stack.url, { lang, viewport, colorScheme: scheme });
   await apiSignIn(ctx, stack.server, stack.smtp, uniqueEmail(tag), lang);
@@ -62,7 +78,7 @@ describe('settings: quiet hours and notification channels', () => {
       assert.equal(await quiet.getByLabel(t('settings:quiet.start'), { exact: true }).inputValue(), '23:15');
       assert.equal(await quiet.getByLabel(t('settings:quiet.end'), { exact: true }).inputValue(), '06:45');
       await quiet.getByText(t('settings:quiet.overnight', { start: '23:15', end: '06:45' })).waitFor();
-      await quiet.scrollIntoViewIfNeeded();
+      await show(page, quiet);
       await assertWithinWidth(page, quiet, 'the quiet hours');
       await page.screenshot({ path: screenshotPath(`rhythm-${tag}-quiet-hours`) });
 
@@ -97,7 +113,7 @@ describe('settings: quiet hours and notification channels', () => {
       assert.equal(saved[0].kind, 'ntfy');
       assert.equal(saved[0].status, 'active');
       assert.equal(saved[0].use.fallback, !was, 'the Fallback switch is saved');
-      await ntfy.scrollIntoViewIfNeeded();
+      await show(page, ntfy);
       await assertWithinWidth(page, ntfy, 'the ntfy channel');
       await page.screenshot({ path: screenshotPath(`rhythm-${tag}-channel-ntfy`) });
 
@@ -112,7 +128,7 @@ describe('settings: quiet hours and notification channels', () => {
       const secret = await created.getByLabel(t('settings:channels.secret.label'), { exact: true }).inputValue();
       assert.match(secret, /^whsec_[A-Za-z0-9+/=]{20,}$/);
       await created.getByText(t('settings:channels.secret.copyNow')).waitFor();
-      await created.scrollIntoViewIfNeeded();
+      await show(page, created);
       await assertWithinWidth(page, created, 'the webhook secret');
       await page.screenshot({ path: screenshotPath(`rhythm-${tag}-channel-webhook-secret`) });
       await created.getByRole('button', { name: t('settings:channels.secret.done'), exact: true }).click();
@@ -134,7 +150,7 @@ describe('settings: quiet hours and notification channels', () => {
       assert.equal(await url.getAttribute('aria-invalid'), 'true');
       assert.ok((await url.getAttribute('aria-describedby')).split(' ').includes(await refusal.getAttribute('id')), 'the URL field is described by the refusal');
       assert.equal((await apiCall(ctx, stack.server, 'GET', '/api/channels')).length, 2, 'nothing added');
-      await url.scrollIntoViewIfNeeded();
+      await show(page, form.locator(`label[for="${await url.getAttribute('id')}"]`));
       await assertWithinWidth(page, form, 'the add form');
       await page.screenshot({ path: screenshotPath(`rhythm-${tag}-channel-rejected`) });
 
@@ -178,7 +194,7 @@ describe('the reminder dialog: ring during quiet hours, escalation', () => {
         trCount(lang, 'reminders:escalate.summary.email', 2),
       ].join(t('reminders:recurrence.label.separator'));
       await dialog.getByText(said, { exact: true }).waitFor();
-      await steps.scrollIntoViewIfNeeded();
+      await show(page, steps);
       await assertWithinWidth(page, steps, 'the escalation steps');
       await page.screenshot({ path: screenshotPath(`rhythm-${tag}-dialog-escalation`) });
       await dialog.getByRole('button', { name: t('reminders:dialog.save'), exact: true }).click();
@@ -206,7 +222,7 @@ describe('the reminder dialog: ring during quiet hours, escalation', () => {
       const text = await summary.innerText();
       assert.ok(text.includes(said), `the details say ${said}: ${text}`);
       assert.ok(text.includes(t('reminders:breakThrough.on')), text);
-      await summary.scrollIntoViewIfNeeded();
+      await show(page, row);
       await assertWithinWidth(page, summary, 'the details');
       await page.screenshot({ path: screenshotPath(`rhythm-${tag}-details`) });
 
@@ -250,9 +266,9 @@ describe('snooze all', () => {
       assert.ok(logs.length > 0 && overdue, 'the reminder rang and is overdue');
       const snoozeAll = page.getByRole('button', { name: t('reminders:snoozeAll.button'), exact: true });
       await comeBack(page, async () => (await item.locator('.badge.warn').filter({ hasText: t('reminders:overdue') }).count()) > 0 && (await snoozeAll.count()) > 0);
-      await snoozeAll.scrollIntoViewIfNeeded();
+      await show(page, page.locator('.dashboard h1'));
       await assertWithinWidth(page, page.locator('.snooze-all'), 'Snooze all');
-      await page.screenshot({ path: screenshotPath(`rhythm-${tag}-overdue`) });
+      await page.screenshot({ path: screenshotPath(`rhythm-${tag}-overdue`), fullPage: true });
 
       await snoozeAll.click();
       await page.locator('.toast').filter({ hasText: trCount(lang, 'reminders:snoozeAll.done', 1) }).waitFor();
@@ -263,7 +279,7 @@ describe('snooze all', () => {
       const after = await apiCall(ctx, stack.server, 'GET', `/api/reminders/${reminder.id}`);
       assert.ok(after.snoozed_until && Date.parse(after.snoozed_until) > Date.now(), `snoozed: ${JSON.stringify(after)}`);
       assert.equal(after.overdue, false);
-      await page.screenshot({ path: screenshotPath(`rhythm-${tag}-snoozed-all`) });
+      await page.screenshot({ path: screenshotPath(`rhythm-${tag}-snoozed-all`), fullPage: true });
 
       assert.deepEqual(problems, []);
       await ctx.close();
