@@ -40,13 +40,26 @@ export function distIsStale() {
 export const PHONE = { width: 390, height: 844 };
 export const DESKTOP = { width: 1280, height: 800 };
 
-/** The four views a screen is walked in: each language at 390 and 1280 px, light and dark, each once. */
-export const FOUR_VIEWS = [
+/**
+ * The four views a screen is walked in: each language at 390 and 1280 px, light and dark, each
+ * once. HIBIKI_E2E_VIEWS (`ja-390-dark,en-1280-light`) walks those views instead, to look at the
+ * other combinations' screenshots.
+ */
+export const FOUR_VIEWS = viewsFromEnv(process.env.HIBIKI_E2E_VIEWS) ?? [
   { lang: 'ja', viewport: PHONE, scheme: 'light' },
   { lang: 'en', viewport: DESKTOP, scheme: 'dark' },
   { lang: 'en', viewport: PHONE, scheme: 'dark' },
   { lang: 'ja', viewport: DESKTOP, scheme: 'light' },
 ];
+
+function viewsFromEnv(spec) {
+  if (!spec) return null;
+  return spec.split(',').map((v) => {
+    const m = /^(ja|en)-(390|1280)-(light|dark)$/.exec(v.trim());
+    if (!m) throw new Error(`HIBIKI_E2E_VIEWS: "${v}" is not like ja-390-dark`);
+    return { lang: m[1], viewport: m[2] === '390' ? PHONE : DESKTOP, scheme: m[3] };
+  });
+}
 
 /** A port the OS says is free right now. */
 export function freePort() {
@@ -415,6 +428,9 @@ export function tr(lang, id, params = {}) {
   return value.replace(/\{\{\s*(\w+)\s*\}\}/g, (_, k) => String(params[k] ?? ''));
 }
 
+/** A counted text (`…_one` / `…_other`, as i18next picks them for ja and en) with `{{count}}` filled in. */
+export const trCount = (lang, id, count, params = {}) => tr(lang, `${id}_${count === 1 ? 'one' : 'other'}`, { count, ...params });
+
 export const prefixOf = (lang) => (lang === 'en' ? '/en' : '');
 export const homePathOf = (lang) => (lang === 'en' ? '/en' : '/');
 
@@ -462,4 +478,23 @@ export async function tabTo(page, target, { back = false, max = 80 } = {}) {
 export async function assertFocused(page, target, what) {
   await page.waitForFunction((el) => el === document.activeElement, await target.elementHandle(), { timeout: 5000 }).catch(() => {});
   assert.ok(await isFocused(target), `${what}: focus is on ${await focusedDescription(page)}`);
+}
+
+/**
+ * The page comes back to the front, as when its person switches back to it: the page says it is
+ * visible and focused again (what SWR revalidates on) until `done()` holds. SWR revalidates on
+ * focus at most every 5 s, hence the repeats.
+ */
+export async function comeBack(page, done, { timeoutMs = 20_000 } = {}) {
+  await page.bringToFront();
+  const end = Date.now() + timeoutMs;
+  while (Date.now() < end) {
+    await page.evaluate(() => {
+      document.dispatchEvent(new Event('visibilitychange'));
+      window.dispatchEvent(new Event('focus'));
+    });
+    if (await done()) return;
+    await page.waitForTimeout(500);
+  }
+  assert.fail('the page did not update after coming back to the front');
 }

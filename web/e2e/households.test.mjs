@@ -7,7 +7,7 @@
 // cases: signed out, the wrong account, removing a member.)
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { apiCall, apiSignIn, assertFocused, FOUR_VIEWS, newContext, prefixOf, screenshotPath, startStack, tabTo, tr, uniqueEmail, watchPage } from './harness.mjs';
+import { apiCall, apiSignIn, assertFocused, comeBack, FOUR_VIEWS, newContext, prefixOf, screenshotPath, startStack, tabTo, tr, uniqueEmail, watchPage } from './harness.mjs';
 
 let stack;
 before(async () => {
@@ -20,26 +20,6 @@ after(async () => {
 const CASES = FOUR_VIEWS;
 
 const secondsAhead = (s) => new Date(Math.ceil((Date.now() + s * 1000) / 1000) * 1000).toISOString();
-
-
-/**
- * The page comes back to the front, as when its person switches back to it: the page says it is
- * visible and focused again (what SWR revalidates on) until `done()` holds. SWR revalidates on
- * focus at most every 5 s, hence the repeats.
- */
-async function comeBack(page, done, { timeoutMs = 20_000 } = {}) {
-  await page.bringToFront();
-  const end = Date.now() + timeoutMs;
-  while (Date.now() < end) {
-    await page.evaluate(() => {
-      document.dispatchEvent(new Event('visibilitychange'));
-      window.dispatchEvent(new Event('focus'));
-    });
-    if (await done()) return;
-    await page.waitForTimeout(500);
-  }
-  assert.fail('the page did not update after coming back to the front');
-}
 
 describe('a household: two people, one list', () => {
   for (const { lang, viewport, scheme } of CASES) {

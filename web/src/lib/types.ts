@@ -33,6 +33,9 @@ export type HolidayRule = Schemas['HolidayRule'];
 export type RecurrenceKind = Recurrence['kind'];
 export type Alert = Schemas['Alert'];
 export type RepeatUntilDone = Schemas['RepeatUntilDone'];
+/** A step of repeat until done's escalation: after `after_times` unanswered repeats, to email, the person's channels or a member (`member_id`). */
+export type EscalationStep = Schemas['EscalationStep'];
+export type EscalateTo = Schemas['EscalateTo'];
 /** POST /api/calendar/token: the new secret feed URL. */
 export type CalendarUrl = Schemas['CalendarUrl'];
 /** The kinds the reminder dialog offers, in its order (each has a text in reminders.json). */

@@ -2,16 +2,18 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Dates } from '../../shared/useDates';
 import { alertText } from './alarmText';
+import { EscalationFields, type EscalationPeople } from './EscalationFields';
 import { pastAlertId, PastAlertWarnings } from './PastAlertWarnings';
 import type { PastAlerts } from './pastAlerts';
 import type { FormSectionProps } from './RepeatOptions';
-import { ALERT_PRESETS, MAX_ALERTS_BEFORE, REPEAT_EVERY_CHOICES, REPEAT_TIMES_MAX } from './reminderLogic';
+import { ALERT_PRESETS, MAX_ALERTS_BEFORE, REPEAT_EVERY_CHOICES, REPEAT_TIMES_MAX, withRepeatTimes } from './reminderLogic';
 
 const TIMES = Array.from({ length: REPEAT_TIMES_MAX }, (_, i) => i + 1);
 
 /**
  * The reminder dialog's "Alerts and repeat until done", for one-time and repeating reminders:
- * alerts before the time (chosen from presets, shown as removable chips) and nagging.
+ * alerts before the time (chosen from presets, shown as removable chips) and nagging, with where
+ * it goes further when the repeats stay unanswered (escalation).
  */
 export function AlarmOptions({
   id,
@@ -21,7 +23,8 @@ export function AlarmOptions({
   described,
   past,
   dates,
-}: FormSectionProps & { past: PastAlerts | null; dates: Dates }) {
+  people,
+}: FormSectionProps & { past: PastAlerts | null; dates: Dates; people: EscalationPeople }) {
   const { t } = useTranslation('reminders');
   const passed = (m: number) => past?.minutes.includes(m) ?? false;
   const available = ALERT_PRESETS.filter((m) => !form.alerts.includes(m));
@@ -108,7 +111,7 @@ export function AlarmOptions({
             <select
               id={`${id}-times`}
               value={form.repeatTimes}
-              onChange={(e) => setForm((f) => ({ ...f, repeatTimes: Number(e.target.value) }))}
+              onChange={(e) => setForm((f) => withRepeatTimes(f, Number(e.target.value)))}
               {...described('repeatTimes')}
             >
               {TIMES.map((n) => (
@@ -124,6 +127,7 @@ export function AlarmOptions({
       <p id={`${id}-repeat-hint`} className="hint">
         {t('alarms.repeatHint')}
       </p>
+      {form.repeatEvery > 0 && <EscalationFields id={`${id}-escalate`} form={form} setForm={setForm} err={err} described={described} people={people} />}
     </div>
   );
 }

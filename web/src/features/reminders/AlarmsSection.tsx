@@ -4,7 +4,8 @@ import type { Lang } from '../../lib/lang';
 import { useNow } from '../../lib/useNow';
 import type { Dates } from '../../shared/useDates';
 import { AlarmOptions } from './AlarmOptions';
-import { alertsText, nagText } from './alarmText';
+import { alertsText, escalationText, nagText } from './alarmText';
+import type { EscalationPeople } from './EscalationFields';
 import { PastAlertWarnings } from './PastAlertWarnings';
 import { pastAlerts } from './pastAlerts';
 import { buildRepeat, type FormErrors, type ReminderForm } from './reminderLogic';
@@ -23,6 +24,7 @@ export function AlarmsSection({
   onToggle,
   lang,
   dates,
+  people,
 }: {
   ids: string;
   form: ReminderForm;
@@ -33,12 +35,15 @@ export function AlarmsSection({
   onToggle: () => void;
   lang: Lang;
   dates: Dates;
+  /** the list's other people, for a step that tells one of them */
+  people: EscalationPeople;
 }) {
   const { t } = useTranslation('reminders');
   // An alert's time passes while the dialog is open: checked again every 15 s.
   const now = useNow(15_000);
   const past = pastAlerts(form, now);
-  const summary = [alertsText(form.alerts, t, lang), nagText(buildRepeat(form), t)].filter(Boolean).join(t('recurrence.label.separator'));
+  const repeat = buildRepeat(form);
+  const summary = [alertsText(form.alerts, t, lang), nagText(repeat, t), escalationText(repeat, t, people.nameOf)].filter(Boolean).join(t('recurrence.label.separator'));
   return (
     <>
       <div className="more-options">
@@ -52,7 +57,7 @@ export function AlarmsSection({
         )}
       </div>
       {open ? (
-        <AlarmOptions id={`${ids}-alarms`} form={form} setForm={setForm} err={err} described={described} past={past} dates={dates} />
+        <AlarmOptions id={`${ids}-alarms`} form={form} setForm={setForm} err={err} described={described} past={past} dates={dates} people={people} />
       ) : (
         past && <PastAlertWarnings id={`${ids}-alarms`} past={past} timezone={form.timezone} dates={dates} />
       )}

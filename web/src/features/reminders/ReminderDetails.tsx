@@ -2,7 +2,7 @@ import { useTranslation } from 'react-i18next';
 import type { Reminder } from '../../lib/types';
 import { useLang } from '../../lib/useLang';
 import { useDates } from '../../shared/useDates';
-import { alertsText, nagText } from './alarmText';
+import { alertsText, escalationText, nagText } from './alarmText';
 import { DeliveryHistory } from './DeliveryHistory';
 import { DoneEarlyButton } from './DoneEarlyButton';
 import { latestLog } from './reminderLogic';
@@ -40,7 +40,8 @@ export function ReminderDetails({
   const id = reminder.id;
   const occurrences = useOccurrences(reminder.is_archived ? null : id);
   // (a reminder kept offline by an older version may have no assignees)
-  const inShared = shared || (reminder.assignees?.length ?? 0) > 0;
+  // (a step that tells a member names them)
+  const inShared = shared || (reminder.assignees?.length ?? 0) > 0 || (reminder.repeat_until_done?.escalate ?? []).some((s) => s.to === 'member');
   const people = usePeople(inShared ? reminder.list_id : null);
   const logs = useDeliveryLogs(id);
   const snooze = useSnoozeChoice(snoozeMinutes, snoozeClock);
@@ -61,6 +62,7 @@ export function ReminderDetails({
   const alarms = [
     alertsText(reminder.alerts, t, lang),
     nagText(reminder.repeat_until_done, t),
+    escalationText(reminder.repeat_until_done, t, people.nameOf),
     reminder.break_through ? t('breakThrough.on') : null,
   ].filter(Boolean);
 

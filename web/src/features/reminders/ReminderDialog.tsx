@@ -1,4 +1,4 @@
-import { useId, type ReactNode } from 'react';
+import { useId, useMemo, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Dialog } from '../../components/Dialog';
 import { preventImeSubmit } from '../../lib/ime';
@@ -53,6 +53,8 @@ export function ReminderDialog({
   const list = lists?.find((l) => l.id === f.form.listId) ?? defaultListOf(lists);
   const people = usePeople(open && list && list.members > 1 ? list.id : null);
   const shared = people.members && people.members.length > 1 ? people.members : null;
+  // A repeat can escalate to one of the list's other people.
+  const others = useMemo(() => shared?.filter((m) => m.user_id !== people.me) ?? [], [shared, people.me]);
   // Taking turns: a new reminder starts with the first chosen; an edit where the server says the
   // next turn is.
   const rotating = f.form.rotate && f.form.assignees.length > 1;
@@ -104,7 +106,7 @@ export function ReminderDialog({
           onToggleMore={() => f.setMoreOpen((o) => !o)}
           dates={dates}
         />
-        <AlarmsSection {...parts} open={f.alarmsOpen} onToggle={() => f.setAlarmsOpen((o) => !o)} lang={dates.lang} dates={dates} />
+        <AlarmsSection {...parts} open={f.alarmsOpen} onToggle={() => f.setAlarmsOpen((o) => !o)} lang={dates.lang} dates={dates} people={{ others, nameOf: people.nameOf }} />
         <BreakThroughField id={`${ids}-break-through`} form={f.form} setForm={f.setForm} err={err} described={described} />
         <SkippedDates ids={ids} form={f.form} setForm={f.setForm} dates={dates} />
         <PreviewSection id={`${ids}-preview`} preview={f.preview} turn={turn} timezone={f.form.timezone} once={f.form.kind === 'none'} dates={dates} errorText={errorText} />

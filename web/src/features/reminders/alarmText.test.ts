@@ -3,7 +3,7 @@ import { createInstance, type TFunction } from 'i18next';
 import { beforeAll, describe, expect, it } from 'vitest';
 import en from '../../locales/en/reminders.json';
 import ja from '../../locales/ja/reminders.json';
-import { alertText, alertsText, nagText } from './alarmText';
+import { alertText, alertsText, escalationText, nagText } from './alarmText';
 import { ALERT_PRESETS } from './reminderLogic';
 
 const tr: Record<'ja' | 'en', TFunction> = {} as never;
@@ -43,5 +43,25 @@ describe('alarm texts', () => {
     expect(nagText({ every_minutes: 1, max_times: 1 }, tr.en)).toBe('Repeats every 1 min, up to 1 time');
     expect(nagText({ every_minutes: 5, max_times: 3 }, tr.ja)).toBe('完了まで5分ごとに最大3回');
     expect(nagText(null, tr.ja)).toBeNull();
+  });
+  it('describes where repeat until done escalates, a member by name (unknown: "a member of the list")', () => {
+    const repeat = {
+      every_minutes: 5,
+      max_times: 3,
+      escalate: [
+        { after_times: 1, to: 'email' as const },
+        { after_times: 2, to: 'channels' as const },
+        { after_times: 3, to: 'member' as const, member_id: 'u2' },
+      ],
+    };
+    const nameOf = (id: string) => (id === 'u2' ? 'aki@example.com' : null);
+    expect(escalationText(repeat, tr.en, nameOf)).toBe(
+      'Emails you after 1 unanswered repeat · Goes to your channels after 2 unanswered repeats · Tells aki@example.com after 3 unanswered repeats',
+    );
+    expect(escalationText(repeat, tr.ja, nameOf)).toBe('応答なしで1回くり返したらメール、応答なしで2回くり返したらチャンネルへ、応答なしで3回くり返したらaki@example.comに知らせる');
+    expect(escalationText({ ...repeat, escalate: [{ after_times: 2, to: 'member', member_id: 'u9' }] }, tr.en)).toBe('Tells a member of the list after 2 unanswered repeats');
+    expect(escalationText({ ...repeat, escalate: [{ after_times: 2, to: 'member', member_id: 'u9' }] }, tr.ja)).toBe('応答なしで2回くり返したらリストのメンバーに知らせる');
+    expect(escalationText({ every_minutes: 5, max_times: 3 }, tr.en)).toBeNull();
+    expect(escalationText(null, tr.ja)).toBeNull();
   });
 });

@@ -1,4 +1,4 @@
-import type { Alert, HolidayRule, Recurrence, RecurrenceKind, Reminder, ReminderInput, RepeatUntilDone, Weekday } from '../../lib/types';
+import type { Alert, EscalateTo, HolidayRule, Recurrence, RecurrenceKind, Reminder, ReminderInput, RepeatUntilDone, Weekday } from '../../lib/types';
 import { LOG_STATES, WEEKDAYS } from '../../lib/types';
 import { utcToZoned, zonedToRfc3339, zonedToUtc } from '../../lib/zonedTime';
 
@@ -83,6 +83,8 @@ export interface ReminderForm {
   repeatEvery: number;
   /** repeat until done: at most this many repeats after the first ring */
   repeatTimes: number;
+  /** repeat until done: where the ring goes further after so many unanswered repeats (up to 3 steps) */
+  escalate: EscalationForm[];
   /** in a shared list, who is reminded (user ids, in the order chosen; none: everyone) */
   assignees: string[];
   /** each occurrence goes to the next of `assignees` in turn (two or more) */
@@ -97,8 +99,20 @@ export const ALERT_PRESETS = [5, 10, 15, 30, 60, 120, 1440, 2880, 10080] as cons
 export const MAX_ALERTS_BEFORE = 4;
 export const REPEAT_EVERY_CHOICES = [1, 5, 10, 15, 30, 60] as const;
 export const REPEAT_TIMES_MAX = 20;
-/** What the alert and repeat fields start as: only the ring at the time, no repeats. */
-export const DEFAULT_ALARM_OPTIONS = { alerts: [], repeatEvery: 0, repeatTimes: 3 } as const satisfies Partial<ReminderForm>;
+/** Escalation steps one repeat until done may have (api.md). */
+export const MAX_ESCALATION_STEPS = 3;
+/** Where an escalation step may send the ring, in the dialog's order. */
+export const ESCALATE_TO: readonly EscalateTo[] = ['email', 'channels', 'member'];
+
+/** One escalation step as the dialog edits it: after `after` unanswered repeats, to `to` (`memberId`: to a member; '' not chosen). */
+export interface EscalationForm {
+  after: number;
+  to: EscalateTo;
+  memberId: string;
+}
+
+/** What the alert and repeat fields start as: only the ring at the time, no repeats, no escalation. */
+export const DEFAULT_ALARM_OPTIONS = { alerts: [], repeatEvery: 0, repeatTimes: 3, escalate: [] } as const satisfies Partial<ReminderForm>;
 const AT_THE_TIME: Alert[] = [{ before_minutes: 0 }];
 
 /** The API's `alerts` for the form, or undefined for the default (at the time only). */
@@ -112,9 +126,30 @@ export function alertsOf(alerts: readonly Alert[] | null | undefined): number[] 
   return [...new Set((alerts ?? []).map((a) => a.before_minutes).filter((m) => m > 0))].sort((a, b) => b - a);
 }
 
-/** The API's `repeat_until_done` for the form, or null when off. */
-export function buildRepeat(f: Pick<ReminderForm, 'repeatEvery' | 'repeatTimes'>): RepeatUntilDone | null {
-  return f.repeatEvery > 0 ? { every_minutes: f.repeatEvery, max_times: f.repeatTimes } : null;
+/**
+ * The API's `repeat_until_done` for the form, or null when off; `escalate` only when it has steps
+ * (each `member_id` only with `to: member`, as the server wants).
+ */
+export function buildRepeat(f: Pick<ReminderForm, 'repeatEvery' | 'repeatTimes'> & Partial<Pick<ReminderForm, 'escalate'>>): RepeatUntilDone | null {
+  if (f.repeatEvery <= 0) return null;
+  const steps = (f.escalate ?? []).map((s) => ({ after_times: s.after, to: s.to, ...(s.to === 'member' ? { member_id: s.memberId } : {}) }));
+  return { every_minutes: f.repeatEvery, max_times: f.repeatTimes, ...(steps.length > 0 ? { escalate: steps } : {}) };
+}
+
+/** The form's escalation steps of a stored `repeat_until_done`. */
+export function escalationOf(repeat: RepeatUntilDone | null | undefined): EscalationForm[] {
+  return (repeat?.escalate ?? []).map((s) => ({ after: s.after_times, to: s.to, memberId: s.member_id ?? '' }));
+}
+
+/** A new step: one repeat after the last step (within the repeats there are), by email. */
+export function nextEscalation(f: Pick<ReminderForm, 'repeatTimes' | 'escalate'>): EscalationForm {
+  const last = f.escalate[f.escalate.length - 1];
+  return { after: Math.max(1, Math.min(f.repeatTimes, (last?.after ?? 0) + 1)), to: 'email', memberId: '' };
+}
+
+/** Fewer repeats: a step after more of them than there are now comes at the last one. */
+export function withRepeatTimes<F extends Pick<ReminderForm, 'repeatTimes' | 'escalate'>>(f: F, times: number): F {
+  return { ...f, repeatTimes: times, escalate: f.escalate.map((s) => (s.after > times ? { ...s, after: times } : s)) };
 }
 
 export type MonthlyBy = 'day' | 'lastDay' | 'weekday';
@@ -142,7 +177,7 @@ export const DEFAULT_REPEAT_OPTIONS = {
 
 export type FormErrors = Partial<
   Record<
-    'title' | 'description' | 'date' | 'time' | 'intervalHours' | 'days' | 'timezone' | 'interval' | 'monthDay' | 'until' | 'count' | 'recurrence' | 'alerts' | 'repeatTimes' | 'assignees' | 'rotate' | 'breakThrough',
+    'title' | 'description' | 'date' | 'time' | 'intervalHours' | 'days' | 'timezone' | 'interval' | 'monthDay' | 'until' | 'count' | 'recurrence' | 'alerts' | 'repeatTimes' | 'escalate' | 'assignees' | 'rotate' | 'breakThrough',
     string
   >
 >;
@@ -260,6 +295,10 @@ export function validateForm(f: ReminderForm, now: number, opts: { requireFuture
   }
   if (f.kind !== 'none' && f.end === 'count' && !inRange(f.count, 1, COUNT_MAX)) e.count = 'errors.countRange';
   if (f.repeatEvery > 0 && !inRange(f.repeatTimes, 1, REPEAT_TIMES_MAX)) e.repeatTimes = 'errors.repeatTimesRange';
+  if (f.repeatEvery > 0 && !e.repeatTimes) {
+    if (f.escalate.some((s) => !inRange(s.after, 1, f.repeatTimes))) e.escalate = 'errors.escalateAfterRange';
+    else if (f.escalate.some((s) => s.to === 'member' && !s.memberId)) e.escalate = 'errors.escalateMemberRequired';
+  }
   if (opts.requireFuture && !e.date && !e.time && !e.timezone) {
     try {
       if (zonedToUtc({ date: f.date, time: f.time }, f.timezone) <= now) e.time = 'errors.mustBeFuture';
@@ -286,6 +325,7 @@ const ERROR_FIELDS: Record<keyof FormErrors, readonly (keyof ReminderForm)[]> = 
   recurrence: ['kind', 'intervalHours', 'days', 'interval', 'monthlyBy', 'monthDay', 'week', 'weekday', 'end', 'until', 'count', 'holidays', 'skip'],
   alerts: ['alerts'],
   repeatTimes: ['repeatEvery', 'repeatTimes'],
+  escalate: ['escalate', 'repeatEvery', 'repeatTimes', 'listId'],
   assignees: ['assignees', 'listId'],
   rotate: ['rotate', 'assignees', 'listId'],
   breakThrough: ['breakThrough'],
@@ -320,7 +360,7 @@ export function recheckErrors(shown: FormErrors, current: FormErrors, changed: R
 export function emptyForm(timezone: string, now: number, listId = ''): ReminderForm {
   const start = Math.ceil(now / 60_000) * 60_000 + 5 * 60_000;
   const { date, time } = utcToZoned(start, timezone);
-  return { title: '', description: '', listId, date, time, timezone, kind: 'none', intervalHours: 1, days: [], ...DEFAULT_REPEAT_OPTIONS, skip: [], ...DEFAULT_ALARM_OPTIONS, alerts: [], assignees: [], rotate: false, breakThrough: false };
+  return { title: '', description: '', listId, date, time, timezone, kind: 'none', intervalHours: 1, days: [], ...DEFAULT_REPEAT_OPTIONS, skip: [], ...DEFAULT_ALARM_OPTIONS, alerts: [], escalate: [], assignees: [], rotate: false, breakThrough: false };
 }
 
 export function formFromReminder(r: Reminder, fallbackTz: string): ReminderForm {
@@ -343,6 +383,7 @@ export function formFromReminder(r: Reminder, fallbackTz: string): ReminderForm 
     alerts: alertsOf(r.alerts),
     repeatEvery: r.repeat_until_done?.every_minutes ?? 0,
     repeatTimes: r.repeat_until_done?.max_times ?? DEFAULT_ALARM_OPTIONS.repeatTimes,
+    escalate: escalationOf(r.repeat_until_done),
     assignees: [...(r.assignees ?? [])],
     rotate: r.rotate === true,
     breakThrough: r.break_through === true,

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { isApiError } from '../../lib/api';
-import { errorSummary, fieldErrorMessages } from '../../lib/apiErrors';
+import { errorSummary, fieldErrorMessages, fieldErrorsByPath, fieldRoot } from '../../lib/apiErrors';
 import type { Reminder, ReminderInput, Weekday } from '../../lib/types';
 import { changedFormFields, formToInput, recheckErrors, validateForm, type FormErrors, type ReminderForm } from './reminderLogic';
 import { usePreview } from './usePreview';
@@ -9,7 +9,7 @@ import { usePreview } from './usePreview';
 /** Fields shown under "More options": an error in one opens it. */
 const MORE_OPTION_FIELDS: readonly (keyof FormErrors)[] = ['interval', 'monthDay', 'until', 'count'];
 /** Fields under "Alerts and repeat until done". */
-const ALARM_FIELDS: readonly (keyof FormErrors)[] = ['alerts', 'repeatTimes'];
+const ALARM_FIELDS: readonly (keyof FormErrors)[] = ['alerts', 'repeatTimes', 'escalate'];
 /** Where a server field error shows in the form. */
 const SERVER_FIELDS: Partial<Record<string, keyof FormErrors>> = {
   title: 'title',
@@ -23,6 +23,9 @@ const SERVER_FIELDS: Partial<Record<string, keyof FormErrors>> = {
   rotate: 'rotate',
   break_through: 'breakThrough',
 };
+/** Where a server error of a field's whole path shows: its own place, else where its root does. */
+const serverFieldOf = (path: string): keyof FormErrors | undefined =>
+  path.startsWith('repeat_until_done.escalate') ? 'escalate' : SERVER_FIELDS[fieldRoot(path)];
 
 export interface ReminderFormOptions {
   open: boolean;
@@ -78,8 +81,10 @@ export function useReminderForm({ open, initial, editing, onSave, onClose }: Rem
   }, [form, errors, t]);
 
   const set = <K extends keyof ReminderForm>(k: K, v: ReminderForm[K]) => setForm((f) => ({ ...f, [k]: v }));
-  // Another list has other people: who is reminded starts again at everyone.
-  const setList = (listId: string) => setForm((f) => (f.listId === listId ? f : { ...f, listId, assignees: [], rotate: false }));
+  // Another list has other people: who is reminded starts again at everyone, and no step tells a
+  // member of the list left.
+  const setList = (listId: string) =>
+    setForm((f) => (f.listId === listId ? f : { ...f, listId, assignees: [], rotate: false, escalate: f.escalate.filter((s) => s.to !== 'member') }));
   const toggleDay = (d: Weekday) =>
     setForm((f) => ({ ...f, days: f.days.includes(d) ? f.days.filter((x) => x !== d) : [...f.days, d] }));
 
@@ -100,12 +105,12 @@ export function useReminderForm({ open, initial, editing, onSave, onClose }: Rem
         // Each failing field by its code, in the reader's language (lib/apiErrors).
         const byField = fieldErrorMessages(t, err);
         const shown: FormErrors = {};
-        for (const [field, text] of Object.entries(byField)) {
-          const k = SERVER_FIELDS[field];
-          if (k) shown[k] = text;
+        for (const [path, text] of Object.entries(fieldErrorsByPath(t, err))) {
+          const k = serverFieldOf(path);
+          if (k) shown[k] ??= text;
         }
         setErrors(shown);
-        if (shown.alerts || shown.repeatTimes) setAlarmsOpen(true);
+        if (ALARM_FIELDS.some((k) => shown[k])) setAlarmsOpen(true);
         const elsewhere = Object.keys(byField).find((f) => !SERVER_FIELDS[f]);
         setServerError(elsewhere ? byField[elsewhere]! : t('errors.validation'));
       } else if (isApiError(err, 'ERR_NETWORK') || isApiError(err, 'TIMEOUT')) setServerError(t('errors.network'));
