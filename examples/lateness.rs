@@ -10,6 +10,8 @@
 //! their quiet hours (their rings are held, not due now) and a tenth have a webhook channel
 //! besides push (the same loopback service answers it): the lateness is that of what is due now.
 //!
+//! `HIBIKI_BENCH_NO_QUIET=1` or `HIBIKI_BENCH_NO_CHANNELS=1` leave one of the two out.
+//!
 //! postgres uses PostgreSQL at HIBIKI_TEST_POSTGRES_URL (default postgres://postgres@127.0.0.1:5432/postgres)
 //! with Redis queues at HIBIKI_TEST_REDIS_URL (default redis://127.0.0.1:6379).
 
@@ -119,6 +121,7 @@ async fn run(backend: &str, n: usize, mixed: bool) {
     let config = fresh_config(backend, &dir).await;
     let received = Arc::new(AtomicU64::new(0));
     let port = start_sink(received.clone()).await;
+    let hook_port = start_sink(received.clone()).await;
 
     // Users, one device each, and N reminders due far ahead; then all moved to one second.
     let db = hibiki::open_database(&config).await.unwrap();
@@ -145,7 +148,7 @@ async fn run(backend: &str, n: usize, mixed: bool) {
                 .unwrap();
             let endpoint = format!("http://127.0.0.1:{port}/push/{u}");
             db.upsert_subscription(&user.id, &endpoint, &p256dh, &auth, &serde_json::json!({}), now).await.unwrap();
-            if mixed && u % 4 == 0 {
+            if mixed && u % 4 == 0 && std::env::var_os("HIBIKI_BENCH_NO_QUIET").is_none() {
                 // Quiet hours around now, in UTC: everything of theirs is held.
                 let hh = |t: Timestamp| t.to_zoned(jiff::tz::TimeZone::UTC).strftime("%H:%M").to_string();
                 let mut settings = db.settings(&user.id).await.unwrap();
@@ -155,8 +158,9 @@ async fn run(backend: &str, n: usize, mixed: bool) {
                 });
                 db.save_settings(&user.id, &settings, now).await.unwrap();
             }
-            if mixed && u % 10 == 1 {
-                let url = format!("http://127.0.0.1:{port}/hook/{u}");
+            if mixed && u % 10 == 1 && std::env::var_os("HIBIKI_BENCH_NO_CHANNELS").is_none() {
+                // A webhook lives elsewhere than the push service: its own origin (and budget).
+                let url = format!("http://127.0.0.1:{hook_port}/hook/{u}");
                 let secret = hibiki_common::domain::channels::new_webhook_secret([7u8; 24]);
                 let row = hibiki_common::infra::storage::NewChannelRow {
                     kind: hibiki_common::domain::channels::ChannelKind::Webhook,

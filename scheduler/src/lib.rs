@@ -88,6 +88,13 @@ fn due_second(ms: i64) -> i64 {
     ms.div_euclid(1000) + i64::from(ms.rem_euclid(1000) != 0)
 }
 
+/// A `held` fire the claim answered with goes into the wheel as it is (no notice needed).
+fn held_fire(wheel: &mut TimingWheel<Key>, reminder_id: ReminderId, at: Option<Timestamp>) {
+    if let Some(at) = at {
+        wheel.insert((reminder_id, FireKind::Held), due_second(at.as_millisecond()));
+    }
+}
+
 pub struct Scheduler {
     db: Db,
     queues: Queues,
@@ -309,10 +316,11 @@ impl Scheduler {
                 // The claim scheduled the next occurrence itself: put it in the wheel directly
                 // rather than reading it back.
                 let next = match claimed {
-                    Claimed::Deliver { log_id, late, next, also } => {
+                    Claimed::Deliver { log_id, late, next, also, held_at } => {
                         metrics::counter!("hibiki_scheduler_fired_total", "result" => if late { "late" } else { "on_time" }).increment(1);
                         log_ids.push(log_id);
                         log_ids.extend(also);
+                        held_fire(wheel, reminder_id, held_at);
                         next
                     }
                     Claimed::Missed { log_id, next } => {
@@ -320,13 +328,15 @@ impl Scheduler {
                         tracing::info!(%log_id, %reminder_id, "occurrence missed (more than 15 minutes late)");
                         next
                     }
-                    Claimed::Held { next } => {
+                    Claimed::Held { next, held_at } => {
                         metrics::counter!("hibiki_scheduler_fired_total", "result" => "held").increment(1);
+                        held_fire(wheel, reminder_id, held_at);
                         next
                     }
-                    Claimed::Release { log_ids: released } => {
+                    Claimed::Release { log_ids: released, held_at } => {
                         metrics::counter!("hibiki_scheduler_released_total").increment(released.len() as u64);
                         log_ids.extend(released);
+                        held_fire(wheel, reminder_id, held_at);
                         None
                     }
                     Claimed::Gone => {

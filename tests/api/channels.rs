@@ -9,7 +9,7 @@ use jiff::{SignedDuration, Timestamp};
 use serde_json::{Value, json};
 
 use crate::both_backends;
-use crate::helpers::{Backend, Options, PushSink, StandIns, TestApp, expect_error, json, unavailable, unique_email};
+use crate::helpers::{Backend, Options, PushSink, StandIns, TestApp, expect_error, json, unique_email};
 
 both_backends!(channel_urls_follow_the_address_rules_and_the_limit);
 

@@ -7,7 +7,7 @@
 use jiff::{SignedDuration, Timestamp};
 use serde_json::{Value, json};
 
-use crate::helpers::{Backend, Options, PushSink, TestApp, json, unavailable, unique_email};
+use crate::helpers::{Backend, Options, PushSink, TestApp, json, unique_email};
 
 /// Two people sharing a list, each with one device of the push sink.
 pub(crate) struct Household {

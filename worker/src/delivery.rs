@@ -173,14 +173,8 @@ struct ChannelWork {
 
 /// Sends each ring to its channels at its second (never before), side by side.
 async fn send_to_channels(ctx: &DeliveryContext, work: Vec<ChannelWork>) -> Result<(), DeliveryError> {
-    let sends = work.into_iter().map(|w| async move {
-        ctx.clock.sleep_until(w.at).await;
-        crate::channels::send_all(ctx, &w.targets, &w.message, hibiki_common::infra::storage::Purpose::Ring).await
-    });
-    for result in futures::future::join_all(sends).await {
-        result?;
-    }
-    Ok(())
+    let sends = work.into_iter().flat_map(|w| w.targets.into_iter().map(move |t| (w.at, t, w.message.clone()))).collect();
+    crate::channels::send_all(ctx, sends, hibiki_common::infra::storage::Purpose::Ring).await
 }
 
 type Prepared = (Vec<Ready>, Vec<LogId>, Vec<ChannelWork>);
@@ -502,7 +496,9 @@ async fn escalate(ctx: &DeliveryContext, entry: &Outgoing) -> Result<(), Deliver
             for person in &content.recipients {
                 let Some(to) = targets.remove(&person.user_id) else { continue };
                 let message = channel_message(ctx, entry, content, person, false);
-                crate::channels::send_all(ctx, &to, &message, hibiki_common::infra::storage::Purpose::Ring).await?;
+                let now = ctx.clock.now();
+                let sends = to.into_iter().map(|t| (now, t, message.clone())).collect();
+                crate::channels::send_all(ctx, sends, hibiki_common::infra::storage::Purpose::Ring).await?;
                 reached = true;
             }
         }
@@ -595,7 +591,8 @@ async fn channel_fallback(ctx: &DeliveryContext, log_id: &LogId, user_id: &UserI
         lang: mail.language,
         action_token: Some(token),
     };
-    crate::channels::send_all(ctx, &targets, &message, Purpose::Fallback).await
+    let now = ctx.clock.now();
+    crate::channels::send_all(ctx, targets.into_iter().map(|t| (now, t, message.clone())).collect(), Purpose::Fallback).await
 }
 
 /// A channel's test message, in its person's language; the answer sets its state.

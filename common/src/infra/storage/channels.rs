@@ -1,7 +1,7 @@
 //! The channels people link, and each send to one (`channel_sends`: a ring or a fallback goes
 //! to a channel once). Addresses and secrets are sealed at rest like reminder contents.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use jiff::Timestamp;
 use sqlx::{AssertSqlSafe, Row};
@@ -210,20 +210,80 @@ impl Db {
         row.map(|r| target_of(keys, &r)).transpose()
     }
 
-    /// Takes the send of `log_id` to a channel for `purpose`: false when it was taken before.
-    pub async fn claim_channel_send(&self, log_id: &LogId, channel_id: &ChannelId, purpose: Purpose, now: Timestamp) -> Result<bool> {
-        let taken = sqlx::query(
-            "INSERT INTO channel_sends (log_id, channel_id, purpose, status, created_at) VALUES ($1, $2, $3, 'sending', $4)
-             ON CONFLICT (log_id, channel_id, purpose) DO NOTHING",
-        )
-        .bind(log_id)
-        .bind(channel_id)
-        .bind(purpose.as_str())
-        .bind(to_millis(now))
-        .execute(&self.pool)
-        .await?
-        .rows_affected();
-        Ok(taken > 0)
+    /// Takes the sends of entries to channels for `purpose`, many in one statement; answers the
+    /// pairs taken (not those taken before).
+    pub async fn claim_channel_sends(
+        &self,
+        pairs: &[(LogId, ChannelId)],
+        purpose: Purpose,
+        now: Timestamp,
+    ) -> Result<HashSet<(LogId, ChannelId)>> {
+        let mut seen = HashSet::new();
+        let unique: Vec<&(LogId, ChannelId)> = pairs.iter().filter(|p| seen.insert(**p)).collect();
+        let mut taken = HashSet::new();
+        for chunk in unique.chunks(250) {
+            let sql = format!(
+                "INSERT INTO channel_sends (log_id, channel_id, purpose, status, created_at) VALUES {}
+                 ON CONFLICT (log_id, channel_id, purpose) DO NOTHING RETURNING log_id, channel_id",
+                super::value_rows(3, chunk.len(), 2, |c, p| if c == 1 { format!("{p}, $1, 'sending', CAST($2 AS BIGINT)") } else { p })
+            );
+            let mut query = sqlx::query(AssertSqlSafe(sql)).bind(purpose.as_str()).bind(to_millis(now));
+            for (log_id, channel_id) in chunk {
+                query = query.bind(log_id).bind(channel_id);
+            }
+            for row in query.fetch_all(&self.pool).await? {
+                taken.insert((row.try_get("log_id")?, row.try_get("channel_id")?));
+            }
+        }
+        Ok(taken)
+    }
+
+    /// Records many sends' answers at once (see [`Db::record_channel_send`]).
+    pub async fn record_channel_sends(&self, results: &[(LogId, ChannelId, bool, Option<u16>)], purpose: Purpose) -> Result<()> {
+        for chunk in results.chunks(250) {
+            let sql = format!(
+                "UPDATE channel_sends SET status = v.column3, response_status = CAST(v.column4 AS BIGINT)
+                 FROM (VALUES {}) AS v WHERE channel_sends.log_id = v.column1 AND channel_sends.channel_id = v.column2 AND channel_sends.purpose = $1",
+                super::value_rows(2, chunk.len(), 4, |_, p| p)
+            );
+            let mut query = sqlx::query(AssertSqlSafe(sql)).bind(purpose.as_str());
+            for (log_id, channel_id, ok, status) in chunk {
+                query = query.bind(log_id).bind(channel_id).bind(if *ok { "sent" } else { "failed" }).bind(status.map(i64::from));
+            }
+            query.execute(&self.pool).await?;
+        }
+        // Each channel's state: a success makes it active; failures count up.
+        let mut by_channel: HashMap<ChannelId, bool> = HashMap::new();
+        for (_, channel_id, ok, _) in results {
+            let any_ok = by_channel.entry(*channel_id).or_insert(false);
+            *any_ok |= *ok;
+        }
+        let (fine, failed): (Vec<ChannelId>, Vec<ChannelId>) = {
+            let (a, b): (Vec<_>, Vec<_>) = by_channel.into_iter().partition(|(_, ok)| *ok);
+            (a.into_iter().map(|(id, _)| id).collect(), b.into_iter().map(|(id, _)| id).collect())
+        };
+        for (ids, sql) in [
+            (&fine, "UPDATE channels SET failures = 0, status = 'active' WHERE status <> 'pending' AND id IN ({})"),
+            (
+                &failed,
+                "UPDATE channels SET failures = failures + 1, status = CASE WHEN failures + 1 >= $1 THEN 'failing' ELSE status END
+                 WHERE status <> 'pending' AND id IN ({})",
+            ),
+        ] {
+            for chunk in ids.chunks(500) {
+                let first = if sql.contains("$1") { 2 } else { 1 };
+                let sql = sql.replace("{}", &placeholders(first, chunk.len()));
+                let mut query = sqlx::query(AssertSqlSafe(sql));
+                if first == 2 {
+                    query = query.bind(FAILING_AFTER);
+                }
+                for id in chunk {
+                    query = query.bind(id);
+                }
+                query.execute(&self.pool).await?;
+            }
+        }
+        Ok(())
     }
 
     /// Records a send's answer: a success makes the channel active again; [`FAILING_AFTER`]

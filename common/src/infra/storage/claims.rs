@@ -82,17 +82,18 @@ impl Db {
         // Rings held for quiet hours that end now.
         let mut answers = HashMap::new();
         let mut held_again: Vec<(ReminderId, Timestamp)> = Vec::new();
+        let mut released = Vec::new();
         for (id, _, _) in &held {
             let (log_ids, next) = release(&mut tx, id, until.max(now)).await?;
             held_again.extend(next.map(|at| (*id, at)));
-            answers.insert((*id, FireKind::Held), Claimed::Release { log_ids });
+            released.push((*id, log_ids));
         }
-        put_held(&mut tx, &held_again).await?;
+        let held_next = put_held(&mut tx, &held_again).await?;
+        for (id, log_ids) in released {
+            answers.insert((id, FireKind::Held), Claimed::Release { log_ids, held_at: held_next.get(&id).copied() });
+        }
         if taken.is_empty() {
             tx.commit().await?;
-            for (id, _) in &held_again {
-                self.reminder_changed(id).await;
-            }
             return Ok(answers);
         }
 
@@ -184,14 +185,15 @@ impl Db {
             .collect();
         let outcomes = apply_plans(&mut tx, &plans, now).await?;
         let mut holds = Vec::new();
+        let mut newly_held = Vec::new();
         for (p, outcome) in planned.iter().zip(&outcomes) {
             if let Some(log_id) = outcome.logged {
                 holds.extend(p.holds.iter().map(|(person, hold)| (log_id, *person, *hold)));
-                held_again.extend(p.holds.iter().filter(|(_, h)| matches!(h, Hold::Held(_))).map(|(_, h)| (p.id, h.until())));
+                newly_held.extend(p.holds.iter().filter(|(_, h)| matches!(h, Hold::Held(_))).map(|(_, h)| (p.id, h.until())));
             }
         }
         insert_holds(&mut tx, &holds).await?;
-        put_held(&mut tx, &held_again).await?;
+        let held_fires = put_held(&mut tx, &newly_held).await?;
         let escalations = escalate(&mut tx, &planned, &outcomes, now).await?;
         for (id, people) in &later_snoozes {
             put_snoozes(&mut tx, id, people).await?;
@@ -207,13 +209,8 @@ impl Db {
         tx.commit().await?;
 
         // The scheduler learns of the next occurrence from the answer, of the rest by notice.
-        let announce: HashSet<&ReminderId> = planned
-            .iter()
-            .filter(|p| p.plan.sets_follow_up())
-            .map(|p| &p.id)
-            .chain(later_snoozes.iter().map(|(id, _)| id))
-            .chain(held_again.iter().map(|(id, _)| id))
-            .collect();
+        let announce: HashSet<&ReminderId> =
+            planned.iter().filter(|p| p.plan.sets_follow_up()).map(|p| &p.id).chain(later_snoozes.iter().map(|(id, _)| id)).collect();
         for id in announce {
             self.reminder_changed(id).await;
         }
@@ -221,14 +218,21 @@ impl Db {
         answers.extend(planned.iter().zip(outcomes).filter_map(|(Planned { id, kind, plan, holds, .. }, outcome)| {
             // Not set when an edit set the occurrence meanwhile; its change notice will tell.
             let next = plan.next_occurrence().filter(|_| outcome.occurrence_set);
+            let held_at = held_fires.get(id).copied();
             let claimed = match (plan.entry, outcome.logged) {
                 (Some(entry), Some(log_id)) => match entry.status {
                     EntryStatus::Missed => Claimed::Missed { log_id, next },
-                    EntryStatus::Held => Claimed::Held { next },
-                    _ => Claimed::Deliver { log_id, late: entry.late, next, also: escalations.get(&log_id).cloned().unwrap_or_default() },
+                    EntryStatus::Held => Claimed::Held { next, held_at },
+                    _ => Claimed::Deliver {
+                        log_id,
+                        late: entry.late,
+                        next,
+                        also: escalations.get(&log_id).cloned().unwrap_or_default(),
+                        held_at,
+                    },
                 },
                 // Merged into a ring held already: nothing to deliver, but what follows stands.
-                (None, _) if !holds.is_empty() => Claimed::Held { next },
+                (None, _) if !holds.is_empty() => Claimed::Held { next, held_at },
                 _ => return None,
             };
             Some(((*id, *kind), claimed))

@@ -23,15 +23,16 @@ pub enum Claimed {
     /// Someone else claimed it first, or it changed since it was read.
     Gone,
     /// A delivery log entry to push; `next` is the occurrence fire the claim scheduled;
-    /// `also`: escalation entries its repeat made, to deliver with it.
-    Deliver { log_id: LogId, late: bool, next: Option<Timestamp>, also: Vec<LogId> },
+    /// `also`: escalation entries its repeat made, to deliver with it; `held_at`: when the
+    /// reminder's `held` fire is due, when some of its people are in quiet hours.
+    Deliver { log_id: LogId, late: bool, next: Option<Timestamp>, also: Vec<LogId>, held_at: Option<Timestamp> },
     /// Too late to deliver; logged as missed.
     Missed { log_id: LogId, next: Option<Timestamp> },
-    /// Held for quiet hours: delivered when its `held` fire releases it.
-    Held { next: Option<Timestamp> },
+    /// Held for quiet hours: delivered when its `held` fire (due `held_at`) releases it.
+    Held { next: Option<Timestamp>, held_at: Option<Timestamp> },
     /// Held rings released at the end of quiet hours: entries to deliver (to the people
-    /// released).
-    Release { log_ids: Vec<LogId> },
+    /// released); the next of the reminder's holds is due `held_at`.
+    Release { log_ids: Vec<LogId>, held_at: Option<Timestamp> },
 }
 
 /// A delivery log entry with what a push of it needs.

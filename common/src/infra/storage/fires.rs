@@ -216,14 +216,24 @@ async fn insert_fires<'a>(
 }
 
 /// Puts each reminder's `held` fire at the instant given, or keeps it where it is when that is
-/// earlier: it is due at the first end of quiet hours among the rings it holds.
-pub(super) async fn put_held(conn: &mut AnyConnection, fires: &[(ReminderId, Timestamp)]) -> Result<()> {
+/// earlier: it is due at the first end of quiet hours among the rings it holds. Answers when
+/// each is due now (the scheduler puts them in its wheel from the answer: a notice per held
+/// reminder would cost PostgreSQL a round trip each in a burst).
+pub(super) async fn put_held(conn: &mut AnyConnection, fires: &[(ReminderId, Timestamp)]) -> Result<HashMap<ReminderId, Timestamp>> {
+    // One statement may not upsert a row twice: the earliest per reminder.
+    let mut earliest: HashMap<ReminderId, Timestamp> = HashMap::new();
+    for (id, at) in fires {
+        earliest.entry(*id).and_modify(|e| *e = (*e).min(*at)).or_insert(*at);
+    }
+    let fires: Vec<(ReminderId, Timestamp)> = earliest.into_iter().collect();
+    let mut due = HashMap::new();
     for chunk in fires.chunks(ROWS_PER_STATEMENT) {
         let sql = format!(
             "INSERT INTO fires (reminder_id, kind, fire_at, occurrence_at) VALUES {}
              ON CONFLICT (reminder_id, kind) DO UPDATE SET
                  fire_at = CASE WHEN excluded.fire_at < fires.fire_at THEN excluded.fire_at ELSE fires.fire_at END,
-                 occurrence_at = CASE WHEN excluded.fire_at < fires.fire_at THEN excluded.fire_at ELSE fires.fire_at END",
+                 occurrence_at = CASE WHEN excluded.fire_at < fires.fire_at THEN excluded.fire_at ELSE fires.fire_at END
+             RETURNING reminder_id, fire_at",
             value_rows(1, chunk.len(), 3, |c, p| match c {
                 0 => format!("{p}, 'held'"),
                 _ => format!("CAST({p} AS BIGINT)"),
@@ -233,9 +243,11 @@ pub(super) async fn put_held(conn: &mut AnyConnection, fires: &[(ReminderId, Tim
         for (id, at) in chunk {
             query = query.bind(*id).bind(to_millis(*at)).bind(to_millis(*at));
         }
-        query.execute(&mut *conn).await?;
+        for row in query.fetch_all(&mut *conn).await? {
+            due.insert(row.try_get("reminder_id")?, from_millis(row.try_get("fire_at")?));
+        }
     }
-    Ok(())
+    Ok(due)
 }
 
 /// Reads a snooze fire's stored people.
