@@ -185,6 +185,8 @@ async fn the_daily_brief_comes_at_its_minute(app: &TestApp, sink: &PushSink) {
 /// their Complete ends it for everyone; a member outside the list is refused.
 async fn repeats_escalate_to_email_then_to_another_member(app: &TestApp, sink: &PushSink) {
     let h = crate::households::household(app, sink).await;
+    // No email fallback: the escalation's is the only mail.
+    assert_eq!(app.put("/api/settings", &json!({ "email_fallback_minutes": null }), &h.owner.token).await.status(), 200);
     let due = Timestamp::from_second(app.now().as_second() + 60).unwrap();
     let body = |member: &str| {
         json!({ "title": "薬をあげる", "send_at": due.to_string(), "list_id": h.list, "assignees": [h.owner.id],
