@@ -91,7 +91,7 @@ describe('settings: quiet hours and notification channels', () => {
       assert.equal(await form.locator('input[type=radio][value=ntfy]').isChecked(), true, 'ntfy is the first choice');
       await form.getByLabel(t('settings:channels.add.ntfyUrl'), { exact: true }).fill('https://ntfy.example/your-topic');
       await form.getByRole('button', { name: t('settings:channels.add.submit'), exact: true }).click();
-      const ntfyLabel = 'ntfy ntfy.example/your-topic';
+      const ntfyLabel = 'ntfy.example/your-topic';
       await page.locator('.toast').filter({ hasText: t('settings:channels.add.added', { name: ntfyLabel }) }).waitFor();
       const ntfy = channels.getByRole('group', { name: ntfyLabel });
       await ntfy.locator('.badge').filter({ hasText: t('settings:channels.status.active') }).waitFor();
@@ -122,7 +122,7 @@ describe('settings: quiet hours and notification channels', () => {
       await form.locator('input[type=radio][value=webhook]').check();
       await form.getByLabel(t('settings:channels.add.webhookUrl'), { exact: true }).fill('https://hooks.example/hibiki');
       await form.getByRole('button', { name: t('settings:channels.add.submit'), exact: true }).click();
-      const hookLabel = 'Webhook hooks.example/hibiki';
+      const hookLabel = 'hooks.example/hibiki';
       const created = channels.getByRole('region', { name: t('settings:channels.secret.title', { name: hookLabel }) });
       await created.waitFor();
       const secret = await created.getByLabel(t('settings:channels.secret.label'), { exact: true }).inputValue();

@@ -129,7 +129,8 @@ pub fn check_url(url: &str, allow_private: bool) -> Result<url::Url, EndpointErr
     push_endpoint::parse(url.trim(), allow_private)
 }
 
-/// The label a new channel gets: its kind and where it goes.
+/// The label a new channel gets: where it goes (its kind is shown beside it), or the kind's
+/// name for Telegram and LINE.
 pub fn default_label(kind: ChannelKind, url: Option<&url::Url>) -> String {
     let place = url.map(|u| format!("{}{}", u.host_str().unwrap_or_default(), u.path().trim_end_matches('/'))).unwrap_or_default();
     let name = match kind {
@@ -138,7 +139,7 @@ pub fn default_label(kind: ChannelKind, url: Option<&url::Url>) -> String {
         ChannelKind::Telegram => "Telegram",
         ChannelKind::Line => "LINE",
     };
-    let label = if place.is_empty() { name.to_owned() } else { format!("{name} {place}") };
+    let label = if place.is_empty() { name.to_owned() } else { place };
     label.chars().take(MAX_LABEL_CHARS).collect()
 }
 
