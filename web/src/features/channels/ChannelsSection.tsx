@@ -182,28 +182,19 @@ function ChannelItem({
           </p>
         )}
         <p className="muted small">{t('channels.added', { when: dates.when(c.created_at) })}</p>
-        <label className="check">
-          <input
-            type="checkbox"
-            role="switch"
-            checked={c.use.rings}
-            disabled={disabled}
-            aria-describedby={describedBy}
-            onChange={(e) => onUse('rings', e.target.checked)}
-          />
-          <span>{t('channels.rings')}</span>
-        </label>
-        <label className="check">
-          <input
-            type="checkbox"
-            role="switch"
-            checked={c.use.fallback}
-            disabled={disabled}
-            aria-describedby={describedBy}
-            onChange={(e) => onUse('fallback', e.target.checked)}
-          />
-          <span>{t('channels.fallback')}</span>
-        </label>
+        {(['rings', 'fallback'] as const).map((use) => (
+          <label key={use} className="check">
+            <input
+              type="checkbox"
+              role="switch"
+              checked={c.use[use]}
+              disabled={disabled}
+              aria-describedby={describedBy}
+              onChange={(e) => onUse(use, e.target.checked)}
+            />
+            <span>{t(`channels.${use}`)}</span>
+          </label>
+        ))}
         {neither && <p className="hint">{t('channels.neither')}</p>}
         <div className="row">
           <button
