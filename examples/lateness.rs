@@ -35,28 +35,19 @@ const PER_USER: usize = 100;
 
 /// A push service that accepts everything (the figures are about Hibiki, not the sink).
 async fn start_sink(received: Arc<AtomicU64>) -> u16 {
-    let hooks = received.clone();
+    // Pushes count ones, webhook sends billions: one counter tells both.
+    let counting = |received: Arc<AtomicU64>, by: u64, status: StatusCode| {
+        post(move |_body: axum::body::Bytes| {
+            let received = received.clone();
+            async move {
+                received.fetch_add(by, Ordering::Relaxed);
+                status
+            }
+        })
+    };
     let app = Router::new()
-        .route(
-            "/push/{id}",
-            post(move |_body: axum::body::Bytes| {
-                let received = received.clone();
-                async move {
-                    received.fetch_add(1, Ordering::Relaxed);
-                    StatusCode::CREATED
-                }
-            }),
-        )
-        .route(
-            "/hook/{id}",
-            post(move |_body: axum::body::Bytes| {
-                let hooks = hooks.clone();
-                async move {
-                    hooks.fetch_add(1_000_000_000, Ordering::Relaxed);
-                    StatusCode::OK
-                }
-            }),
-        );
+        .route("/push/{id}", counting(received.clone(), 1, StatusCode::CREATED))
+        .route("/hook/{id}", counting(received, 1_000_000_000, StatusCode::OK));
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let port = listener.local_addr().unwrap().port();
     tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });

@@ -36,6 +36,17 @@ struct Line {
 }
 
 /// The bots this server runs (none, either or both).
+/// The bots' HTTP client: no redirects, and long enough for Telegram's 25 s long poll.
+fn client() -> reqwest::Client {
+    reqwest::Client::builder()
+        .connect_timeout(Duration::from_secs(5))
+        .timeout(Duration::from_secs(40))
+        .redirect(reqwest::redirect::Policy::none())
+        .user_agent("Hibiki")
+        .build()
+        .expect("a TLS backend")
+}
+
 pub struct Bots {
     http: reqwest::Client,
     telegram: Option<Telegram>,
@@ -43,14 +54,13 @@ pub struct Bots {
 }
 
 impl Bots {
+    /// No bot at all (a process without the operator's settings, a benchmark).
+    pub fn none() -> Bots {
+        Bots { http: client(), telegram: None, line: None }
+    }
+
     pub fn from_config(config: &Config) -> Bots {
-        let http = reqwest::Client::builder()
-            .connect_timeout(Duration::from_secs(5))
-            .timeout(Duration::from_secs(40))
-            .redirect(reqwest::redirect::Policy::none())
-            .user_agent("Hibiki")
-            .build()
-            .expect("a TLS backend");
+        let http = client();
         let telegram = config.telegram_bot_token.as_ref().map(|t| Telegram {
             base: config.telegram_api_url.as_str().trim_end_matches('/').to_owned(),
             token: t.expose_secret().to_owned(),
