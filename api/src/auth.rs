@@ -2,9 +2,12 @@
 //! app). Both name the same server-side session.
 
 use axum::extract::FromRequestParts;
+use axum::extract::MatchedPath;
 use axum::http::header::{AUTHORIZATION, COOKIE};
 use axum::http::request::Parts;
 use hibiki_common::domain::ids::SessionId;
+use hibiki_common::domain::tokens;
+use hibiki_common::infra::crypto::session_hash;
 use hibiki_common::infra::storage::User;
 use hibiki_common::usecases::signin;
 
@@ -44,11 +47,13 @@ pub fn session_token(parts: &Parts) -> Result<Option<String>, ApiError> {
     Ok(first.filter(|t| !t.is_empty()))
 }
 
-/// A signed-in user; 401 `AUTHENTICATION_REQUIRED` otherwise.
+/// A signed-in user, by a session or by a personal API token; 401 `AUTHENTICATION_REQUIRED`
+/// otherwise. A token reaches only the routes its scopes cover (403 `INSUFFICIENT_SCOPE`).
 pub struct AuthUser {
     pub user: User,
     pub token: String,
-    pub session_id: SessionId,
+    /// None for an API token.
+    pub session_id: Option<SessionId>,
 }
 
 impl FromRequestParts<AppState> for AuthUser {
@@ -56,8 +61,19 @@ impl FromRequestParts<AppState> for AuthUser {
 
     async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, Self::Rejection> {
         let token = session_token(parts)?.ok_or(ApiError::Unauthorized)?;
-        let (user, session_id) = signin::authenticate(&state.store, &token, state.clock.now()).await?.ok_or(ApiError::Unauthorized)?;
-        Ok(AuthUser { user, token, session_id })
+        let now = state.clock.now();
+        if tokens::is_api_token(&token) {
+            let found = if token.len() > 128 { None } else { state.store.db.token_user(&session_hash(&token), now).await? };
+            let found = found.ok_or(ApiError::Unauthorized)?;
+            // The route's template, as the router matched it (no ids in it).
+            let route = parts.extensions.get::<MatchedPath>().map(|p| p.as_str()).unwrap_or_default();
+            if !found.scopes.allow(parts.method.as_str(), route) {
+                return Err(ApiError::InsufficientScope);
+            }
+            return Ok(AuthUser { user: found.user, token, session_id: None });
+        }
+        let (user, session_id) = signin::authenticate(&state.store, &token, now).await?.ok_or(ApiError::Unauthorized)?;
+        Ok(AuthUser { user, token, session_id: Some(session_id) })
     }
 }
 

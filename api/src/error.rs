@@ -31,6 +31,8 @@ pub enum ApiError {
     UnsupportedMediaType,
     #[error("the request body is larger than 64 KiB")]
     PayloadTooLarge,
+    #[error("the file is larger than 1 MiB")]
+    ImportTooLarge,
     #[error("not found")]
     NotFound,
     #[error("method not allowed")]
@@ -65,6 +67,12 @@ pub enum ApiError {
     DeviceLimit(i64),
     #[error("At most {0} channels. Remove one first.")]
     ChannelLimit(i64),
+    #[error("At most {0} API tokens. Delete one first.")]
+    TokenLimit(i64),
+    #[error("At most {0} trigger links per reminder. Delete one first.")]
+    TriggerLimit(i64),
+    #[error("This token's scopes do not allow this request.")]
+    InsufficientScope,
     #[error("This channel is not enabled on this server.")]
     ChannelUnavailable,
     #[error("Cross-site request refused.")]
@@ -105,6 +113,8 @@ impl From<hibiki_common::Error> for ApiError {
             E::RateLimited(retry_after) => ApiError::RateLimited { retry_after },
             E::ChannelLimit(n) => ApiError::ChannelLimit(n),
             E::ChannelUnavailable => ApiError::ChannelUnavailable,
+            E::TokenLimit(n) => ApiError::TokenLimit(n),
+            E::TriggerLimit(n) => ApiError::TriggerLimit(n),
             E::EndpointRejected(why) => ApiError::EndpointRejected(why),
             other => ApiError::Store(other),
         }
@@ -126,7 +136,7 @@ impl ApiError {
             ApiError::Validation(_) => (StatusCode::BAD_REQUEST, "VALIDATION_FAILED"),
             ApiError::InvalidJson(_) => (StatusCode::BAD_REQUEST, "INVALID_JSON"),
             ApiError::UnsupportedMediaType => (StatusCode::UNSUPPORTED_MEDIA_TYPE, "UNSUPPORTED_MEDIA_TYPE"),
-            ApiError::PayloadTooLarge => (StatusCode::PAYLOAD_TOO_LARGE, "PAYLOAD_TOO_LARGE"),
+            ApiError::PayloadTooLarge | ApiError::ImportTooLarge => (StatusCode::PAYLOAD_TOO_LARGE, "PAYLOAD_TOO_LARGE"),
             ApiError::NotFound => (StatusCode::NOT_FOUND, "NOT_FOUND"),
             ApiError::MethodNotAllowed => (StatusCode::METHOD_NOT_ALLOWED, "METHOD_NOT_ALLOWED"),
             ApiError::Unauthorized => (StatusCode::UNAUTHORIZED, "AUTHENTICATION_REQUIRED"),
@@ -155,6 +165,9 @@ impl ApiError {
             ApiError::DeviceLimit(_) => (StatusCode::CONFLICT, "DEVICE_LIMIT"),
             ApiError::ChannelLimit(_) => (StatusCode::CONFLICT, "CHANNEL_LIMIT"),
             ApiError::ChannelUnavailable => (StatusCode::BAD_REQUEST, "CHANNEL_UNAVAILABLE"),
+            ApiError::TokenLimit(_) => (StatusCode::CONFLICT, "TOKEN_LIMIT"),
+            ApiError::TriggerLimit(_) => (StatusCode::CONFLICT, "TRIGGER_LIMIT"),
+            ApiError::InsufficientScope => (StatusCode::FORBIDDEN, "INSUFFICIENT_SCOPE"),
             ApiError::CsrfRejected => (StatusCode::FORBIDDEN, "CSRF_REJECTED"),
             ApiError::SubscriptionNotFound => (StatusCode::NOT_FOUND, "SUBSCRIPTION_NOT_FOUND"),
             ApiError::Unavailable(_) => (StatusCode::SERVICE_UNAVAILABLE, "SERVICE_UNAVAILABLE"),

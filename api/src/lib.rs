@@ -32,7 +32,9 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use crate::error::ApiError;
-use crate::routes::{account, admin, auth as auth_routes, calendar, channels, health, lists, notifications, reminders, site};
+use crate::routes::{
+    account, admin, auth as auth_routes, calendar, channels, health, lists, notifications, reminders, site, tokens, transfer, triggers,
+};
 pub use crate::state::AppState;
 
 /// The contract's body limit.
@@ -89,6 +91,16 @@ pub fn routes() -> Routes {
         .routes(routes!(reminders::skip))
         .routes(routes!(reminders::complete_early))
         .routes(routes!(reminders::send))
+        .routes(routes!(triggers::create, triggers::list))
+        .routes(routes!(triggers::delete))
+        .routes(routes!(triggers::fire))
+        // A trigger link opened in a browser is the app's page (POST acts, GET never does).
+        .route("/t/{secret}", get(web::page))
+        .routes(routes!(triggers::page))
+        .routes(routes!(tokens::list, tokens::create))
+        .routes(routes!(tokens::delete))
+        .routes(routes!(transfer::export))
+        .routes(routes!(transfer::import))
         .routes(routes!(lists::list, lists::create))
         .routes(routes!(lists::update, lists::delete))
         .routes(routes!(lists::members))
@@ -186,7 +198,15 @@ async fn method_not_allowed() -> ApiError {
 /// A request path as the log may show it: a calendar feed's path is its secret, so only its
 /// shape is logged.
 fn loggable_path(path: &str) -> &str {
-    if path.starts_with("/api/calendar/") && path != "/api/calendar/token" { "/api/calendar/{secret}" } else { path }
+    if path.starts_with("/api/calendar/") && path != "/api/calendar/token" {
+        "/api/calendar/{secret}"
+    } else if path.starts_with("/t/") {
+        "/t/{secret}"
+    } else if path.starts_with("/api/triggers/") {
+        "/api/triggers/{secret}"
+    } else {
+        path
+    }
 }
 
 /// API answers carry account data (or, for the public ones, data that is stale a second
@@ -243,9 +263,11 @@ mod tests {
     }
 
     #[test]
-    fn a_feeds_secret_never_reaches_the_log() {
+    fn a_feeds_or_triggers_secret_never_reaches_the_log() {
         assert_eq!(loggable_path("/api/calendar/abcdefSECRET.ics"), "/api/calendar/{secret}");
         assert_eq!(loggable_path("/api/calendar/token"), "/api/calendar/token");
         assert_eq!(loggable_path("/api/reminders/r1"), "/api/reminders/r1");
+        assert_eq!(loggable_path("/t/SECRETabc"), "/t/{secret}");
+        assert_eq!(loggable_path("/api/triggers/SECRETabc"), "/api/triggers/{secret}");
     }
 }

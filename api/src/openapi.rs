@@ -23,7 +23,7 @@ use utoipa_axum::router::OpenApiRouter;
         hibiki_common::domain::push_message::PushMessage,
         hibiki_common::domain::reminder::StatusFilter
     )),
-    tags((name = "auth"), (name = "reminders"), (name = "lists"), (name = "account"), (name = "admin"), (name = "notifications"), (name = "health"), (name = "calendar"), (name = "channels"))
+    tags((name = "auth"), (name = "reminders"), (name = "lists"), (name = "account"), (name = "admin"), (name = "notifications"), (name = "health"), (name = "calendar"), (name = "channels"), (name = "tokens"), (name = "triggers"), (name = "data"))
 )]
 pub struct ApiDoc;
 

@@ -21,6 +21,9 @@ pub struct Limiters {
     api: DefaultKeyedRateLimiter<IpAddr>,
     /// Per calendar feed (its token's hash), wherever the requests come from.
     feed: DefaultKeyedRateLimiter<Vec<u8>>,
+    /// Per trigger link (its secret's hash): a looping automation cannot ring a phone without
+    /// end.
+    trigger: DefaultKeyedRateLimiter<Vec<u8>>,
 }
 
 /// Requests per minute one calendar feed answers (calendar apps poll every few minutes).
@@ -59,10 +62,12 @@ pub fn client_key(ip: IpAddr) -> IpAddr {
 impl Limiters {
     pub fn new(auth_per_minute: u32, api_per_minute: u32) -> Limiters {
         let n = NonZeroU32::new(FEED_PER_MINUTE).expect("non-zero");
+        let t = NonZeroU32::new(hibiki_common::domain::triggers::TRIGGERS_PER_MINUTE).expect("non-zero");
         Limiters {
             auth: RateLimiter::keyed(per_minute(auth_per_minute)),
             api: RateLimiter::keyed(per_minute(api_per_minute)),
             feed: RateLimiter::keyed(Quota::per_minute(n).allow_burst(n)),
+            trigger: RateLimiter::keyed(Quota::per_minute(t).allow_burst(t)),
         }
     }
 
@@ -71,11 +76,18 @@ impl Limiters {
         check(&self.feed, &token_hash.to_vec(), "feed")
     }
 
+    /// One request of a trigger link; 429 past its limit a minute.
+    pub fn check_trigger(&self, secret_hash: &[u8]) -> Result<(), ApiError> {
+        check(&self.trigger, &secret_hash.to_vec(), "trigger")
+    }
+
     /// Forgets clients whose buckets are full again, so the maps do not grow without bound.
     pub fn shrink(&self) {
         self.auth.retain_recent();
         self.api.retain_recent();
         self.feed.retain_recent();
+        self.trigger.retain_recent();
+        self.trigger.shrink_to_fit();
         self.auth.shrink_to_fit();
         self.api.shrink_to_fit();
         self.feed.shrink_to_fit();

@@ -35,12 +35,31 @@ const APP_ROUTES: &[&str] = &[
     "admin/users",
     "test-email",
     "status",
+    // A trigger link's page (its secret is the last segment).
+    "t/:secret",
 ];
 
-/// Whether `path` is one of the app's pages (in either language).
+/// Whether `path` is one of the app's pages (in either language); a route's `:name` segment
+/// stands for any one non-empty segment.
 pub fn is_app_route(path: &str) -> bool {
     let path = path.strip_prefix("/en").filter(|rest| rest.is_empty() || rest.starts_with('/')).unwrap_or(path);
-    APP_ROUTES.contains(&path.trim_matches('/'))
+    let path = path.trim_matches('/');
+    APP_ROUTES.iter().any(|route| {
+        let (mut want, mut have) = (route.split('/'), path.split('/'));
+        loop {
+            match (want.next(), have.next()) {
+                (None, None) => return true,
+                (Some(w), Some(h)) if w == h || (w.starts_with(':') && !h.is_empty()) => continue,
+                _ => return false,
+            }
+        }
+    })
+}
+
+/// The app's page for a path the API also answers on other methods (a trigger link: `POST`
+/// acts, `GET` opens the page).
+pub async fn page(axum::extract::State(state): axum::extract::State<crate::state::AppState>, req: Request) -> Response {
+    serve(State(WebFiles::new(state.config.web_dir.clone())), req).await
 }
 
 fn cache_control(path: &str, status: StatusCode) -> &'static str {
@@ -101,10 +120,24 @@ mod tests {
             "/auth/callback",
             "/invite",
             "/en/invite",
+            "/t/abc",
+            "/en/t/abc",
         ] {
             assert!(is_app_route(path), "{path}");
         }
-        for path in ["/nope", "/en/nope", "/english", "/enlogin", "/login/extra", "/admin/secret", "/en/en/login", "/wp-admin.php"] {
+        for path in [
+            "/nope",
+            "/en/nope",
+            "/english",
+            "/enlogin",
+            "/login/extra",
+            "/admin/secret",
+            "/en/en/login",
+            "/wp-admin.php",
+            "/t",
+            "/t/",
+            "/t/a/b",
+        ] {
             assert!(!is_app_route(path), "{path}");
         }
     }

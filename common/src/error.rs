@@ -42,6 +42,10 @@ pub enum Error {
     /// A channel URL that breaks the address rules.
     #[error("the URL was refused: {0}")]
     EndpointRejected(String),
+    #[error("at most {0} API tokens")]
+    TokenLimit(i64),
+    #[error("at most {0} trigger links per reminder")]
+    TriggerLimit(i64),
     #[error("database error: {0}")]
     Database(#[from] sqlx::Error),
     #[error("migration error: {0}")]

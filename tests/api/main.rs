@@ -22,5 +22,6 @@ mod reminders;
 mod rhythm;
 mod schedules;
 mod sharing;
+mod tools;
 mod trust;
 mod web;

@@ -157,6 +157,25 @@ describe('pages reached by a link', () => {
   });
 });
 
+describe('an unknown path', () => {
+  for (const [lang, viewport] of [
+    ['ja', PHONE],
+    ['en', DESKTOP],
+  ]) {
+    it(`${lang} ${viewport.width}px: answers 404 with the not-found page, whose button goes home`, async () => {
+      const ctx = await newContext(stack.browser, stack.url, { lang, viewport });
+      const page = await ctx.newPage();
+      const t = (id) => tr(lang, id);
+      const res = await page.goto(`${prefixOf(lang)}/no-such-page`);
+      assert.equal(res.status(), 404, 'the server keeps the status while the app draws the page');
+      await page.getByRole('heading', { level: 1, name: t('common:notFound.title') }).waitFor();
+      await page.getByRole('button', { name: t('common:notFound.goHome') }).click();
+      await page.waitForURL((u) => u.pathname === homePathOf(lang));
+      await ctx.close();
+    });
+  }
+});
+
 describe('the reminder dialog', () => {
   for (const [lang, viewport] of [
     ['ja', PHONE],

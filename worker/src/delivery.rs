@@ -375,7 +375,7 @@ async fn send_at_their_second(ctx: &DeliveryContext, mut ready: Vec<Ready>) {
 /// takes the device over.
 async fn settle(ctx: &DeliveryContext, log_ids: &[LogId]) -> Result<(), DeliveryError> {
     for closed in ctx.db.settle_deliveries(log_ids).await? {
-        if let (Some(at), false) = (closed.sent_at, closed.kind == EntryKind::SendNow) {
+        if let (Some(at), false) = (closed.sent_at, matches!(closed.kind, EntryKind::SendNow | EntryKind::Trigger)) {
             let lateness = at.duration_since(closed.occurrence_at).as_secs_f64().max(0.0);
             metrics::histogram!("hibiki_delivery_lateness_seconds").record(lateness);
         }

@@ -209,7 +209,7 @@ pub async fn sessions(State(state): State<AppState>, auth: AuthUser) -> ApiResul
     let listed: Vec<SessionListed> = rows
         .into_iter()
         .map(|r| SessionListed {
-            current: r.id == auth.session_id,
+            current: Some(r.id) == auth.session_id,
             id: r.id,
             label: r.label,
             created_at: hibiki_common::domain::time::from_millis(r.created_at),

@@ -8,6 +8,9 @@ pub mod lists;
 pub mod notifications;
 pub mod reminders;
 pub mod site;
+pub mod tokens;
+pub mod transfer;
+pub mod triggers;
 
 use axum::Json;
 use axum::response::{IntoResponse, Response};

@@ -4,7 +4,7 @@ use hibiki_common::domain::ids::{ListId, LogId, ReminderId, UserId};
 use hibiki_common::domain::lifecycle::Ring;
 use hibiki_common::domain::recurrence::Recurrence;
 use hibiki_common::domain::reminder::{self, PreviewInput, Reminder, ReminderInput, ReminderPatch, StatusFilter, Timing};
-use hibiki_common::domain::states::NotificationAction;
+use hibiki_common::domain::states::{EntryKind, NotificationAction};
 use hibiki_common::error::FieldCode;
 use hibiki_common::error::FieldErrors;
 use hibiki_common::infra::jobs::PushJob;
@@ -221,18 +221,26 @@ pub async fn send(
     if let Some(retry_after) = state.store.db.send_now_wait(&auth.user.id, now, state.config.send_now_interval_ms as i64).await? {
         return Err(ApiError::RateLimited { retry_after });
     }
-    let fallback = state.store.db.settings(&auth.user.id).await?.email_fallback_minutes;
-    let devices = state.store.db.target_device_count(&auth.user.id, r.send_to.as_deref()).await?;
-    let log_id = state.store.db.create_send_now(&r.id, &r.user_id, &auth.user.id, devices, fallback, now).await?;
+    let answer = ring_now(&state, &r, &auth.user.id, EntryKind::SendNow).await?;
+    Ok((StatusCode::ACCEPTED, Answer(answer)))
+}
+
+/// Rings a reminder now for one person (send now, a trigger link): an entry of `kind` for
+/// their devices; with none, by email when their email fallback is on.
+pub(crate) async fn ring_now(state: &AppState, r: &Reminder, person: &UserId, kind: EntryKind) -> ApiResult<SendNowAnswer> {
+    let now = state.clock.now();
+    let fallback = state.store.db.settings(person).await?.email_fallback_minutes;
+    let devices = state.store.db.target_device_count(person, r.send_to.as_deref()).await?;
+    let log_id = state.store.db.create_ring_now(&r.id, &r.user_id, person, kind, devices, fallback, now).await?;
     let mut email = false;
     if devices > 0 {
         // The entry is already durable: if the queue is unreachable now, the scheduler's
         // reconcile pass enqueues it again, so the answer is still "accepted".
         if let Err(e) = state.queues.push(hibiki_common::infra::jobs::PushJob::Deliver { log_id }).await {
-            tracing::warn!(error = %e, %log_id, "could not enqueue a send-now delivery; the scheduler will");
+            tracing::warn!(error = %e, %log_id, "could not enqueue a ring-now delivery; the scheduler will");
         }
     } else if fallback.is_some() {
-        match state.store.db.email_now(&log_id, &auth.user.id, now).await? {
+        match state.store.db.email_now(&log_id, person, now).await? {
             hibiki_common::infra::storage::FallbackClaim::Send(job) => {
                 state.queues.mail(job).await.map_err(|_| ApiError::Unavailable("mail queue"))?;
                 email = true;
@@ -240,9 +248,9 @@ pub async fn send(
             _ => tracing::info!(%log_id, "no device, and the day's fallback emails are used up"),
         }
     }
-    metrics::counter!("hibiki_send_now_total", "outcome" => if devices > 0 { "push" } else if email { "email" } else { "nothing" })
+    metrics::counter!("hibiki_send_now_total", "kind" => kind.as_str(), "outcome" => if devices > 0 { "push" } else if email { "email" } else { "nothing" })
         .increment(1);
-    Ok((StatusCode::ACCEPTED, Answer(SendNowAnswer { log_id, devices, email })))
+    Ok(SendNowAnswer { log_id, devices, email })
 }
 
 /// One reminder.

@@ -38,6 +38,15 @@ pub struct RepeatUntilDone {
     pub escalate: Escalation,
 }
 
+impl RepeatUntilDone {
+    /// The same repeat without the steps that reach another member: what moves to another
+    /// account or server, where those people are not.
+    pub fn without_members(self) -> RepeatUntilDone {
+        let kept: Vec<EscalationStep> = self.escalate.steps().filter(|s| s.to != EscalateTo::Member).copied().collect();
+        RepeatUntilDone { escalate: Escalation::from_steps(&kept).unwrap_or_default(), ..self }
+    }
+}
+
 /// At most this many escalation steps.
 pub const MAX_ESCALATION_STEPS: usize = 3;
 

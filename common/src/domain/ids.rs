@@ -127,6 +127,16 @@ id_type! {
 }
 
 id_type! {
+    /// A personal API token (its public id; the token itself is never stored).
+    ApiTokenId
+}
+
+id_type! {
+    /// A reminder's trigger link (its public id; the secret is never stored).
+    TriggerId
+}
+
+id_type! {
     /// A signed-in session (its public id; the token itself is never stored).
     SessionId
 }

@@ -89,6 +89,8 @@ word_enum! {
         Repeat = "repeat",
         Snooze = "snooze",
         SendNow = "send_now",
+        /// Rung by a trigger link (a Shortcut, an NFC tag, Home Assistant).
+        Trigger = "trigger",
         /// A repeat-until-done step that reached further (email, channels, another member).
         Escalation = "escalation",
     }

@@ -5,3 +5,5 @@ pub mod bots;
 pub mod brief;
 pub mod reminders;
 pub mod signin;
+pub mod transfer;
+pub mod triggers;

@@ -48,9 +48,27 @@ async fn check_escalation(store: &Store, list_id: &ListId, repeat: Option<&Repea
     Ok(())
 }
 
-/// Creates a reminder from what the client sent; its zone is the user's when it names none,
-/// its list the user's default list.
-pub async fn create(store: &Store, user_id: &UserId, input: ReminderInput, now: Timestamp) -> Result<Reminder> {
+/// A reminder checked and ready to be made.
+pub struct NewReminder {
+    pub place: Placement,
+    pub contents: Contents,
+    pub timing: Timing,
+    pub alarms: Alarms,
+}
+
+/// When a new reminder's `send_at` may lie in the past.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Anchor {
+    /// It must be in the future (the app, the API).
+    Future,
+    /// A repeating one may have begun long ago (an import keeps the series' first date, which
+    /// its count counts from); a one-time one must still be ahead.
+    SeriesMayHaveBegun,
+}
+
+/// Checks what the client sent, reading (never writing) what it needs: its zone is the user's
+/// when it names none, its list the user's default list.
+pub async fn check_new(store: &Store, user_id: &UserId, input: ReminderInput, anchor: Anchor, now: Timestamp) -> Result<NewReminder> {
     let mut errors = FieldErrors::default();
     let place =
         place(store, user_id, input.list_id.as_ref(), input.assignees.unwrap_or_default(), input.rotate.unwrap_or(false), now, &mut errors)
@@ -68,7 +86,8 @@ pub async fn create(store: &Store, user_id: &UserId, input: ReminderInput, now: 
     };
     let mut timing = Timing { send_at: input.send_at, timezone, recurrence: input.recurrence.unwrap_or(Recurrence::once()) };
     reminder::check_contents(&mut contents, &mut errors);
-    reminder::check_timing(&mut timing, true, now, &mut errors);
+    let anchor_must_be_ahead = anchor == Anchor::Future || timing.recurrence.is_one_time();
+    reminder::check_timing(&mut timing, anchor_must_be_ahead, now, &mut errors);
     let mut alarms = Alarms { alerts: input.alerts.unwrap_or_else(alarms::default_alerts), repeat: input.repeat_until_done };
     alarms::check(&mut alarms.alerts, alarms.repeat.as_ref(), &mut errors);
     if let Some(place) = &place {
@@ -76,7 +95,18 @@ pub async fn create(store: &Store, user_id: &UserId, input: ReminderInput, now: 
     }
     errors.into_result()?;
     let place = place.expect("a missing list is a field error");
-    store.db.create_reminder(&store.keys, &place, &contents, &timing, &alarms, now).await
+    Ok(NewReminder { place, contents, timing, alarms })
+}
+
+/// Creates a reminder from what the client sent (see [`check_new`]).
+pub async fn create(store: &Store, user_id: &UserId, input: ReminderInput, now: Timestamp) -> Result<Reminder> {
+    let new = check_new(store, user_id, input, Anchor::Future, now).await?;
+    make(store, &new, now).await
+}
+
+/// Makes a checked reminder.
+pub async fn make(store: &Store, new: &NewReminder, now: Timestamp) -> Result<Reminder> {
+    store.db.create_reminder(&store.keys, &new.place, &new.contents, &new.timing, &new.alarms, now).await
 }
 
 /// Edits a reminder of a list the user belongs to as `patch` says (a new time must be in the

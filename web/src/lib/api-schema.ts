@@ -354,6 +354,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Everything of the person's as JSON: settings, the lists they own and every reminder in
+         *     them, archived too (no secrets). Saved as a file by browsers.
+         */
+        get: operations["export"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/health": {
         parameters: {
             query?: never;
@@ -369,6 +389,27 @@ export interface paths {
         options?: never;
         /** Answers as soon as the process serves; no checks. */
         head: operations["head"];
+        patch?: never;
+        trace?: never;
+    };
+    "/api/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Bring reminders in: Hibiki's export (`application/json`) or an iCalendar file
+         *     (`text/calendar`: VEVENT and VTODO with RRULE, EXDATE, VALARM), up to 1 MiB. Reports each
+         *     item imported, and each skipped with why (`past`, `unsupported_rule`, `limit`, `invalid`).
+         */
+        post: operations["import"];
+        delete?: never;
+        options?: never;
+        head?: never;
         patch?: never;
         trace?: never;
     };
@@ -782,6 +823,41 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/reminders/{id}/triggers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A reminder's trigger links (never their secrets). */
+        get: operations["list_triggers"];
+        put?: never;
+        /** A new trigger link for a reminder the person can see; its URL is answered once. */
+        post: operations["create_trigger"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/reminders/{id}/triggers/{trigger_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Delete a trigger link: it stops working at once. */
+        delete: operations["delete_trigger"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/settings": {
         parameters: {
             query?: never;
@@ -851,6 +927,81 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/tokens": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The person's API tokens, newest first. */
+        get: operations["list_tokens"];
+        put?: never;
+        /** Make a token with scopes and an optional expiry; the token is answered once. */
+        post: operations["create_token"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/tokens/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Delete a token: it stops working at once. */
+        delete: operations["delete_token"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/triggers/{secret}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What a trigger link's page shows: the reminder's title (unless its maker hides notification
+         *     content), whether something rings now, when it rings next. Never acts.
+         */
+        get: operations["trigger_page"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/t/{secret}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Ring the reminder now on its maker's devices (an empty body does), or complete or snooze it
+         *     (`{"action": "complete"}`); no other authorization than the secret. 6 a minute per link.
+         */
+        post: operations["fire_trigger"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -899,6 +1050,18 @@ export interface components {
             /** Format: int32 */
             before_minutes: number;
         };
+        /** @description A token as listed (never the token itself). */
+        ApiToken: {
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            expires_at?: string | null;
+            id: string;
+            /** Format: date-time */
+            last_used_at?: string | null;
+            name: string;
+            scopes: components["schemas"]["Scope"][];
+        };
         CalendarUrl: {
             /** @description `https://…/api/calendar/{secret}.ics`; a calendar app subscribes to it (`webcal:` works too). */
             url: string;
@@ -946,6 +1109,11 @@ export interface components {
             fallback?: boolean | null;
             rings?: boolean | null;
         };
+        /** @description A new token, with the token itself: shown only now. */
+        CreatedApiToken: components["schemas"]["ApiToken"] & {
+            /** @description `hbk_…`: use it as `Authorization: Bearer <token>`. */
+            token: string;
+        };
         /** @description A new channel, with what it is shown once. */
         CreatedChannel: components["schemas"]["Channel"] & {
             /** @description LINE: send this code to the bot to link. */
@@ -956,6 +1124,12 @@ export interface components {
             link?: string | null;
             /** @description A webhook's signing secret (`whsec_…`), shown only now. */
             secret?: string | null;
+        };
+        /** @description A new trigger link: its URL is shown only now. */
+        CreatedTrigger: {
+            id: string;
+            /** @description `{public_url}/t/<secret>`. */
+            url: string;
         };
         /**
          * @description Where and when the morning summary goes: `time` local `HH:MM`; `via` `push`, `email` or a
@@ -1058,7 +1232,7 @@ export interface components {
          * @description Why an entry was made.
          * @enum {string}
          */
-        EntryKind: "occurrence" | "alert" | "repeat" | "snooze" | "send_now" | "escalation";
+        EntryKind: "occurrence" | "alert" | "repeat" | "snooze" | "send_now" | "trigger" | "escalation";
         /**
          * @description What happened to a delivery log entry.
          * @enum {string}
@@ -1105,6 +1279,41 @@ export interface components {
             after_times: number;
             member_id?: string | null;
             to: components["schemas"]["EscalateTo"];
+        };
+        /**
+         * @description `GET /api/export`: the person's settings, the lists they own and every reminder in them
+         *     (archived too), with every input field; no secrets (no tokens, channel addresses, devices).
+         */
+        ExportDocument: {
+            /** Format: date-time */
+            exported_at: string;
+            lists?: components["schemas"]["ExportedList"][];
+            reminders: components["schemas"]["ExportedReminder"][];
+            /** Format: int32 */
+            version: number;
+        };
+        ExportedList: {
+            colour: components["schemas"]["ListColour"];
+            id: string;
+            is_default: boolean;
+            name: string;
+        };
+        /** @description A reminder as exported: what re-creates it. */
+        ExportedReminder: {
+            alerts?: components["schemas"]["Alert"][] | null;
+            break_through?: boolean;
+            description?: string | null;
+            id: string;
+            /** @description False for an archived (completed) reminder. */
+            is_active?: boolean;
+            list_id?: string | null;
+            metadata?: Record<string, never> | null;
+            recurrence?: components["schemas"]["Recurrence"];
+            repeat_until_done?: null | components["schemas"]["RepeatUntilDone"];
+            /** Format: date-time */
+            send_at: string;
+            timezone: string;
+            title: string;
         };
         /**
          * @description What is wrong with a field, as a machine code from a closed set (api.md: clients translate
@@ -1175,6 +1384,28 @@ export interface components {
          * @enum {string}
          */
         HolidayRule: "ignore" | "skip" | "next_business_day" | "previous_business_day";
+        /** @description `POST /api/import`'s answer. */
+        ImportReport: {
+            dry_run: boolean;
+            /** @description How many reminders were (or, in a dry run, would be) made. */
+            imported: number;
+            items: components["schemas"]["ImportedItem"][];
+            skipped: components["schemas"]["SkippedItem"][];
+        };
+        /** @description One item an import brings in (or, in a dry run, would). */
+        ImportedItem: {
+            /** @description The item as the file names it: a UID, or an exported reminder's id. */
+            item: string;
+            /**
+             * Format: date-time
+             * @description When it rings next.
+             */
+            next_at?: string | null;
+            recurring: boolean;
+            /** @description The reminder made (none in a dry run). */
+            reminder_id?: string | null;
+            title: string;
+        };
         /** @description A pending invitation, as its list's owner sees it. */
         Invite: {
             email: string;
@@ -1266,6 +1497,18 @@ export interface components {
             joined_at: string;
             role: components["schemas"]["ListRole"];
             user_id: string;
+        };
+        /** @description A token to make. */
+        NewApiToken: {
+            /**
+             * Format: int64
+             * @description It stops working after this many days (1–365); none: it works until deleted.
+             */
+            expires_in_days?: number | null;
+            /** @description What it is for (1–100 characters). */
+            name: string;
+            /** @description At least one. */
+            scopes: components["schemas"]["Scope"][];
         };
         /** @description `POST /api/channels` body. */
         NewChannel: {
@@ -1587,6 +1830,11 @@ export interface components {
              */
             occurrence_at: string;
         };
+        /**
+         * @description What a token may do.
+         * @enum {string}
+         */
+        Scope: "reminders:read" | "reminders:write" | "lists:read" | "lists:write";
         /** @description `POST /api/reminders/{id}/send`'s answer. */
         SendNowAnswer: {
             /** @description Devices it was sent to; 0 when the user has none (or none that `send_to` names). */
@@ -1685,6 +1933,19 @@ export interface components {
             /** @description Who runs this Hibiki (each field null when the operator has not configured it). */
             operator: components["schemas"]["Operator"];
         };
+        /**
+         * @description Why an item was not imported.
+         * @enum {string}
+         */
+        SkipReason: "past" | "unsupported_rule" | "limit" | "invalid";
+        /** @description One item left out, and why. */
+        SkippedItem: {
+            /** @description What exactly, for people (the rule part, the field). */
+            detail?: string | null;
+            item: string;
+            reason: components["schemas"]["SkipReason"];
+            title?: string | null;
+        };
         /** @description `POST /api/reminders/snooze-all` body. */
         SnoozeAll: {
             /**
@@ -1772,6 +2033,58 @@ export interface components {
             sent: number;
             /** Format: date-time */
             start: string;
+        };
+        /** @description A trigger link as listed (the secret is shown once, at creation). */
+        Trigger: {
+            /** Format: date-time */
+            created_at: string;
+            id: string;
+            /** Format: date-time */
+            last_used_at?: string | null;
+        };
+        /** @description What a trigger's complete or snooze answers (200). */
+        TriggerActed: {
+            action: components["schemas"]["TriggerAction"];
+            /** @description False when there was nothing to do (already done; nothing rang to snooze). */
+            changed: boolean;
+            /**
+             * Format: date-time
+             * @description When it rings next, if it does.
+             */
+            next_at?: string | null;
+        };
+        /**
+         * @description What a trigger's `POST` does.
+         * @enum {string}
+         */
+        TriggerAction: "ring" | "complete" | "snooze";
+        /** @description A trigger's `POST` body (all optional: an empty body rings). */
+        TriggerInput: {
+            action?: components["schemas"]["TriggerAction"];
+            /**
+             * Format: int64
+             * @description With `snooze`: a preset (5, 10, 15, 30, 60); default the maker's.
+             */
+            snooze_minutes?: number | null;
+        };
+        /** @description What the trigger's page shows (`GET /api/triggers/{secret}`): never acts. */
+        TriggerPage: {
+            /** @description False once the reminder is completed (it can no longer ring). */
+            is_active: boolean;
+            /** @description The maker's language: the page speaks it. */
+            language: components["schemas"]["Language"];
+            /** Format: date-time */
+            next_at?: string | null;
+            reminder_id: string;
+            /** @description Something rang and waits for an answer (Complete and Snooze act on it). */
+            ringing: boolean;
+            /** @description None when the maker hides notification content. */
+            title?: string | null;
+        };
+        /** @description What a trigger's ring answers (202). */
+        TriggerRang: {
+            /** @description The delivery log entry (kind `trigger`). */
+            log_id: string;
         };
         UnsubscribeRequest: {
             endpoint: string;
@@ -3611,6 +3924,65 @@ export interface operations {
             };
         };
     };
+    export: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ExportDocument"];
+                        /** @enum {boolean} */
+                        success: true;
+                    };
+                };
+            };
+            /** @description VALIDATION_FAILED or INVALID_JSON: the input is wrong */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description AUTHENTICATION_REQUIRED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     detail: {
         parameters: {
             query?: never;
@@ -3691,6 +4063,99 @@ export interface operations {
             };
             /** @description VALIDATION_FAILED or INVALID_JSON: the input is wrong */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    import: {
+        parameters: {
+            query?: {
+                /** @description Check and report only: nothing is saved. */
+                dry_run?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Hibiki's export as application/json, or text/calendar */
+        requestBody: {
+            content: {
+                "text/calendar": string;
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ImportReport"];
+                        /** @enum {boolean} */
+                        success: true;
+                    };
+                };
+            };
+            /** @description INVALID_JSON, VALIDATION_FAILED (not an export or iCalendar) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description AUTHENTICATION_REQUIRED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description CSRF_REJECTED: a cookie-authenticated request from another site */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description over 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -6167,6 +6632,272 @@ export interface operations {
             };
         };
     };
+    list_triggers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the reminder id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Trigger"][];
+                        /** @enum {boolean} */
+                        success: true;
+                    };
+                };
+            };
+            /** @description VALIDATION_FAILED or INVALID_JSON: the input is wrong */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description AUTHENTICATION_REQUIRED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    create_trigger: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the reminder id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["CreatedTrigger"];
+                        /** @enum {boolean} */
+                        success: true;
+                    };
+                };
+            };
+            /** @description VALIDATION_FAILED or INVALID_JSON: the input is wrong */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description AUTHENTICATION_REQUIRED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description CSRF_REJECTED: a cookie-authenticated request from another site */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description TRIGGER_LIMIT (5 per reminder) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description PAYLOAD_TOO_LARGE: over 64 KiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    delete_trigger: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the reminder id */
+                id: string;
+                trigger_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description VALIDATION_FAILED or INVALID_JSON: the input is wrong */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description AUTHENTICATION_REQUIRED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description CSRF_REJECTED: a cookie-authenticated request from another site */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: over 64 KiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
     get_settings: {
         parameters: {
             query?: never;
@@ -6482,6 +7213,417 @@ export interface operations {
                 };
             };
             /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    list_tokens: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ApiToken"][];
+                        /** @enum {boolean} */
+                        success: true;
+                    };
+                };
+            };
+            /** @description VALIDATION_FAILED or INVALID_JSON: the input is wrong */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    create_token: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NewApiToken"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["CreatedApiToken"];
+                        /** @enum {boolean} */
+                        success: true;
+                    };
+                };
+            };
+            /** @description VALIDATION_FAILED */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description AUTHENTICATION_REQUIRED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description CSRF_REJECTED: a cookie-authenticated request from another site */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description TOKEN_LIMIT */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description PAYLOAD_TOO_LARGE: over 64 KiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    delete_token: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description VALIDATION_FAILED or INVALID_JSON: the input is wrong */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description AUTHENTICATION_REQUIRED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description CSRF_REJECTED: a cookie-authenticated request from another site */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: over 64 KiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description RATE_LIMITED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    trigger_page: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the trigger link's secret */
+                secret: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["TriggerPage"];
+                        /** @enum {boolean} */
+                        success: true;
+                    };
+                };
+            };
+            /** @description VALIDATION_FAILED or INVALID_JSON: the input is wrong */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    fire_trigger: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the trigger link's secret */
+                secret: string;
+            };
+            cookie?: never;
+        };
+        /** @description optional: an empty body rings */
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["TriggerInput"];
+            };
+        };
+        responses: {
+            /** @description completed or snoozed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["TriggerActed"];
+                        /** @enum {boolean} */
+                        success: true;
+                    };
+                };
+            };
+            /** @description rung: a delivery log entry of kind trigger */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["TriggerRang"];
+                        /** @enum {boolean} */
+                        success: true;
+                    };
+                };
+            };
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description CSRF_REJECTED: a cookie-authenticated request from another site */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: over 64 KiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: not JSON */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
             429: {
                 headers: {
                     [name: string]: unknown;

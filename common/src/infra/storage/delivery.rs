@@ -71,15 +71,17 @@ impl Db {
         Ok(crate::domain::reminder::send_now_wait(&rows, now_ms, every_ms))
     }
 
-    /// A send-now delivery log entry of a reminder (of `owner`'s list) for the person who
-    /// asked (`sender`): `queued` for `devices` devices, or `no_devices`. With devices and
+    /// A ring-now delivery log entry (send now, a trigger) of a reminder (of `owner`'s list)
+    /// for the person who asked (`sender`): `queued` for `devices` devices, or `no_devices`. With devices and
     /// their email fallback on it carries their delay; with none, the caller emails it at once
     /// ([`Db::email_now`]).
-    pub async fn create_send_now(
+    #[allow(clippy::too_many_arguments)]
+    pub async fn create_ring_now(
         &self,
         reminder_id: &ReminderId,
         owner: &UserId,
         sender: &UserId,
+        kind: EntryKind,
         devices: usize,
         fallback_minutes: Option<i64>,
         now: Timestamp,
@@ -89,13 +91,14 @@ impl Db {
         let mut tx = self.pool.begin().await?;
         sqlx::query(
             "INSERT INTO delivery_logs (id, reminder_id, user_id, occurrence_at, status, late, created_at, kind, for_users)
-             VALUES ($1, $2, $3, $4, $5, 0, $4, 'send_now', $6)",
+             VALUES ($1, $2, $3, $4, $5, 0, $4, $6, $7)",
         )
         .bind(log_id)
         .bind(reminder_id)
         .bind(owner)
         .bind(to_millis(now))
         .bind(status.as_str())
+        .bind(kind.as_str())
         .bind(serde_json::to_string(&[sender])?)
         .execute(&mut *tx)
         .await?;

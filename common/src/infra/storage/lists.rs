@@ -104,18 +104,20 @@ async fn add_member(conn: &mut sqlx::AnyConnection, list_id: &ListId, user_id: &
     Ok(())
 }
 
-/// Deletes a reminder's row with its fires and its delivery history, in the caller's
-/// transaction.
-pub(super) async fn delete_reminder_rows(conn: &mut sqlx::AnyConnection, id: &ReminderId) -> Result<()> {
+/// Deletes a reminder's row with its fires, its delivery history and its trigger links, in the
+/// caller's transaction; answers whether the reminder was there.
+pub(super) async fn delete_reminder_rows(conn: &mut sqlx::AnyConnection, id: &ReminderId) -> Result<bool> {
     forget(conn, Forget::Reminder(id)).await?;
     for sql in [
         "DELETE FROM deliveries WHERE log_id IN (SELECT id FROM delivery_logs WHERE reminder_id = $1)",
+        "DELETE FROM fallbacks WHERE log_id IN (SELECT id FROM delivery_logs WHERE reminder_id = $1)",
+        "DELETE FROM holds WHERE log_id IN (SELECT id FROM delivery_logs WHERE reminder_id = $1)",
         "DELETE FROM delivery_logs WHERE reminder_id = $1",
-        "DELETE FROM reminders WHERE id = $1",
+        "DELETE FROM triggers WHERE reminder_id = $1",
     ] {
         sqlx::query(sql).bind(id).execute(&mut *conn).await?;
     }
-    Ok(())
+    Ok(sqlx::query("DELETE FROM reminders WHERE id = $1").bind(id).execute(&mut *conn).await?.rows_affected() > 0)
 }
 
 /// Who may see and act on a reminder.

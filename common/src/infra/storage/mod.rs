@@ -20,6 +20,7 @@ mod reminders;
 mod retention;
 mod sends;
 mod subscriptions;
+mod tokens;
 mod users;
 
 use std::str::FromStr;
@@ -41,6 +42,7 @@ pub use reminders::ReminderQuery;
 pub use retention::{ARCHIVE_KEPT, ARCHIVED_PER_ACCOUNT, DELIVERY_HISTORY, Removed};
 pub use sends::{DeviceResult, DoneMessage, Outgoing, OutgoingContent, Recipient, STALE_SEND, Settled};
 pub use subscriptions::{DeviceStatus, MAX_DEVICES, Subscription, SubscriptionKeys};
+pub use tokens::{TokenUser, TriggerTarget};
 pub use users::{SessionRow, SessionTtl, User};
 
 use crate::Result;

@@ -131,6 +131,14 @@ async fn room_for_one_more(tx: &mut sqlx::Transaction<'_, sqlx::Any>, user_id: &
 }
 
 impl Db {
+    /// How many active reminders count against the person (those of the lists they own).
+    pub async fn active_reminder_count(&self, user_id: &UserId) -> Result<i64> {
+        Ok(sqlx::query_scalar("SELECT COUNT(*) FROM reminders WHERE user_id = $1 AND is_active = 1")
+            .bind(user_id)
+            .fetch_one(&self.pool)
+            .await?)
+    }
+
     /// Inserts a reminder where `place` says, unless the list's owner already
     /// has the maximum of active ones; its first occurrence after `now` (and its first alert)
     /// become its pending fires.

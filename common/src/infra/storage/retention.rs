@@ -104,16 +104,7 @@ impl Db {
         let mut tx = self.pool.begin().await?;
         let mut n = 0;
         for id in ids {
-            super::fires::forget(&mut tx, super::fires::Forget::Reminder(id)).await?;
-            for sql in [
-                "DELETE FROM deliveries WHERE log_id IN (SELECT id FROM delivery_logs WHERE reminder_id = $1)",
-                "DELETE FROM fallbacks WHERE log_id IN (SELECT id FROM delivery_logs WHERE reminder_id = $1)",
-                "DELETE FROM holds WHERE log_id IN (SELECT id FROM delivery_logs WHERE reminder_id = $1)",
-                "DELETE FROM delivery_logs WHERE reminder_id = $1",
-            ] {
-                sqlx::query(sql).bind(id).execute(&mut *tx).await?;
-            }
-            n += sqlx::query("DELETE FROM reminders WHERE id = $1").bind(id).execute(&mut *tx).await?.rows_affected();
+            n += u64::from(super::lists::delete_reminder_rows(&mut tx, id).await?);
         }
         tx.commit().await?;
         Ok(n)

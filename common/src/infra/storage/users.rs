@@ -188,6 +188,7 @@ impl Db {
         for sql in [
             "DELETE FROM deliveries WHERE log_id IN (SELECT id FROM delivery_logs WHERE user_id = $1)",
             "DELETE FROM delivery_logs WHERE user_id = $1",
+            "DELETE FROM triggers WHERE user_id = $1 OR reminder_id IN (SELECT id FROM reminders WHERE user_id = $1)",
             "DELETE FROM reminders WHERE user_id = $1",
             // Its memberships, then the lists it owns (their reminders went above: a list's
             // reminders count against its owner, whose id they carry).
@@ -198,6 +199,7 @@ impl Db {
             "DELETE FROM holds WHERE user_id = $1",
             "DELETE FROM channel_sends WHERE channel_id IN (SELECT id FROM channels WHERE user_id = $1)",
             "DELETE FROM channels WHERE user_id = $1",
+            "DELETE FROM api_tokens WHERE user_id = $1",
         ] {
             sqlx::query(sql).bind(user.id).execute(&mut *tx).await?;
         }
