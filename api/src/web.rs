@@ -37,6 +37,8 @@ const APP_ROUTES: &[&str] = &[
     "status",
     // A trigger link's page (its secret is the last segment).
     "t/:secret",
+    // The installed app's share target: quick add filled with what was shared.
+    "share",
 ];
 
 /// Whether `path` is one of the app's pages (in either language); a route's `:name` segment

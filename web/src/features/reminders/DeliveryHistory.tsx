@@ -79,7 +79,7 @@ function LogEntry({
   const byName = people && log.action_by && log.action_by !== people.me ? people.nameOf(log.action_by) : null;
   const actedText =
     people && log.action_by && log.action_by === people.me ? t(`details.actedByYou.${action}`) : byName ? t(`details.actedBy.${action}`, { name: byName }) : null;
-  const kind = log.kind && ['occurrence', 'alert', 'repeat', 'snooze', 'send_now'].includes(log.kind) ? t(`details.kind.${log.kind}`) : null;
+  const kind = log.kind && ['occurrence', 'alert', 'repeat', 'snooze', 'send_now', 'trigger', 'escalation'].includes(log.kind) ? t(`details.kind.${log.kind}`) : null;
   // Still waiting for the reader's quiet hours to end: held, not "sending".
   const status = log.held_until && (log.status === 'queued' || log.status === 'held') ? 'held' : log.status;
   return (
