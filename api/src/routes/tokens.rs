@@ -25,13 +25,13 @@ pub struct CreatedApiToken {
 }
 
 /// The person's API tokens, newest first.
-#[utoipa::path(get, path = "/api/tokens", operation_id = "list_tokens", tag = "tokens", responses((status = 200, body = [ApiToken]), (status = 401)))]
+#[utoipa::path(get, path = "/api/tokens", operation_id = "list_api_tokens", tag = "tokens", responses((status = 200, body = [ApiToken]), (status = 401)))]
 pub async fn list(State(state): State<AppState>, auth: AuthUser) -> ApiResult<Answer<Vec<ApiToken>>> {
     Ok(Answer(state.store.db.tokens(&auth.user.id).await?))
 }
 
 /// Make a token with scopes and an optional expiry; the token is answered once.
-#[utoipa::path(post, path = "/api/tokens", operation_id = "create_token", request_body = NewApiToken, tag = "tokens",
+#[utoipa::path(post, path = "/api/tokens", operation_id = "create_api_token", request_body = NewApiToken, tag = "tokens",
     responses((status = 201, body = CreatedApiToken), (status = 400, description = "VALIDATION_FAILED"), (status = 409, description = "TOKEN_LIMIT")))]
 pub async fn create(
     State(state): State<AppState>,
@@ -48,7 +48,7 @@ pub async fn create(
 }
 
 /// Delete a token: it stops working at once.
-#[utoipa::path(delete, path = "/api/tokens/{id}", operation_id = "delete_token", tag = "tokens", params(("id" = String, Path)),
+#[utoipa::path(delete, path = "/api/tokens/{id}", operation_id = "delete_api_token", tag = "tokens", params(("id" = String, Path)),
     responses((status = 204), (status = 404, description = "NOT_FOUND")))]
 pub async fn delete(State(state): State<AppState>, auth: AuthUser, ApiPath(id): ApiPath<ApiTokenId>) -> ApiResult<StatusCode> {
     state.store.db.delete_token(&auth.user.id, &id).await?;
