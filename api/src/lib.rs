@@ -93,9 +93,9 @@ pub fn routes() -> Routes {
         .routes(routes!(reminders::send))
         .routes(routes!(triggers::create, triggers::list))
         .routes(routes!(triggers::delete))
-        .routes(routes!(triggers::fire))
-        // A trigger link opened in a browser is the app's page (POST acts, GET never does).
-        .route("/t/{secret}", get(web::page))
+        // A trigger link: POST acts; opened in a browser (GET) it is the app's page, which
+        // never acts by itself.
+        .routes(routes!(triggers::fire, triggers::open))
         .routes(routes!(triggers::page))
         .routes(routes!(tokens::list, tokens::create))
         .routes(routes!(tokens::delete))

@@ -60,7 +60,7 @@ pub fn is_app_route(path: &str) -> bool {
 
 /// The app's page for a path the API also answers on other methods (a trigger link: `POST`
 /// acts, `GET` opens the page).
-pub async fn page(axum::extract::State(state): axum::extract::State<crate::state::AppState>, req: Request) -> Response {
+pub(crate) async fn page(axum::extract::State(state): axum::extract::State<crate::state::AppState>, req: Request) -> Response {
     serve(State(WebFiles::new(state.config.web_dir.clone())), req).await
 }
 

@@ -124,6 +124,15 @@ pub async fn fire(State(state): State<AppState>, Path(secret): Path<String>, bod
     Ok(fired)
 }
 
+/// The trigger link opened in a browser: the app's page (it reads [`page`] and acts only when a
+/// button is pressed).
+#[utoipa::path(get, path = "/t/{secret}", operation_id = "open_trigger", tag = "triggers", security(()),
+    params(("secret" = String, Path, description = "the trigger link's secret")),
+    responses((status = 200, content_type = "text/html", body = String, description = "the web app"), (status = 404, description = "the web app is not built")))]
+pub async fn open(state: State<AppState>, req: axum::extract::Request) -> Response {
+    crate::web::page(state, req).await
+}
+
 /// What a trigger link's page shows: the reminder's title (unless its maker hides notification
 /// content), whether something rings now, when it rings next. Never acts.
 #[utoipa::path(get, path = "/api/triggers/{secret}", operation_id = "trigger_page", tag = "triggers", security(()),
