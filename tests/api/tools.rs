@@ -457,6 +457,10 @@ async fn imports_take_at_most_the_limit_and_refuse_bad_files(app: &TestApp) {
     )
     .await;
     expect_error(import(app, &fresh, "text/calendar", "hello", false).await, 400, "VALIDATION_FAILED").await;
+    // Nested a hundred thousand deep (a parser that recursed would take the process down).
+    let deep = format!("BEGIN:VCALENDAR\r\n{}", "BEGIN:VEVENT\r\n".repeat(70_000));
+    expect_error(import(app, &fresh, "text/calendar", deep, false).await, 400, "VALIDATION_FAILED").await;
+    assert_eq!(app.get("/api/health", None).await.status(), 200, "still serving");
     // A file well under the API's usual 64 KiB limit is not the only kind taken: 300 KiB is.
     let mut big = String::from("BEGIN:VCALENDAR\r\nVERSION:2.0\r\n");
     while big.len() < 300 * 1024 {

@@ -44,9 +44,35 @@ impl Component {
     }
 }
 
+/// Components deeper than this (a VALARM in a VEVENT in a VCALENDAR is 3) are not a calendar
+/// anyone exports: the parser recurses per level, so a file of nested BEGINs is refused first.
+const MAX_DEPTH: usize = 8;
+
+/// Whether BEGIN lines nest deeper than [`MAX_DEPTH`].
+fn too_deep(text: &str) -> bool {
+    let mut depth = 0usize;
+    for line in text.lines() {
+        let line = line.trim_end_matches('\r');
+        let upper = |prefix: &str| line.get(..prefix.len()).is_some_and(|p| p.eq_ignore_ascii_case(prefix));
+        if upper("BEGIN:") {
+            depth += 1;
+            if depth > MAX_DEPTH {
+                return true;
+            }
+        } else if upper("END:") {
+            depth = depth.saturating_sub(1);
+        }
+    }
+    false
+}
+
 /// Parses the file's syntax; `None` when it is not iCalendar.
 pub fn parse(text: &str) -> Option<Vec<Component>> {
+    // Unfolded first: a BEGIN folded over two lines is a BEGIN too.
     let unfolded = icalendar::parser::unfold(text);
+    if too_deep(&unfolded) {
+        return None;
+    }
     let calendar = icalendar::parser::read_calendar(&unfolded).ok()?;
     fn convert(c: &icalendar::parser::Component<'_>) -> Component {
         Component {
@@ -673,5 +699,24 @@ mod tests {
         let series = r.candidates[0].input.recurrence.clone().unwrap();
         assert_eq!(series.shape.skip, vec![jiff::civil::date(2026, 12, 2), jiff::civil::date(2026, 12, 3), jiff::civil::date(2026, 12, 4)]);
         assert_eq!(r.candidates[1].input.send_at, "2026-12-04T12:00:00Z".parse().unwrap());
+    }
+}
+
+#[cfg(test)]
+mod hostile {
+    #[test]
+    fn deep_nesting_is_refused_without_recursing() {
+        let mut text = String::from("BEGIN:VCALENDAR\r\n");
+        for _ in 0..100_000 {
+            text.push_str("BEGIN:VEVENT\r\n");
+        }
+        assert!(super::parse(&text).is_none());
+        // Folded BEGIN lines are BEGIN lines.
+        let folded = format!("BEGIN:VCALENDAR\r\n{}", "BEG\r\n IN:VEVENT\r\n".repeat(100_000));
+        assert!(super::parse(&folded).is_none());
+        // Ordinary depth is fine.
+        let ok =
+            "BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nUID:a\r\nBEGIN:VALARM\r\nTRIGGER:-PT5M\r\nEND:VALARM\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n";
+        assert_eq!(super::parse(ok).map(|c| c.len()), Some(1));
     }
 }

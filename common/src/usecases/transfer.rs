@@ -98,6 +98,17 @@ pub async fn import(store: &Store, user_id: &UserId, file: ImportFile, dry_run: 
     let mut items = Vec::new();
     for mut candidate in candidates {
         let title = candidate.input.title.clone();
+        // Past the room, nothing more is checked: a file of thousands costs no more than the
+        // hundred it could bring.
+        if room == 0 {
+            skipped.push(SkippedItem::new(
+                candidate.item,
+                Some(title),
+                SkipReason::Limit,
+                format!("at most {MAX_ACTIVE_REMINDERS} active reminders"),
+            ));
+            continue;
+        }
         candidate.input.list_id = candidate.list.and_then(|l| list_ids.get(&l).copied());
         let checked = match reminders::check_new(store, user_id, candidate.input, Anchor::SeriesMayHaveBegun, now).await {
             Ok(checked) => checked,
@@ -113,15 +124,6 @@ pub async fn import(store: &Store, user_id: &UserId, file: ImportFile, dry_run: 
             }
             Err(e) => return Err(e),
         };
-        if room == 0 {
-            skipped.push(SkippedItem::new(
-                candidate.item,
-                Some(title),
-                SkipReason::Limit,
-                format!("at most {MAX_ACTIVE_REMINDERS} active reminders"),
-            ));
-            continue;
-        }
         let next_at = checked.timing.schedule().next_after(now);
         let recurring = !checked.timing.recurrence.is_one_time();
         let reminder_id = if dry_run {
