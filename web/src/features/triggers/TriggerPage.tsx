@@ -1,10 +1,10 @@
-import { useEffect, useId, useState } from 'react';
+import { useId, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'react-router';
 import useSWR from 'swr';
 import { isApiError } from '../../lib/api';
 import { formatWhen } from '../../lib/format';
-import { langFromPath, type Lang } from '../../lib/lang';
+import type { Lang } from '../../lib/lang';
 import { useLang } from '../../lib/useLang';
 import { deviceZone } from '../../lib/zoneIds';
 import { fetchTriggerPage, fireTrigger, type TriggerAction, type TriggerActed } from './triggerPageApi';
@@ -23,7 +23,7 @@ type Result = { ok: boolean; text: string } | null;
  * reminder's title (a neutral "Reminder" when its maker hides notification content), whether it
  * rings now and when next, and Ring now, Done and Snooze (10 min). It never acts by itself: only
  * a pressed button posts to the link. It speaks the maker's language (the answer's `language`),
- * whatever the path says, and gives the app back the path's language when left.
+ * whatever the path says.
  */
 export default function TriggerPage() {
   // (the path's last segment: useParams would add to the framework chunk every page loads)
@@ -34,28 +34,16 @@ export default function TriggerPage() {
     shouldRetryOnError: (e: unknown) => !isApiError(e) || (e.status !== 404 && e.status !== 429),
   });
   const lang: Lang = page.data?.language ?? pathLang;
-  const { t, i18n } = useTranslation('automations', { lng: lang });
+  // The page's own texts in the maker's language (the answer's), whatever the path says; the
+  // header and footer, and the address, stay the path's (switching i18next's language here
+  // would fight the layout's language-from-path). The options object is kept: a new one each
+  // render makes react-i18next re-subscribe endlessly.
+  const options = useMemo(() => ({ lng: lang }), [lang]);
+  const { t } = useTranslation('automations', options);
   const ids = useId();
   const [busy, setBusy] = useState<TriggerAction | null>(null);
   const [result, setResult] = useState<Result>(null);
   const [gone, setGone] = useState(false);
-
-  // The whole screen (header and footer too) in the maker's language while here; the path's
-  // language again once the page is left. The address is not changed.
-  useEffect(() => {
-    if (!page.data) return;
-    const wanted = page.data.language;
-    if (i18n.language !== wanted) void i18n.changeLanguage(wanted);
-    document.documentElement.lang = wanted;
-  }, [page.data, i18n]);
-  useEffect(
-    () => () => {
-      const back = langFromPath(window.location.pathname);
-      if (i18n.language !== back) void i18n.changeLanguage(back);
-      document.documentElement.lang = back;
-    },
-    [i18n],
-  );
 
   const when = (iso: string) => formatWhen(iso, { lang, userZone: deviceZone(), now: Date.now() });
 
