@@ -1,4 +1,4 @@
-import { useId, useMemo, useState } from 'react';
+import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'react-router';
 import useSWR from 'swr';
@@ -36,10 +36,8 @@ export default function TriggerPage() {
   const lang: Lang = page.data?.language ?? pathLang;
   // The page's own texts in the maker's language (the answer's), whatever the path says; the
   // header and footer, and the address, stay the path's (switching i18next's language here
-  // would fight the layout's language-from-path). The options object is kept: a new one each
-  // render makes react-i18next re-subscribe endlessly.
-  const options = useMemo(() => ({ lng: lang }), [lang]);
-  const { t } = useTranslation('automations', options);
+  // would fight the layout's language-from-path).
+  const { t } = useTranslation('automations', { lng: lang });
   const ids = useId();
   const [busy, setBusy] = useState<TriggerAction | null>(null);
   const [result, setResult] = useState<Result>(null);
