@@ -3,7 +3,7 @@ import react from '@vitejs/plugin-react';
 import { VitePWA } from 'vite-plugin-pwa';
 
 // Pages few people open, whose chunks are not preloaded (see build.modulePreload below).
-const RARELY_VISITED = /\/(Admin\w*|TestEmail|Status|Privacy|Terms|CommercialTransactionAct|DeleteAccount|Faq|NotFound)Page-/;
+const RARELY_VISITED = /\/(Admin\w*|TestEmail|Status|Privacy|Terms|CommercialTransactionAct|DeleteAccount|Faq|NotFound|Trigger|Share)Page-/;
 // Chunks the entry imports statically: loaded before any lazy chunk is asked for.
 const ALWAYS_LOADED = /\/(framework|rolldown-runtime)-/;
 
@@ -34,6 +34,8 @@ export default defineConfig({
           { name: 'リマインダーを作成', short_name: '作成', url: '/reminders?new=1' },
           { name: 'Create reminder', short_name: 'Create', url: '/en/reminders?new=1' },
         ],
+        // Share to Hibiki: what another app shares opens quick add filled in (/share, after sign-in when needed).
+        share_target: { action: '/share', method: 'GET', params: { title: 'title', text: 'text', url: 'url' } },
         icons: [
           { src: '/icons/icon-192.png', sizes: '192x192', type: 'image/png' },
           { src: '/icons/icon-512.png', sizes: '512x512', type: 'image/png' },

@@ -28,7 +28,16 @@ export const ROUTE_TITLES: Readonly<Record<string, TextId>> = {
   'admin/users': 'admin:users',
   'test-email': 'admin:testEmail.title',
   status: 'status:title',
+  't/:secret': 'automations:page.title',
+  share: 'automations:share.title',
 };
+
+/** Whether a route's path (`t/:secret`: a `:name` segment stands for any one) matches `path`. */
+function matches(route: string, path: string): boolean {
+  const want = route.split('/');
+  const have = path.split('/');
+  return want.length === have.length && want.every((w, i) => w === have[i] || (w.startsWith(':') && have[i] !== ''));
+}
 
 const EN_PREFIX = /^\/en(?=\/|$)/;
 
@@ -36,7 +45,8 @@ const EN_PREFIX = /^\/en(?=\/|$)/;
 export function titleTextFor(pathname: string, signedIn: boolean): TextId {
   const path = pathname.replace(EN_PREFIX, '').replace(/^\/+|\/+$/g, '');
   if (path === '') return signedIn ? 'reminders:dashboard.title' : 'home:tagline';
-  return ROUTE_TITLES[path] ?? 'common:notFound.title';
+  const route = Object.keys(ROUTE_TITLES).find((r) => matches(r, path));
+  return route ? ROUTE_TITLES[route]! : 'common:notFound.title';
 }
 
 export async function documentTitleFor(pathname: string, signedIn: boolean): Promise<string> {

@@ -29,6 +29,8 @@ const AdminUsersPage = page(() => import('../features/admin/AdminUsersPage'));
 const TestEmailPage = page(() => import('../features/admin/TestEmailPage'));
 const StatusPage = page(() => import('../features/status/StatusPage'));
 const InvitePage = page(() => import('../features/lists/InvitePage'));
+const TriggerPage = page(() => import('../features/triggers/TriggerPage'));
+const SharePage = page(() => import('../features/quickadd/SharePage'));
 const NotFoundPage = page(() => import('../components/NotFoundPage'));
 
 interface RouteDef {
@@ -55,6 +57,8 @@ export const ROUTES: readonly RouteDef[] = [
   { path: 'admin/users', Component: AdminUsersPage, protected: true },
   { path: 'test-email', Component: TestEmailPage, protected: true },
   { path: 'status', Component: StatusPage },
+  { path: 't/:secret', Component: TriggerPage },
+  { path: 'share', Component: SharePage, protected: true },
 ];
 
 function element(def: RouteDef): ReactNode {

@@ -11,6 +11,8 @@ export const swrKeys = {
   reminder: (id: string) => ['reminder', id] as const,
   occurrences: (id: string, count = 5) => ['reminder-occurrences', id, count] as const,
   logs: (id: string) => ['reminder-logs', id] as const,
+  /** a reminder's trigger links (GET /api/reminders/{id}/triggers; never their secrets) */
+  triggers: (id: string) => ['trigger-links', id] as const,
   preview: (inputJson: string) => ['reminder-preview', inputJson] as const,
   /** every list the user belongs to (GET /api/lists) */
   lists: () => ['lists'] as const,

@@ -16,4 +16,6 @@ export interface QuickAddPrefill {
   send_at: string | null;
   timezone: string;
   recurrence: Recurrence;
+  /** a link shared to the app with the phrase (the share target): the reminder's description */
+  description?: string;
 }

@@ -7,17 +7,27 @@ import { onSignOut } from '../lib/authStore';
  * reminder it made is saved. Closing the dialog (Escape, Cancel) leaves it there to edit again.
  */
 let draft = '';
+/** A link shared to the app (the share target): it goes into the reminder's description. */
+let note = '';
 const listeners = new Set<() => void>();
 
-export function setQuickAddDraft(text: string): void {
-  if (text === draft) return;
+export function setQuickAddDraft(text: string, withNote?: string): void {
+  // An emptied box lets go of the shared link too.
+  const nextNote = withNote ?? (text.trim() === '' ? '' : note);
+  if (text === draft && nextNote === note) return;
   draft = text;
+  note = nextNote;
   for (const l of listeners) l();
+}
+
+/** The shared link kept with the phrase ('' when none). */
+export function getQuickAddNote(): string {
+  return note;
 }
 
 /** The reminder quick add opened with has been saved: the box empties. */
 export function clearQuickAddDraft(): void {
-  setQuickAddDraft('');
+  setQuickAddDraft('', '');
 }
 
 export function useQuickAddDraft(): string {

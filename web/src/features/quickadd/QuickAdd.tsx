@@ -1,14 +1,17 @@
-import { useEffect, useId, useRef, useState, type ChangeEvent, type KeyboardEvent } from 'react';
+import { lazy, Suspense, useEffect, useId, useRef, useState, type ChangeEvent, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { isImeComposing } from '../../lib/ime';
 import { useLang, useLocalizedPath } from '../../lib/useLang';
 import { deviceZone } from '../../lib/zoneIds';
 import { OPEN_CREATE_DIALOG, QUICK_ADD_PREFILL, type QuickAddPrefill } from '../../shared/navState';
-import { setQuickAddDraft, useQuickAddDraft } from '../../shared/quickAddDraft';
+import { getQuickAddNote, setQuickAddDraft, useQuickAddDraft } from '../../shared/quickAddDraft';
 import { useSettings } from '../../shared/useSettings';
 import type { QuickAddResult } from './parse';
 import { summaryParts } from './summary';
+
+// Said only when something was shared to the app (its texts are the automations namespace's).
+const SharedLink = lazy(() => import('./SharedLink'));
 
 type ParseModule = typeof import('./parse');
 let parser: Promise<ParseModule> | null = null;
@@ -74,7 +77,8 @@ export function QuickAdd() {
     if (text.trim() === '') return;
     const r = parse(text, await loadParser());
     if (!r) return;
-    const prefill: QuickAddPrefill = { title: r.title, send_at: r.send_at, timezone: r.timezone, recurrence: r.recurrence };
+    const note = getQuickAddNote();
+    const prefill: QuickAddPrefill = { title: r.title, send_at: r.send_at, timezone: r.timezone, recurrence: r.recurrence, ...(note ? { description: note } : {}) };
     navigate(lp('/reminders'), { state: { [OPEN_CREATE_DIALOG]: Date.now(), [QUICK_ADD_PREFILL]: prefill } });
   }
 
@@ -85,6 +89,7 @@ export function QuickAdd() {
   }
 
   const parts = result ? summaryParts(result, lang, Date.now(), t) : null;
+  const note = getQuickAddNote();
   return (
     <div className="quick-add">
       <label htmlFor={`${ids}-input`}>{t('quickAdd.label')}</label>
@@ -118,6 +123,11 @@ export function QuickAdd() {
       <p id={`${ids}-hint`} className="small muted">
         {t('quickAdd.hint')}
       </p>
+      {note && (
+        <Suspense fallback={null}>
+          <SharedLink url={note} />
+        </Suspense>
+      )}
     </div>
   );
 }

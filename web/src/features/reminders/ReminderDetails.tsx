@@ -1,3 +1,4 @@
+import { lazy, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Reminder } from '../../lib/types';
 import { useLang } from '../../lib/useLang';
@@ -14,11 +15,14 @@ import { useDetailActions } from './useDetailActions';
 import { useOccurrences, usePeople } from './usePeople';
 import { useSnoozeChoice } from './useSnoozeChoice';
 
+// Trigger links (and their texts) load with the first details opened, not with the page.
+const TriggerLinks = lazy(() => import('./TriggerLinks'));
+
 /**
  * A reminder's details (opened from the list, or by `?reminder=<id>` from a notification): the
  * next occurrences, the delivery history, and Complete / Snooze (for the latest delivery) and
- * Send now. Complete and snooze are queued when offline. In a shared list (`shared`), whose turn
- * each occurrence is, whose each device is and who acted.
+ * Send now, and its trigger links (./TriggerLinks). Complete and snooze are queued when offline.
+ * In a shared list (`shared`), whose turn each occurrence is, whose each device is and who acted.
  */
 export function ReminderDetails({
   reminder,
@@ -135,6 +139,11 @@ export function ReminderDetails({
         </p>
       )}
       {!canHandle && !reminder.is_archived && <p className="hint">{t('details.handleHint')}</p>}
+      {!reminder.is_archived && (
+        <Suspense fallback={null}>
+          <TriggerLinks reminderId={id} title={reminder.title} online={online} />
+        </Suspense>
+      )}
     </div>
   );
 }

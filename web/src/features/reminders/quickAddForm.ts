@@ -14,6 +14,7 @@ export function formFromQuickAdd(p: QuickAddPrefill, now: number): ReminderForm 
   return {
     ...base,
     title: p.title,
+    description: p.description ?? base.description,
     ...when,
     // The dialog's "More options" (interval, monthly day or nth weekday) show what was parsed.
     ...repeatOptionsOf(rec, when.date),
