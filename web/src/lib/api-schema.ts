@@ -938,7 +938,7 @@ export interface paths {
         get: operations["list_tokens"];
         put?: never;
         /** Make a token with scopes and an optional expiry; the token is answered once. */
-        post: operations["create_token"];
+        post: operations["create_api_token"];
         delete?: never;
         options?: never;
         head?: never;
@@ -956,7 +956,7 @@ export interface paths {
         put?: never;
         post?: never;
         /** Delete a token: it stops working at once. */
-        delete: operations["delete_token"];
+        delete: operations["delete_api_token"];
         options?: never;
         head?: never;
         patch?: never;
@@ -7290,7 +7290,7 @@ export interface operations {
             };
         };
     };
-    create_token: {
+    create_api_token: {
         parameters: {
             query?: never;
             header?: never;
@@ -7387,7 +7387,7 @@ export interface operations {
             };
         };
     };
-    delete_token: {
+    delete_api_token: {
         parameters: {
             query?: never;
             header?: never;
