@@ -1,4 +1,5 @@
 import { useEffect, useId, useRef, useState } from 'react';
+import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { useSWRConfig } from 'swr';
 import { toast } from '../../components/toast';
@@ -14,6 +15,23 @@ import './data.css';
 /** "1.4 MB" / "1.4 MB" in the page's language. */
 function fileSize(bytes: number, lang: Lang): string {
   return new Intl.NumberFormat(lang, { style: 'unit', unit: 'megabyte', maximumFractionDigits: 1 }).format(bytes / MAX_IMPORT_BYTES);
+}
+
+/**
+ * The server's detail of a skipped item is for people but in English: the few of a past item
+ * (its own words, api ical_import) read in the page's language; the others (a rule part, a field
+ * name) are quoted as they are.
+ */
+const PAST_DETAILS: Record<string, 'completed' | 'cancelled' | 'passed' | 'ended'> = {
+  completed: 'completed',
+  cancelled: 'cancelled',
+  'its time has passed': 'passed',
+  'the series has ended': 'ended',
+};
+
+function detailWords(t: TFunction, detail: string): string {
+  const known = PAST_DETAILS[detail];
+  return known ? t(`transfer.pastDetail.${known}`) : detail;
 }
 
 type Step =
@@ -205,7 +223,7 @@ function Report({
       </p>
       {report.items.length > 0 && (
         <>
-          <h4>{t('transfer.willImport', { count: report.items.length })}</h4>
+          <h4>{done ? t('transfer.importedTitle', { count: report.items.length }) : t('transfer.willImport', { count: report.items.length })}</h4>
           <ul className="import-items">
             {report.items.map((item, i) => (
               <li key={`${item.item}-${i}`}>
@@ -223,12 +241,12 @@ function Report({
       {report.skipped.length > 0 && (
         <>
           <h4>{t('transfer.skippedTitle', { count: report.skipped.length })}</h4>
-          <ul className="import-items skipped">
+          <ul className="import-items import-skipped">
             {report.skipped.map((s, i) => (
               <li key={`${s.item}-${i}`}>
                 <strong className="import-title">{s.title || s.item || t('transfer.untitled')}</strong>
                 <span className="import-reason">{t(`transfer.reason.${s.reason}`)}</span>
-                {s.detail && <span className="muted small import-detail">{t('transfer.detail', { detail: s.detail })}</span>}
+                {s.detail && <span className="muted small import-detail">{t('transfer.detail', { detail: detailWords(t, s.detail) })}</span>}
               </li>
             ))}
           </ul>
