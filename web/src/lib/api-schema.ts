@@ -935,7 +935,7 @@ export interface paths {
             cookie?: never;
         };
         /** The person's API tokens, newest first. */
-        get: operations["list_tokens"];
+        get: operations["list_api_tokens"];
         put?: never;
         /** Make a token with scopes and an optional expiry; the token is answered once. */
         post: operations["create_api_token"];
@@ -7232,7 +7232,7 @@ export interface operations {
             };
         };
     };
-    list_tokens: {
+    list_api_tokens: {
         parameters: {
             query?: never;
             header?: never;
