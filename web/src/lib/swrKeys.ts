@@ -25,6 +25,8 @@ export const swrKeys = {
   channels: () => ['channels'] as const,
   subscriptions: () => ['notification-subscriptions'] as const,
   sessions: () => ['auth-sessions'] as const,
+  /** the person's API tokens (GET /api/tokens) */
+  tokens: () => ['api-tokens'] as const,
   adminStats: () => ['admin-stats'] as const,
   adminUsers: (page: number, perPage: number) => ['admin-users', page, perPage] as const,
   serverStatus: () => ['server-status'] as const,

@@ -16,10 +16,20 @@ import { QuietHoursSection } from './QuietHoursSection';
 
 /**
  * `devices`, `channels` and `sessions`: the lists of this account's devices, of its other
- * notification channels (ntfy, webhooks, Telegram, LINE) and of its sessions, between the form and
- * the danger zone (the app passes them in).
+ * notification channels (ntfy, webhooks, Telegram, LINE) and of its sessions; `tools`: its API
+ * tokens, export and import; between the form and the danger zone (the app passes them in).
  */
-export default function SettingsPage({ devices, channels, sessions }: { devices: ReactNode; channels?: ReactNode; sessions?: ReactNode }) {
+export default function SettingsPage({
+  devices,
+  channels,
+  sessions,
+  tools,
+}: {
+  devices: ReactNode;
+  channels?: ReactNode;
+  sessions?: ReactNode;
+  tools?: ReactNode;
+}) {
   const { t } = useTranslation(['settings', 'errors']);
   const { data, error, isLoading, mutate } = useSettings({ retry: true });
   const [form, setForm] = useState<Settings | null>(null);
@@ -173,6 +183,7 @@ export default function SettingsPage({ devices, channels, sessions }: { devices:
       {devices}
       {channels}
       {sessions}
+      {tools}
       <section className="card danger-zone">
         <h2>{t('dangerZone')}</h2>
         <LangLink to="/settings/delete-account" className="button danger">
