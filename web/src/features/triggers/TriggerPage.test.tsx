@@ -58,7 +58,7 @@ describe('the trigger page', () => {
     expect(await screen.findByRole('heading', { level: 1, name: 'Take out the trash' })).toBeInTheDocument();
     await buttons('en');
     expect(screen.getByText(tr('en', 'automations:page.notRinging'))).toBeInTheDocument();
-    expect(screen.getByText(/^Rings next /)).toBeInTheDocument();
+    expect(screen.getByText(/^Next ring: /)).toBeInTheDocument();
     // Give any stray effect its chance: still no POST.
     await act(() => new Promise((r) => setTimeout(r, 50)));
     expect(posts).toEqual([]);
@@ -79,7 +79,7 @@ describe('the trigger page', () => {
     renderApp(`/en/t/${SECRET}`);
     expect(await screen.findByText(tr('en', 'automations:page.ringing'))).toBeInTheDocument();
     fireEvent.click((await buttons('en')).complete);
-    expect(await screen.findByText(/^Marked done\. It rings next /)).toBeInTheDocument();
+    expect(await screen.findByText(/^Marked done\. Next ring: /)).toBeInTheDocument();
     changed = false;
     fireEvent.click((await buttons('en')).complete);
     expect(await screen.findByText(tr('en', 'automations:page.alreadyDone'))).toBeInTheDocument();
