@@ -2,14 +2,11 @@
 //! independent implementation (Python's icalendar with recurring_ical_events) expands into
 //! exactly the instants Hibiki rings at.
 
-use std::io::Write;
-use std::process::{Command, Stdio};
-
 use jiff::{SignedDuration, Timestamp};
 use serde_json::{Value, json};
 
 use crate::both_backends;
-use crate::helpers::{TestApp, expect_error, json, python, unavailable, unique_email};
+use crate::helpers::{TestApp, expand_ics as expand, expect_error, json, unavailable, unique_email};
 
 both_backends!(
     the_feed_expands_to_the_instants_hibiki_rings_at,
@@ -25,25 +22,6 @@ async fn create(app: &TestApp, token: &str, body: Value) -> Value {
     let r = app.post("/api/reminders", &body, Some(token)).await;
     assert_eq!(r.status(), 201, "{}", r.text().await.unwrap());
     json(r).await["data"].clone()
-}
-
-/// {uid: instants} between the two instants, by the independent expander.
-fn expand(ics: &str, start: Timestamp, end: Timestamp) -> Option<Value> {
-    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/oracle/ics_expand.py");
-    let mut child = Command::new(python())
-        .args([script, &start.to_string(), &end.to_string()])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .ok()?;
-    child.stdin.take().unwrap().write_all(ics.as_bytes()).unwrap();
-    let out = child.wait_with_output().ok()?;
-    if !out.status.success() {
-        eprintln!("{}", String::from_utf8_lossy(&out.stderr));
-        return None;
-    }
-    serde_json::from_slice(&out.stdout).ok()
 }
 
 async fn the_feed_expands_to_the_instants_hibiki_rings_at(app: &TestApp) {

@@ -678,3 +678,23 @@ pub async fn expect_error(r: reqwest::Response, status: u16, code: &str) -> Valu
     assert!(body["error"]["message"].is_string(), "{body}");
     body
 }
+
+/// {uid: instants} between the two instants, by the independent expander (tests/oracle:
+/// Python icalendar + recurring_ical_events); None when it cannot run here.
+pub fn expand_ics(ics: &str, start: jiff::Timestamp, end: jiff::Timestamp) -> Option<Value> {
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/oracle/ics_expand.py");
+    let mut child = std::process::Command::new(python())
+        .args([script, &start.to_string(), &end.to_string()])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .ok()?;
+    std::io::Write::write_all(&mut child.stdin.take().unwrap(), ics.as_bytes()).unwrap();
+    let out = child.wait_with_output().ok()?;
+    if !out.status.success() {
+        eprintln!("{}", String::from_utf8_lossy(&out.stderr));
+        return None;
+    }
+    serde_json::from_slice(&out.stdout).ok()
+}

@@ -61,14 +61,17 @@ pub async fn delete(
     Ok(StatusCode::NO_CONTENT)
 }
 
-/// The trigger a path's secret names, within its rate limit; 404 for anything else.
-async fn target(state: &AppState, secret: &str) -> ApiResult<TriggerTarget> {
+/// The trigger a path's secret names; 404 for anything else. A use that acts counts against
+/// the link's limit (its page's reads do not: a person pressing its buttons would run out).
+async fn target(state: &AppState, secret: &str, acts: bool) -> ApiResult<TriggerTarget> {
     if !looks_like_secret(secret) {
         return Err(ApiError::NotFound);
     }
     let hash = session_hash(secret);
     let target = state.store.db.trigger_by_secret(&hash).await?.ok_or(ApiError::NotFound)?;
-    state.limiters.check_trigger(&hash)?;
+    if acts {
+        state.limiters.check_trigger(&hash)?;
+    }
     Ok(target)
 }
 
@@ -95,7 +98,7 @@ impl IntoResponse for Fired {
     responses((status = 202, body = TriggerRang, description = "rung: a delivery log entry of kind trigger"),
         (status = 200, body = TriggerActed, description = "completed or snoozed"), (status = 400), (status = 404), (status = 429)))]
 pub async fn fire(State(state): State<AppState>, Path(secret): Path<String>, body: Bytes) -> ApiResult<Fired> {
-    let target = target(&state, &secret).await?;
+    let target = target(&state, &secret, true).await?;
     // Automations send what they can: no body, an empty one, or JSON of any content type.
     let input: TriggerInput = if body.iter().all(u8::is_ascii_whitespace) { TriggerInput::default() } else { parse_json(&body)? };
     let now = state.clock.now();
@@ -134,11 +137,12 @@ pub async fn open(state: State<AppState>, req: axum::extract::Request) -> Respon
 }
 
 /// What a trigger link's page shows: the reminder's title (unless its maker hides notification
-/// content), whether something rings now, when it rings next. Never acts.
+/// content), whether something rings now, when it rings next. Never acts (and so is not counted
+/// against the link's 6 uses a minute; the API's per-client limit applies).
 #[utoipa::path(get, path = "/api/triggers/{secret}", operation_id = "trigger_page", tag = "triggers", security(()),
     params(("secret" = String, Path, description = "the trigger link's secret")),
-    responses((status = 200, body = TriggerPage), (status = 404), (status = 429)))]
+    responses((status = 200, body = TriggerPage), (status = 404)))]
 pub async fn page(State(state): State<AppState>, Path(secret): Path<String>) -> ApiResult<Answer<TriggerPage>> {
-    let target = target(&state, &secret).await?;
+    let target = target(&state, &secret, false).await?;
     Ok(Answer(triggers::page(&state.store, &target, state.clock.now()).await?))
 }

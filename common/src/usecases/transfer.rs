@@ -59,6 +59,11 @@ async fn reading(store: &Store, user_id: &UserId, file: ImportFile, now: Timesta
     }
 }
 
+/// An item left out because the person's active reminders are at the limit.
+fn over_the_limit(item: String, title: String) -> SkippedItem {
+    SkippedItem::new(item, Some(title), SkipReason::Limit, format!("at most {MAX_ACTIVE_REMINDERS} active reminders"))
+}
+
 /// Brings the file's reminders in, in the file's order, up to the person's room under the
 /// active limit; reports each item. A dry run checks everything the same way and writes
 /// nothing.
@@ -101,12 +106,7 @@ pub async fn import(store: &Store, user_id: &UserId, file: ImportFile, dry_run: 
         // Past the room, nothing more is checked: a file of thousands costs no more than the
         // hundred it could bring.
         if room == 0 {
-            skipped.push(SkippedItem::new(
-                candidate.item,
-                Some(title),
-                SkipReason::Limit,
-                format!("at most {MAX_ACTIVE_REMINDERS} active reminders"),
-            ));
+            skipped.push(over_the_limit(candidate.item, title));
             continue;
         }
         candidate.input.list_id = candidate.list.and_then(|l| list_ids.get(&l).copied());
@@ -133,12 +133,7 @@ pub async fn import(store: &Store, user_id: &UserId, file: ImportFile, dry_run: 
                 Ok(made) => Some(made.id),
                 Err(Error::ReminderLimit(_)) => {
                     room = 0;
-                    skipped.push(SkippedItem::new(
-                        candidate.item,
-                        Some(title),
-                        SkipReason::Limit,
-                        format!("at most {MAX_ACTIVE_REMINDERS} active reminders"),
-                    ));
+                    skipped.push(over_the_limit(candidate.item, title));
                     continue;
                 }
                 Err(e) => return Err(e),

@@ -971,7 +971,8 @@ export interface paths {
         };
         /**
          * What a trigger link's page shows: the reminder's title (unless its maker hides notification
-         *     content), whether something rings now, when it rings next. Never acts.
+         *     content), whether something rings now, when it rings next. Never acts (and so is not counted
+         *     against the link's 6 uses a minute; the API's per-client limit applies).
          */
         get: operations["trigger_page"];
         put?: never;
@@ -7523,6 +7524,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorEnvelope"];
                 };
             };
+            /** @description RATE_LIMITED */
             429: {
                 headers: {
                     [name: string]: unknown;
