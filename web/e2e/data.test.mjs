@@ -10,7 +10,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { apiCall, apiSignIn, FOUR_VIEWS, newContext, prefixOf, screenshotPath, startStack, tr, trCount, uniqueEmail, watchPage } from './harness.mjs';
+import { apiCall, apiSignIn, FOUR_VIEWS, newContext, prefixOf, screenshotPath, startStack, tr, trCount, uniqueEmail, watchPage, assertWithinWidth, show } from './harness.mjs';
 
 let stack;
 let dir;
@@ -22,25 +22,6 @@ after(async () => {
   await stack?.close();
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
-
-/** Nothing of `locator` sticks out of the page sideways (cut off at 390 px). */
-async function assertWithinWidth(page, locator, what) {
-  const [box, width] = await Promise.all([locator.boundingBox(), page.evaluate(() => document.documentElement.clientWidth)]);
-  assert.ok(box, `${what} is on the page`);
-  assert.ok(box.x >= 0 && box.x + box.width <= width + 1, `${what} fits the page: ${Math.round(box.x)}..${Math.round(box.x + box.width)} of ${width} px`);
-  assert.equal(await page.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth), true, 'the page does not scroll sideways');
-}
-
-/** Before a screenshot: `locator`'s top just under the sticky header, the toasts closed. */
-async function show(page, locator) {
-  for (const close of await page.locator('.toast .toast-close').all()) await close.click().catch(() => {});
-  await page.locator('.toast').first().waitFor({ state: 'detached' }).catch(() => {});
-  await locator.evaluate((el) => {
-    const header = document.querySelector('.site-header')?.getBoundingClientRect().height ?? 0;
-    el.scrollIntoView({ block: 'start' });
-    window.scrollBy(0, -(header + 12));
-  });
-}
 
 /** 20300107T010000Z: an instant `days` from now, on the hour, as iCalendar writes UTC. */
 function icsUtc(days) {

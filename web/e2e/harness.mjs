@@ -498,3 +498,27 @@ export async function comeBack(page, done, { timeoutMs = 20_000 } = {}) {
   }
   assert.fail('the page did not update after coming back to the front');
 }
+
+/** Nothing of `locator` sticks out of the page sideways (cut off at 390 px). */
+export async function assertWithinWidth(page, locator, what) {
+  const [box, width] = await Promise.all([locator.boundingBox(), page.evaluate(() => document.documentElement.clientWidth)]);
+  assert.ok(box, `${what} is on the page`);
+  assert.ok(box.x >= 0 && box.x + box.width <= width + 1, `${what} fits the page: ${Math.round(box.x)}..${Math.round(box.x + box.width)} of ${width} px`);
+  assert.equal(await page.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth), true, 'the page does not scroll sideways');
+}
+
+/**
+ * Before a screenshot: `locator`'s top just under the sticky header (not its bottom at the
+ * screen's edge, as scrollIntoViewIfNeeded leaves a tall one), and the toasts closed so they
+ * cover nothing (each was waited for already).
+ */
+export async function show(page, locator) {
+  for (const close of await page.locator('.toast .toast-close').all()) await close.click().catch(() => {});
+  await page.locator('.toast').first().waitFor({ state: 'detached' }).catch(() => {});
+  await locator.evaluate((el) => {
+    const header = document.querySelector('.site-header')?.getBoundingClientRect().height ?? 0;
+    el.scrollIntoView({ block: 'start' });
+    // a page scrolls under the header; a dialog's own body does not
+    if (!el.closest('[role=dialog]')) window.scrollBy(0, -(header + 12));
+  });
+}

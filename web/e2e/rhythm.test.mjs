@@ -8,7 +8,7 @@
 // Each part with its own account (the quiet hours of (a) would hold the ring of (c)).
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { apiCall, apiSignIn, comeBack, FOUR_VIEWS, homePathOf, newContext, prefixOf, screenshotPath, startStack, tr, trCount, uniqueEmail, watchPage } from './harness.mjs';
+import { apiCall, apiSignIn, comeBack, FOUR_VIEWS, homePathOf, newContext, prefixOf, screenshotPath, startStack, tr, trCount, uniqueEmail, watchPage, assertWithinWidth, show } from './harness.mjs';
 
 let stack;
 before(async () => {
@@ -19,30 +19,6 @@ after(async () => {
 });
 
 const secondsAhead = (s) => new Date(Math.ceil((Date.now() + s * 1000) / 1000) * 1000).toISOString();
-
-/** Nothing of `locator` sticks out of the page sideways (cut off at 390 px). */
-async function assertWithinWidth(page, locator, what) {
-  const [box, width] = await Promise.all([locator.boundingBox(), page.evaluate(() => document.documentElement.clientWidth)]);
-  assert.ok(box, `${what} is on the page`);
-  assert.ok(box.x >= 0 && box.x + box.width <= width + 1, `${what} fits the page: ${Math.round(box.x)}..${Math.round(box.x + box.width)} of ${width} px`);
-  assert.equal(await page.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth), true, 'the page does not scroll sideways');
-}
-
-/**
- * Before a screenshot: `locator`'s top just under the sticky header (not its bottom at the
- * screen's edge, as scrollIntoViewIfNeeded leaves a tall one), and the toasts closed so they
- * cover nothing (each was waited for already).
- */
-async function show(page, locator) {
-  for (const close of await page.locator('.toast .toast-close').all()) await close.click().catch(() => {});
-  await page.locator('.toast').first().waitFor({ state: 'detached' }).catch(() => {});
-  await locator.evaluate((el) => {
-    const header = document.querySelector('.site-header')?.getBoundingClientRect().height ?? 0;
-    el.scrollIntoView({ block: 'start' });
-    // a page scrolls under the header; a dialog's own body does not
-    if (!el.closest('[role=dialog]')) window.scrollBy(0, -(header + 12));
-  });
-}
 
 async function signedIn(lang, viewport, scheme, tag) {
   const ctx = await newContext(stack.browser, stack.url, { lang, viewport, colorScheme: scheme });

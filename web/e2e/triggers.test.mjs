@@ -7,7 +7,7 @@
 //     description has the link); signed out, it goes through sign-in and lands filled.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { apiCall, apiSignIn, FOUR_VIEWS, newContext, prefixOf, screenshotPath, signInDetails, startStack, tokyoDate, tr, uniqueEmail, watchPage } from './harness.mjs';
+import { apiCall, apiSignIn, FOUR_VIEWS, newContext, prefixOf, screenshotPath, signInDetails, startStack, tokyoDate, tr, uniqueEmail, watchPage, assertWithinWidth, show } from './harness.mjs';
 
 let stack;
 before(async () => {
@@ -16,25 +16,6 @@ before(async () => {
 after(async () => {
   await stack?.close();
 });
-
-/** Nothing of `locator` sticks out of the page sideways (cut off at 390 px). */
-async function assertWithinWidth(page, locator, what) {
-  const [box, width] = await Promise.all([locator.boundingBox(), page.evaluate(() => document.documentElement.clientWidth)]);
-  assert.ok(box, `${what} is on the page`);
-  assert.ok(box.x >= 0 && box.x + box.width <= width + 1, `${what} fits the page: ${Math.round(box.x)}..${Math.round(box.x + box.width)} of ${width} px`);
-  assert.equal(await page.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth), true, 'the page does not scroll sideways');
-}
-
-/** Before a screenshot: `locator`'s top just under the sticky header, the toasts closed. */
-async function show(page, locator) {
-  for (const close of await page.locator('.toast .toast-close').all()) await close.click().catch(() => {});
-  await page.locator('.toast').first().waitFor({ state: 'detached' }).catch(() => {});
-  await locator.evaluate((el) => {
-    const header = document.querySelector('.site-header')?.getBoundingClientRect().height ?? 0;
-    el.scrollIntoView({ block: 'start' });
-    window.scrollBy(0, -(header + 12));
-  });
-}
 
 describe('trigger links', () => {
   for (const { lang, viewport, scheme } of FOUR_VIEWS) {
