@@ -5,6 +5,7 @@ import { toast } from '../../components/toast';
 import { api } from '../../lib/api';
 import { useOnline } from '../../lib/useOnline';
 import type { CalendarUrl } from '../../lib/types';
+import { copyOrSelect } from '../../components/copyText';
 
 /** The same feed URL for calendar apps that open `webcal:` links. */
 export function webcalUrl(url: string): string {
@@ -65,14 +66,7 @@ export function CalendarFeed() {
 
   async function copy() {
     if (!url) return;
-    try {
-      await navigator.clipboard.writeText(url);
-      toast.success(t('calendar.copied'));
-    } catch {
-      // No clipboard access: leave the link selected for the person to copy.
-      input.current?.select();
-      toast.error(t('calendar.copyFailed'));
-    }
+    await copyOrSelect(url, input.current, { copied: t('calendar.copied'), failed: t('calendar.copyFailed') });
   }
 
   return (
