@@ -5,7 +5,6 @@ import { preventImeSubmit } from '../../lib/ime';
 import { channelErrors, type ChannelErrors } from './channelErrors';
 import { createChannel } from './channelsApi';
 import { CHANNEL_KINDS, MAX_CHANNELS, type Channel, type ChannelKind, type CreatedChannel, type NewChannel } from '../../shared/channels';
-import { copyOrSelect } from '../../components/copyText';
 
 /** What a webhook delivery's body looks like (api.md "Channels"), shown as an example. */
 const WEBHOOK_EXAMPLE = `{
@@ -268,7 +267,13 @@ function Created({ channel, onDone }: { channel: CreatedChannel; onDone: () => v
   useEffect(() => heading.current?.focus(), []);
 
   async function copy(text: string) {
-    await copyOrSelect(text, field.current, { copied: t('channels.secret.copied'), failed: t('channels.secret.copyFailed') });
+    try {
+      await navigator.clipboard.writeText(text);
+      toast.success(t('channels.secret.copied'));
+    } catch {
+      field.current?.select();
+      toast.error(t('channels.secret.copyFailed'));
+    }
   }
 
   const copyable = secret ?? code;

@@ -1,10 +1,10 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
+import { toast } from '../../components/toast';
 import { preventImeSubmit } from '../../lib/ime';
 import { curlExample } from './curlExample';
 import { createToken, EXPIRY_CHOICES, MAX_TOKEN_NAME_CHARS, MAX_TOKENS, SCOPES, type ApiToken, type CreatedApiToken, type Scope } from './dataApi';
 import { SCOPE_KEY, tokenErrors, type TokenErrors } from './tokenText';
-import { copyOrSelect } from '../../components/copyText';
 
 /**
  * A new token: its name, what it may do (each scope with a line of what it allows) and when it
@@ -210,7 +210,13 @@ function MadeToken({ token, onDone }: { token: CreatedApiToken; onDone: () => vo
   );
 
   async function copy() {
-    await copyOrSelect(token.token, field.current, { copied: t('tokens.made.copied'), failed: t('tokens.made.copyFailed') });
+    try {
+      await navigator.clipboard.writeText(token.token);
+      toast.success(t('tokens.made.copied'));
+    } catch {
+      field.current?.select();
+      toast.error(t('tokens.made.copyFailed'));
+    }
   }
 
   return (

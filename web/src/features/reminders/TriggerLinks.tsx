@@ -7,7 +7,6 @@ import { errorSummary } from '../../lib/apiErrors';
 import { useDates } from '../../shared/useDates';
 import { createTrigger, deleteTrigger, MAX_TRIGGERS, useTriggers, type Trigger } from './triggersApi';
 import './triggerLinks.css';
-import { copyOrSelect } from '../../components/copyText';
 
 // The QR encoder loads only when a new link is shown.
 const TriggerQr = lazy(() => import('./TriggerQr'));
@@ -84,7 +83,13 @@ export default function TriggerLinks({ reminderId, title, online }: { reminderId
 
   async function copy() {
     if (!made) return;
-    await copyOrSelect(made, urlInput.current, { copied: t('links.copied'), failed: t('links.copyFailed') });
+    try {
+      await navigator.clipboard.writeText(made);
+      toast.success(t('links.copied'));
+    } catch {
+      urlInput.current?.select();
+      toast.error(t('links.copyFailed'));
+    }
   }
 
   function print() {

@@ -5,7 +5,6 @@ import { toast } from '../../components/toast';
 import { api } from '../../lib/api';
 import { useOnline } from '../../lib/useOnline';
 import type { CalendarUrl } from '../../lib/types';
-import { copyOrSelect } from '../../components/copyText';
 
 /** The same feed URL for calendar apps that open `webcal:` links. */
 export function webcalUrl(url: string): string {
@@ -66,7 +65,14 @@ export function CalendarFeed() {
 
   async function copy() {
     if (!url) return;
-    await copyOrSelect(url, input.current, { copied: t('calendar.copied'), failed: t('calendar.copyFailed') });
+    try {
+      await navigator.clipboard.writeText(url);
+      toast.success(t('calendar.copied'));
+    } catch {
+      // No clipboard access: leave the link selected for the person to copy.
+      input.current?.select();
+      toast.error(t('calendar.copyFailed'));
+    }
   }
 
   return (
