@@ -189,7 +189,9 @@ async fn a_trigger_rings_once_per_device_completes_and_snoozes(app: &TestApp, si
     assert_eq!((entry["id"].as_str(), entry["kind"].as_str()), (Some(log_id.as_str()), Some("trigger")), "{logs}");
     assert_eq!(entry["devices"].as_array().unwrap().len(), 2, "each device once: {logs}");
     assert_eq!(sink.wait_for(phone_sub["id"].as_str().unwrap(), 1, 15).await.len(), 1);
-    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    // Every send of the entry has finished (none in flight, no job waiting): what the devices
+    // hold now is all they get.
+    app.settle().await;
     for sub in [&phone_sub, &laptop_sub] {
         assert_eq!(sink.received(sub["id"].as_str().unwrap()).await.len(), 1, "exactly once per device");
     }
