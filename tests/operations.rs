@@ -218,6 +218,12 @@ fn made_up_methods_leave_the_metrics_flat() {
     let metrics_port = free_port();
     let metrics_listen = format!("127.0.0.1:{metrics_port}");
     let server = Server::start(&dir, &[("HIBIKI_METRICS_LISTEN", &metrics_listen), ("HIBIKI_API_RATE_PER_MINUTE", "1000000")]);
+    // The metrics listener is its own socket, bound beside the API's: wait for it too.
+    let start = Instant::now();
+    while std::net::TcpStream::connect(("127.0.0.1", metrics_port)).is_err() {
+        assert!(start.elapsed() < Duration::from_secs(30), "no metrics listener: {}", server.log_text());
+        std::thread::sleep(Duration::from_millis(20));
+    }
     let pid = server.child.id();
     runtime().block_on(async {
         let client = reqwest::Client::new();

@@ -1,7 +1,8 @@
 // `npm run e2e`: builds dist/ when it is missing or older than the sources, then runs every
 // e2e/*.test.mjs file with Node's test runner. Each file starts its own SMTP sink, server and
-// browser; two files run at once (HIBIKI_E2E_JOBS, default 2: the sign-in file spends most of a
-// minute waiting out the server's 60 s resend cooldown, which the other files fill).
+// browser; three files run at once (HIBIKI_E2E_JOBS, default 3: a file waits on its pages' network,
+// on pushes and mail more than it computes, so two at once left a third of the two cores idle).
+// The longest files start first, so no long one is left to run alone at the end.
 // Extra arguments go to `node --test` (e.g. `npm run e2e -- --test-name-pattern=offline`), and
 // file names pick files: `npm run e2e -- e2e/push.test.mjs`.
 import { spawnSync } from 'node:child_process';
@@ -22,11 +23,17 @@ if (!existsSync(hibikiBin())) {
 const args = process.argv.slice(2);
 const files = args.filter((a) => a.endsWith('.test.mjs'));
 const flags = args.filter((a) => !a.endsWith('.test.mjs'));
+// The files that took longest (seconds, in a full run on two cores), started first.
+const LONGEST_FIRST = ['a11y', 'device', 'firefox', 'screens', 'households', 'mozpush', 'trustwords', 'overlays', 'schedules'];
+const rank = (f) => {
+  const i = LONGEST_FIRST.indexOf(f.replace('.test.mjs', ''));
+  return i === -1 ? LONGEST_FIRST.length : i;
+};
 const all = readdirSync(join(WEB_DIR, 'e2e'))
   .filter((f) => f.endsWith('.test.mjs'))
-  .sort()
+  .sort((a, b) => rank(a) - rank(b) || a.localeCompare(b))
   .map((f) => join('e2e', f));
-const jobs = Math.max(1, Number(process.env.HIBIKI_E2E_JOBS ?? 2) || 2);
+const jobs = Math.max(1, Number(process.env.HIBIKI_E2E_JOBS ?? 3) || 3);
 const r = spawnSync(
   process.execPath,
   ['--test', `--test-concurrency=${jobs}`, '--test-reporter=spec', ...flags, ...(files.length ? files : all)],

@@ -7,6 +7,7 @@ use apalis::prelude::*;
 use hibiki_common::infra::jobs::{MailJob, PushJob};
 use hibiki_common::infra::queue::{Queues, REDIS_POLL, Wakers};
 use hibiki_common::infra::storage::Store;
+use hibiki_common::infra::wake_on_work::{IDLE_LOOK, WakeOnWork};
 use tokio_util::sync::CancellationToken;
 
 use crate::delivery::{self, DeliveryContext};
@@ -68,7 +69,7 @@ pub async fn run(queues: Queues, wakers: Wakers, push: Arc<DeliveryContext>, mai
         (Queues::Sqlite { push: push_q, mail: mail_q }, Wakers::Sqlite { push: push_w, mail: mail_w }) => {
             let push_loop = supervise("push", shutdown.clone(), || {
                 WorkerBuilder::new("hibiki-push")
-                    .backend(push_q.clone().with_callback(push_w.clone()))
+                    .backend(WakeOnWork::new(push_q.clone(), push_w.clone(), IDLE_LOOK))
                     .data(push.clone())
                     .retry(RetryPolicy::retries(3))
                     .concurrency(PUSH_CONCURRENCY)
@@ -77,7 +78,7 @@ pub async fn run(queues: Queues, wakers: Wakers, push: Arc<DeliveryContext>, mai
             });
             let mail_loop = supervise("mail", shutdown.clone(), || {
                 WorkerBuilder::new("hibiki-mail")
-                    .backend(mail_q.clone().with_callback(mail_w.clone()))
+                    .backend(WakeOnWork::new(mail_q.clone(), mail_w.clone(), IDLE_LOOK))
                     .data(mail.clone())
                     .retry(RetryPolicy::retries(3))
                     .build(handle_mail)

@@ -11,3 +11,4 @@ pub mod outbox;
 pub mod queue;
 pub mod status;
 pub mod storage;
+pub mod wake_on_work;
