@@ -487,15 +487,20 @@ def t_concurrency(sink: Sink, sender: Sender) -> None:
             statuses[i] = repr(e)
 
     threads = [threading.Thread(target=run, args=(i,)) for i in range(n)]
+    started = time.time()
     for t in threads:
         t.start()
     for t in threads:
         t.join(timeout=60)
+    ended = time.time()
     assert statuses == [201] * n, {repr(s) for s in statuses if s != 201}
     got = sorted(r["payload"]["i"] for s in subs for r in sink.received(s["id"]))
     assert got == list(range(n))
-    times = [r["received_at"] for r in sink.received()]
-    assert times == sorted(times) or max(a - b for a, b in zip(times, times[1:])) < 0.5
+    # Each push is stamped when it arrived, within the burst. (Records are kept in the order
+    # their handling finished, which under load is not the order of arrival: an order check
+    # with a tolerance failed on a busy machine.)
+    times = [r["received_at"] for s in subs for r in sink.received(s["id"])]
+    assert all(started <= t <= ended for t in times), (started, min(times), max(times), ended)
 
 
 def t_received_filter(sink: Sink, sender: Sender) -> None:
