@@ -536,8 +536,17 @@ async fn a_tarpit_origin_does_not_delay_another_accounts_push() {
     let late = got[0]["received_at"].as_f64().unwrap() - due.as_second() as f64;
     println!("beside a tarpit holding {} pushes: the other account's push came {late:.3} s after its second", 520);
     assert!((0.0..1.0).contains(&late), "{late:.3} s after its second");
-    // The tarpit holds at most its share at once (32), not every send slot.
-    tokio::time::sleep(Duration::from_millis(500)).await;
+    // The tarpit holds at most its share at once (32), not every send slot. Each of its 520
+    // sends is claimed before it waits for its origin's turn: once all are claimed, every one
+    // that could go out at once has gone.
+    let claimed = async || -> i64 {
+        sqlx::query_scalar("SELECT COUNT(*) FROM deliveries WHERE status = 'sending'").fetch_one(app.db.pool()).await.unwrap()
+    };
+    let started = std::time::Instant::now();
+    while claimed().await < 520 {
+        assert!(started.elapsed() < Duration::from_secs(20), "{} of 520 sends claimed", claimed().await);
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
     let mut open = 0;
     for id in &held {
         open += tarpit.received(id).await.len();

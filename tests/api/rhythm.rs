@@ -77,7 +77,12 @@ async fn quiet_hours_hold_rings_to_their_end_and_break_through_rings_at_once(app
     // Through the quiet hours: the repeats are held with it; the break-through one's fallback
     // email goes at its five minutes; nothing of "Stretch" reaches the device or the mailbox.
     app.run_until(end - SignedDuration::from_secs(1)).await;
-    assert_eq!(sink.received(&p.device).await.len(), 1);
+    let got = sink.received(&p.device).await;
+    let seen: Vec<(&Value, &Value, &Value)> = got
+        .iter()
+        .map(|g| (&g["payload"]["notification"]["title"], &g["payload"]["notification"]["data"]["kind"], &g["received_at"]))
+        .collect();
+    assert_eq!(got.len(), 1, "one ring before the end of quiet hours: {seen:?}");
     let mails = app.mails_for(&p.email, 2).await;
     assert!(mails.iter().any(|(subject, _)| subject.contains("Pills")), "{mails:?}");
     assert!(!mails.iter().any(|(subject, _)| subject.contains("Stretch")), "{mails:?}");
