@@ -41,9 +41,7 @@ async function settle(page) {
   for (const close of await page.locator('.toast-close').all()) await close.click().catch(() => {});
 }
 
-// Two views at once: a view spends most of its time waiting for each page's network to go
-// quiet, and the eight of them in a row were the longest file of the e2e run (300 s).
-describe('accessibility and screenshots of every page', { concurrency: 2 }, () => {
+describe('accessibility and screenshots of every page', () => {
   for (const combo of COMBOS) {
     const { lang, viewport, scheme } = combo;
     it(key(combo), async () => {
