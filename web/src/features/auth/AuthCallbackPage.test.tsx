@@ -51,7 +51,8 @@ describe('the sign-in link page', () => {
     expect(window.location.hash).toBe('#token=abc123'); // the thrown-away render left it
     release();
     expect(await screen.findByRole('button', { name: 'Complete sign-in' })).toBeInTheDocument();
-    expect(window.location.hash).toBe(''); // shown: now it is gone from the address bar
+    // Shown: the effect that drops it from the address bar runs after the render is committed.
+    await waitFor(() => expect(window.location.hash).toBe(''));
   });
 });
 
