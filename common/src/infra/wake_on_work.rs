@@ -54,14 +54,18 @@ pub struct WakeOnWork<B, W> {
     /// Whether the next `poll_next` goes through to the backend.
     open: bool,
     inner: Arc<InnerWaker>,
+    /// `inner` as the waker the backend is polled with (made once).
+    inner_waker: Waker,
 }
 
 impl<B, W> WakeOnWork<B, W> {
     pub fn new(backend: B, written: W, look_every: Duration) -> WakeOnWork<B, W> {
         let mut look = tokio::time::interval(look_every);
         look.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        let inner = Arc::<InnerWaker>::default();
+        let inner_waker = Waker::from(inner.clone());
         // Open at first: the backend registers and makes its first fetch.
-        WakeOnWork { backend, written, look, open: true, inner: Arc::default() }
+        WakeOnWork { backend, written, look, open: true, inner, inner_waker }
     }
 }
 
@@ -92,8 +96,7 @@ where
             return Poll::Pending;
         }
         self.inner.task.register(cx.waker());
-        let waker = Waker::from(self.inner.clone());
-        match self.backend.poll_next(&mut Context::from_waker(&waker), worker) {
+        match self.backend.poll_next(&mut Context::from_waker(&self.inner_waker), worker) {
             // A fetch in flight wakes `inner` when it answers; an empty one waits for a sign.
             Poll::Pending => {
                 self.open = false;
