@@ -46,41 +46,41 @@ pub struct Application {
 /// Makes this process's counters exist at zero from the start, so dashboards and alerts
 /// (rates, ratios) see a series before the first event of its kind.
 fn register_metrics(parts: Parts) {
-    metrics::gauge!("hibiki_database_up").set(0.0);
-    metrics::gauge!("hibiki_queue_depth").set(0.0);
+    metrics::gauge!(hibiki_common::metric_names::DATABASE_UP).set(0.0);
+    metrics::gauge!(hibiki_common::metric_names::QUEUE_DEPTH).set(0.0);
     if parts.api {
-        metrics::counter!("hibiki_otp_requested_total").increment(0);
-        metrics::counter!("hibiki_reminders_created_total").increment(0);
-        metrics::counter!("hibiki_notifications_shown_total").increment(0);
+        metrics::counter!(hibiki_common::metric_names::OTP_REQUESTED_TOTAL).increment(0);
+        metrics::counter!(hibiki_common::metric_names::REMINDERS_CREATED_TOTAL).increment(0);
+        metrics::counter!(hibiki_common::metric_names::NOTIFICATIONS_SHOWN_TOTAL).increment(0);
         for outcome in ["verified", "invalid", "expired", "attempts_exceeded"] {
-            metrics::counter!("hibiki_sign_in_total", "outcome" => outcome).increment(0);
+            metrics::counter!(hibiki_common::metric_names::SIGN_IN_TOTAL, "outcome" => outcome).increment(0);
         }
         for scope in ["auth", "api", "feed"] {
-            metrics::counter!("hibiki_rate_limited_total", "scope" => scope).increment(0);
+            metrics::counter!(hibiki_common::metric_names::RATE_LIMITED_TOTAL, "scope" => scope).increment(0);
         }
         for action in ["complete", "snooze"] {
-            metrics::counter!("hibiki_notification_actions_total", "action" => action).increment(0);
+            metrics::counter!(hibiki_common::metric_names::NOTIFICATION_ACTIONS_TOTAL, "action" => action).increment(0);
         }
     }
     if parts.scheduler {
-        metrics::gauge!("hibiki_scheduler_leader").set(0.0);
-        metrics::gauge!("hibiki_scheduler_wheel_size").set(0.0);
-        metrics::counter!("hibiki_scheduler_requeued_total").increment(0);
+        metrics::gauge!(hibiki_common::metric_names::SCHEDULER_LEADER).set(0.0);
+        metrics::gauge!(hibiki_common::metric_names::SCHEDULER_WHEEL_SIZE).set(0.0);
+        metrics::counter!(hibiki_common::metric_names::SCHEDULER_REQUEUED_TOTAL).increment(0);
         for result in ["on_time", "late", "missed"] {
-            metrics::counter!("hibiki_scheduler_fired_total", "result" => result).increment(0);
+            metrics::counter!(hibiki_common::metric_names::SCHEDULER_FIRED_TOTAL, "result" => result).increment(0);
         }
     }
     if parts.worker {
         for outcome in ["sent", "failed", "gone", "no_devices"] {
-            metrics::counter!("hibiki_pushes_total", "outcome" => outcome).increment(0);
+            metrics::counter!(hibiki_common::metric_names::PUSHES_TOTAL, "outcome" => outcome).increment(0);
         }
-        metrics::counter!("hibiki_push_retries_total").increment(0);
-        metrics::counter!("hibiki_vapid_signatures_total").increment(0);
-        metrics::counter!("hibiki_mail_sent_total").increment(0);
-        metrics::counter!("hibiki_mail_failed_total").increment(0);
-        metrics::counter!("hibiki_housekeeping_runs_total").increment(0);
+        metrics::counter!(hibiki_common::metric_names::PUSH_RETRIES_TOTAL).increment(0);
+        metrics::counter!(hibiki_common::metric_names::VAPID_SIGNATURES_TOTAL).increment(0);
+        metrics::counter!(hibiki_common::metric_names::MAIL_SENT_TOTAL).increment(0);
+        metrics::counter!(hibiki_common::metric_names::MAIL_FAILED_TOTAL).increment(0);
+        metrics::counter!(hibiki_common::metric_names::HOUSEKEEPING_RUNS_TOTAL).increment(0);
         for worker in ["push", "mail", "housekeeping"] {
-            metrics::counter!("hibiki_worker_restarts_total", "worker" => worker).increment(0);
+            metrics::counter!(hibiki_common::metric_names::WORKER_RESTARTS_TOTAL, "worker" => worker).increment(0);
         }
     }
 }
@@ -88,9 +88,9 @@ fn register_metrics(parts: Parts) {
 /// What every process reports for the alerts: whether the database answers, and the backlog.
 async fn refresh_gauges(db: &Db, queues: &Queues) {
     let up = matches!(tokio::time::timeout(Duration::from_secs(3), db.ping()).await, Ok(Ok(())));
-    metrics::gauge!("hibiki_database_up").set(if up { 1.0 } else { 0.0 });
+    metrics::gauge!(hibiki_common::metric_names::DATABASE_UP).set(if up { 1.0 } else { 0.0 });
     if let Ok(Ok(depth)) = tokio::time::timeout(Duration::from_secs(3), queues.depth()).await {
-        metrics::gauge!("hibiki_queue_depth").set(depth as f64);
+        metrics::gauge!(hibiki_common::metric_names::QUEUE_DEPTH).set(depth as f64);
     }
 }
 
@@ -188,59 +188,16 @@ impl Application {
         // What an earlier version (or a looser umask) left readable to others.
         hibiki_common::infra::files::tighten(&config.data_dir).with_context(|| format!("securing {}", config.data_dir.display()))?;
         if parts.worker {
-            let client = hibiki_worker::push::PushClient::new(
-                vapid.clone(),
-                config.vapid_subject(),
-                hibiki_worker::push::PushSettings::from_config(&config)?,
-            )?;
-            let bots = Arc::new(hibiki_common::infra::bots::Bots::from_config(&config));
-            let push = Arc::new(
-                hibiki_worker::delivery::DeliveryContext::new(
-                    db.clone(),
-                    keys.clone(),
-                    client,
-                    retry,
-                    config.public_url.to_string(),
-                    clock.clone(),
-                )
-                .with_bots(bots.clone())
-                .with_queues(queues.clone()),
-            );
-            if bots.telegram_enabled() {
-                if config.public_url.scheme() == "https" {
-                    // Telegram calls the webhook; tell it where.
-                    let (bots, public_url) = (bots.clone(), config.public_url.to_string());
-                    tasks.spawn(async move {
-                        if let Err(e) = hibiki_worker::bots::set_telegram_webhook(&bots, &public_url).await {
-                            tracing::error!(error = %e, "could not set the Telegram webhook");
-                        }
-                    });
-                } else {
-                    let store = hibiki_common::infra::storage::Store { db: db.clone(), keys: keys.clone() };
-                    tasks.spawn(hibiki_worker::bots::poll_telegram(bots.clone(), store, queues.clone(), clock.clone(), shutdown.clone()));
-                }
-            }
-            let mail = Arc::new(hibiki_worker::runner::MailContext {
-                mailer: hibiki_worker::mail::Mailer::from_config(&config)?,
-                store: hibiki_common::infra::storage::Store { db: db.clone(), keys: keys.clone() },
-            });
-            tasks.spawn(hibiki_worker::runner::run(queues.clone(), wakers, push, mail, shutdown.clone()));
-            let extras = hibiki_worker::housekeeping::Extras {
-                queues: Some(queues.clone()),
-                outbox: config.smtp_url.is_none().then(|| hibiki_common::infra::outbox::dir(&config.data_dir)),
+            let worker = hibiki_worker::WorkerParts {
+                db: db.clone(),
+                keys: keys.clone(),
+                vapid: vapid.clone(),
+                queues: queues.clone(),
+                wakers,
+                clock: clock.clone(),
+                retry,
             };
-            let housekeeping = hibiki_worker::housekeeping::run(
-                db.clone(),
-                extras,
-                hibiki_worker::housekeeping::EVERY_TEN_MINUTES,
-                clock.clone(),
-                shutdown.clone(),
-            );
-            tasks.spawn(async move {
-                if let Err(e) = housekeeping.await {
-                    tracing::error!(error = %e, "housekeeping could not start");
-                }
-            });
+            hibiki_worker::start(&config, worker, &mut tasks, &shutdown)?;
         }
         let mut scheduler_id = None;
         if parts.scheduler {

@@ -89,11 +89,11 @@ async fn main() -> anyhow::Result<()> {
         // across replicas.
         let handle = PrometheusBuilder::new()
             .set_buckets_for_metric(
-                Matcher::Full("hibiki_delivery_lateness_seconds".into()),
+                Matcher::Full(hibiki_common::metric_names::DELIVERY_LATENESS_SECONDS.into()),
                 &[0.05, 0.1, 0.25, 0.5, 0.75, 1.0, 1.5, 2.0, 5.0, 10.0, 30.0, 60.0],
             )?
             .set_buckets_for_metric(
-                Matcher::Full("hibiki_http_request_duration_seconds".into()),
+                Matcher::Full(hibiki_common::metric_names::HTTP_REQUEST_DURATION_SECONDS.into()),
                 &[0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0],
             )?
             .install_recorder()?;

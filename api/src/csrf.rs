@@ -15,7 +15,7 @@ use crate::state::AppState;
 
 pub async fn same_site_only(State(state): State<AppState>, req: Request, next: Next) -> Response {
     if changes_state(req.method()) && cookie_authenticated(req.headers()) && is_cross_site(req.headers(), &state.config.public_url) {
-        metrics::counter!("hibiki_csrf_rejected_total").increment(1);
+        metrics::counter!(hibiki_common::metric_names::CSRF_REJECTED_TOTAL).increment(1);
         return ApiError::CsrfRejected.into_response();
     }
     next.run(req).await

@@ -116,6 +116,7 @@ impl From<hibiki_common::Error> for ApiError {
             E::TokenLimit(n) => ApiError::TokenLimit(n),
             E::TriggerLimit(n) => ApiError::TriggerLimit(n),
             E::EndpointRejected(why) => ApiError::EndpointRejected(why),
+            E::QueueUnavailable(what) => ApiError::Unavailable(what),
             other => ApiError::Store(other),
         }
     }

@@ -243,8 +243,10 @@ async fn record_metrics(req: Request, next: Next) -> Response {
     let route = req.extensions().get::<MatchedPath>().map(|p| p.as_str().to_owned()).unwrap_or_else(|| "other".into());
     let response = next.run(req).await;
     let status = response.status().as_u16().to_string();
-    metrics::counter!("hibiki_http_requests_total", "method" => method, "route" => route.clone(), "status" => status).increment(1);
-    metrics::histogram!("hibiki_http_request_duration_seconds", "method" => method, "route" => route).record(start.elapsed().as_secs_f64());
+    metrics::counter!(hibiki_common::metric_names::HTTP_REQUESTS_TOTAL, "method" => method, "route" => route.clone(), "status" => status)
+        .increment(1);
+    metrics::histogram!(hibiki_common::metric_names::HTTP_REQUEST_DURATION_SECONDS, "method" => method, "route" => route)
+        .record(start.elapsed().as_secs_f64());
     response
 }
 

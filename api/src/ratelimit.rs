@@ -97,7 +97,7 @@ impl Limiters {
 /// One request against a keyed limiter; 429 with the wait when over it.
 fn check<K: std::hash::Hash + Eq + Clone>(limiter: &DefaultKeyedRateLimiter<K>, key: &K, scope: &'static str) -> Result<(), ApiError> {
     limiter.check_key(key).map_err(|not_until| {
-        metrics::counter!("hibiki_rate_limited_total", "scope" => scope).increment(1);
+        metrics::counter!(hibiki_common::metric_names::RATE_LIMITED_TOTAL, "scope" => scope).increment(1);
         let wait = not_until.wait_time_from(DefaultClock::default().now());
         ApiError::RateLimited { retry_after: wait.as_secs_f64().ceil().max(1.0) as i64 }
     })

@@ -81,11 +81,11 @@ pub async fn serve(listener: TcpListener, app: Router, limits: ConnectionLimits,
         let per_client = !limits.trusted_proxies.iter().any(|net| net.contains(&peer.ip()));
         match counts.admit(crate::ratelimit::client_key(peer.ip()), per_client, &limits) {
             Ok(slot) => {
-                metrics::gauge!("hibiki_http_connections_open").increment(1.0);
+                metrics::gauge!(hibiki_common::metric_names::HTTP_CONNECTIONS_OPEN).increment(1.0);
                 connections.spawn(serve_connection(stream, peer, app.clone(), limits.clone(), slot, shutdown.clone()));
             }
             Err(refusal) => {
-                metrics::counter!("hibiki_http_connections_refused_total", "cap" => refusal.label()).increment(1);
+                metrics::counter!(hibiki_common::metric_names::HTTP_CONNECTIONS_REFUSED_TOTAL, "cap" => refusal.label()).increment(1);
                 if let Ok(permit) = refusals.clone().try_acquire_owned() {
                     tokio::spawn(async move {
                         let _permit = permit;
@@ -138,7 +138,7 @@ impl Drop for Slot {
                 inner.1.remove(&ip);
             }
         }
-        metrics::gauge!("hibiki_http_connections_open").decrement(1.0);
+        metrics::gauge!(hibiki_common::metric_names::HTTP_CONNECTIONS_OPEN).decrement(1.0);
     }
 }
 
@@ -283,7 +283,7 @@ async fn serve_connection(
             }
         }
         _ = expired(&clock, &limits) => {
-            metrics::counter!("hibiki_http_connections_timed_out_total").increment(1);
+            metrics::counter!(hibiki_common::metric_names::HTTP_CONNECTIONS_TIMED_OUT_TOTAL).increment(1);
             tracing::debug!(%peer, "connection closed: too slow or idle too long");
         }
         _ = shutdown.cancelled() => {

@@ -45,6 +45,11 @@ pub struct AppState {
 }
 
 impl AppState {
+    /// What a use case that enqueues works with.
+    pub fn use_cases(&self) -> hibiki_common::usecases::Context<'_> {
+        hibiki_common::usecases::Context { store: &self.store, queues: &self.queues }
+    }
+
     pub fn new(config: Config, db: Db, keys: Keys, vapid: VapidKeys, queues: Queues, status: Arc<RuntimeStatus>, clock: Clock) -> AppState {
         let limiters = Arc::new(Limiters::new(config.auth_rate_per_minute, config.api_rate_per_minute));
         let bots = Arc::new(hibiki_common::infra::bots::Bots::from_config(&config));

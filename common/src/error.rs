@@ -46,6 +46,9 @@ pub enum Error {
     TokenLimit(i64),
     #[error("at most {0} trigger links per reminder")]
     TriggerLimit(i64),
+    /// A queue a use case hands work to did not take it.
+    #[error("the {0} is unavailable")]
+    QueueUnavailable(&'static str),
     #[error("database error: {0}")]
     Database(#[from] sqlx::Error),
     #[error("migration error: {0}")]

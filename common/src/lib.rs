@@ -6,6 +6,7 @@
 pub mod domain;
 pub mod error;
 pub mod infra;
+pub mod metric_names;
 pub mod usecases;
 
 pub use error::{Error, Result};

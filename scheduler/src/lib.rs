@@ -125,10 +125,10 @@ impl Scheduler {
             match self.db.try_lease(LEASE, &self.id, self.clock.now(), self.config.lease_ttl).await {
                 Ok(true) => {
                     tracing::info!(scheduler = %self.id, "leading");
-                    metrics::gauge!("hibiki_scheduler_leader").set(1.0);
+                    metrics::gauge!(hibiki_common::metric_names::SCHEDULER_LEADER).set(1.0);
                     let keep_going = self.lead(&mut changes, &shutdown).await;
-                    metrics::gauge!("hibiki_scheduler_leader").set(0.0);
-                    metrics::gauge!("hibiki_scheduler_wheel_size").set(0.0);
+                    metrics::gauge!(hibiki_common::metric_names::SCHEDULER_LEADER).set(0.0);
+                    metrics::gauge!(hibiki_common::metric_names::SCHEDULER_WHEEL_SIZE).set(0.0);
                     if !keep_going {
                         let _ = self.db.release_lease(LEASE, &self.id).await;
                         return;
@@ -150,9 +150,9 @@ impl Scheduler {
     fn heartbeat(&self, leading: bool) {
         let now = self.clock.now();
         self.status.scheduler_ticked(now.as_millisecond());
-        metrics::gauge!("hibiki_scheduler_last_tick_timestamp_seconds").set(now.as_millisecond() as f64 / 1000.0);
+        metrics::gauge!(hibiki_common::metric_names::SCHEDULER_LAST_TICK_TIMESTAMP_SECONDS).set(now.as_millisecond() as f64 / 1000.0);
         if !leading {
-            metrics::gauge!("hibiki_scheduler_leader").set(0.0);
+            metrics::gauge!(hibiki_common::metric_names::SCHEDULER_LEADER).set(0.0);
         }
     }
 
@@ -224,7 +224,7 @@ impl Scheduler {
             if tokio::time::Instant::now() >= next_fallback {
                 next_fallback = self.send_fallbacks().await;
             }
-            metrics::gauge!("hibiki_scheduler_wheel_size").set(wheel.len() as f64);
+            metrics::gauge!(hibiki_common::metric_names::SCHEDULER_WHEEL_SIZE).set(wheel.len() as f64);
         }
     }
 
@@ -240,7 +240,7 @@ impl Scheduler {
             }
             Err(e) => tracing::warn!(error = %e, "could not load fires"),
         }
-        metrics::gauge!("hibiki_scheduler_wheel_size").set(wheel.len() as f64);
+        metrics::gauge!(hibiki_common::metric_names::SCHEDULER_WHEEL_SIZE).set(wheel.len() as f64);
     }
 
     /// Re-reads one reminder's fires after a change notice.
@@ -317,24 +317,24 @@ impl Scheduler {
                 // rather than reading it back.
                 let next = match claimed {
                     Claimed::Deliver { log_id, late, next, also, held_at } => {
-                        metrics::counter!("hibiki_scheduler_fired_total", "result" => if late { "late" } else { "on_time" }).increment(1);
+                        metrics::counter!(hibiki_common::metric_names::SCHEDULER_FIRED_TOTAL, "result" => if late { "late" } else { "on_time" }).increment(1);
                         log_ids.push(log_id);
                         log_ids.extend(also);
                         held_fire(wheel, reminder_id, held_at);
                         next
                     }
                     Claimed::Missed { log_id, next } => {
-                        metrics::counter!("hibiki_scheduler_fired_total", "result" => "missed").increment(1);
+                        metrics::counter!(hibiki_common::metric_names::SCHEDULER_FIRED_TOTAL, "result" => "missed").increment(1);
                         tracing::info!(%log_id, %reminder_id, "occurrence missed (more than 15 minutes late)");
                         next
                     }
                     Claimed::Held { next, held_at } => {
-                        metrics::counter!("hibiki_scheduler_fired_total", "result" => "held").increment(1);
+                        metrics::counter!(hibiki_common::metric_names::SCHEDULER_FIRED_TOTAL, "result" => "held").increment(1);
                         held_fire(wheel, reminder_id, held_at);
                         next
                     }
                     Claimed::Release { log_ids: released, held_at } => {
-                        metrics::counter!("hibiki_scheduler_released_total").increment(released.len() as u64);
+                        metrics::counter!(hibiki_common::metric_names::SCHEDULER_RELEASED_TOTAL).increment(released.len() as u64);
                         log_ids.extend(released);
                         held_fire(wheel, reminder_id, held_at);
                         None
@@ -395,16 +395,16 @@ impl Scheduler {
                     // At most once: the claim is committed, so a crash here loses this email
                     // rather than sending it twice.
                     match self.queues.mail(job).await {
-                        Ok(()) => metrics::counter!("hibiki_email_fallbacks_total", "outcome" => "queued").increment(1),
+                        Ok(()) => metrics::counter!(hibiki_common::metric_names::EMAIL_FALLBACKS_TOTAL, "outcome" => "queued").increment(1),
                         Err(e) => tracing::warn!(error = %e, %log_id, "could not enqueue a fallback email"),
                     }
                 }
                 Ok(FallbackClaim::OverCap) => {
                     tracing::info!(%log_id, "fallback email not sent: the user's 20 of the day are used up");
-                    metrics::counter!("hibiki_email_fallbacks_total", "outcome" => "over_cap").increment(1);
+                    metrics::counter!(hibiki_common::metric_names::EMAIL_FALLBACKS_TOTAL, "outcome" => "over_cap").increment(1);
                 }
                 Ok(FallbackClaim::Held) => {
-                    metrics::counter!("hibiki_email_fallbacks_total", "outcome" => "held").increment(1);
+                    metrics::counter!(hibiki_common::metric_names::EMAIL_FALLBACKS_TOTAL, "outcome" => "held").increment(1);
                 }
                 Ok(FallbackClaim::Gone) => {}
                 Err(e) => tracing::warn!(error = %e, %log_id, "could not claim an email fallback"),
@@ -478,7 +478,7 @@ impl Scheduler {
         match self.db.stale_queued_deliveries(now - self.config.requeue_after, now - STALE_SEND, REQUEUE_LIMIT).await {
             Ok(ids) if !ids.is_empty() => {
                 tracing::info!(count = ids.len(), "re-enqueueing deliveries whose job was lost");
-                metrics::counter!("hibiki_scheduler_requeued_total").increment(ids.len() as u64);
+                metrics::counter!(hibiki_common::metric_names::SCHEDULER_REQUEUED_TOTAL).increment(ids.len() as u64);
                 self.enqueue(ids).await;
             }
             Ok(_) => {}

@@ -206,6 +206,67 @@ async fn status_becomes(app: &TestApp, token: &str, wanted: &str) -> String {
     }
 }
 
+/// A ring's channel sends are delivery history: they go with their reminder, with its list,
+/// after 180 days with the entry, and a row whose entry is gone is swept (once a day).
+async fn channel_sends_go_with_their_history(app: &TestApp, sink: &PushSink, standins: &StandIns) {
+    let p = person(app, sink, json!({ "timezone": "UTC", "language": "en", "email_fallback_minutes": null })).await;
+    let topic = format!("t{}", uuid::Uuid::new_v4().simple());
+    channel(app, &p.token, json!({ "kind": "ntfy", "url": format!("{}/{topic}", standins.base), "token": "tk_secret" })).await;
+    standins.ntfy_token(&topic, "tk_secret").await;
+    let r = app.post("/api/lists", &json!({ "name": "Shop" }), Some(&p.token)).await;
+    let list = json(r).await["data"]["id"].as_str().unwrap().to_owned();
+
+    let due = Timestamp::from_second(app.now().as_second() + 60).unwrap();
+    let deleted = create(app, &p.token, json!({ "title": "deleted", "send_at": due.to_string() })).await;
+    let listed = create(app, &p.token, json!({ "title": "listed", "send_at": due.to_string(), "list_id": list })).await;
+    let kept = create(app, &p.token, json!({ "title": "kept", "send_at": due.to_string() })).await;
+    app.run_until(due + SignedDuration::from_secs(1)).await;
+    assert_eq!(standins.wait_for(&topic, 3, 10).await.len(), 3);
+    app.settle().await;
+    let mut entries = Vec::new();
+    for id in [&deleted, &listed, &kept] {
+        let logs = json(app.get(&format!("/api/reminders/{id}/logs"), Some(&p.token)).await).await;
+        entries.push(logs["data"][0]["id"].as_str().unwrap().to_owned());
+    }
+    let sends = async |log_id: &str| {
+        sqlx::query_scalar::<_, i64>("SELECT COUNT(*) FROM channel_sends WHERE log_id = $1")
+            .bind(log_id)
+            .fetch_one(app.db.pool())
+            .await
+            .unwrap()
+    };
+    for entry in &entries {
+        assert_eq!(sends(entry).await, 1, "one send per ring to the channel");
+    }
+
+    assert_eq!(app.delete(&format!("/api/reminders/{deleted}"), &p.token).await.status(), 204);
+    assert_eq!(sends(&entries[0]).await, 0, "a deleted reminder's channel sends go with it");
+    assert_eq!(app.delete(&format!("/api/lists/{list}"), &p.token).await.status(), 204);
+    assert_eq!(sends(&entries[1]).await, 0, "a deleted list's too");
+    assert_eq!(sends(&entries[2]).await, 1);
+
+    let now = Timestamp::now();
+    hibiki_worker::housekeeping::run_once(&app.db, now + SignedDuration::from_hours(24 * 179)).await.unwrap();
+    assert_eq!(sends(&entries[2]).await, 1, "179 days on, kept");
+    hibiki_worker::housekeeping::run_once(&app.db, now + SignedDuration::from_hours(24 * 181)).await.unwrap();
+    assert_eq!(sends(&entries[2]).await, 0, "181 days on, gone with the entry");
+
+    // A send whose entry is gone another way (written directly: no path leaves one now).
+    let channel_id: String = sqlx::query_scalar("SELECT id FROM channels LIMIT 1").fetch_one(app.db.pool()).await.unwrap();
+    let orphan = uuid::Uuid::new_v4().to_string();
+    sqlx::query("INSERT INTO channel_sends (log_id, channel_id, purpose, status, created_at) VALUES ($1, $2, 'ring', 'sent', $3)")
+        .bind(&orphan)
+        .bind(&channel_id)
+        .bind(now.as_millisecond())
+        .execute(app.db.pool())
+        .await
+        .unwrap();
+    hibiki_worker::housekeeping::run_once(&app.db, now + SignedDuration::from_hours(24 * 181 + 1)).await.unwrap();
+    assert_eq!(sends(&orphan).await, 1, "the sweep ran at day 181: not again within the day");
+    hibiki_worker::housekeeping::run_once(&app.db, now + SignedDuration::from_hours(24 * 182 + 1)).await.unwrap();
+    assert_eq!(sends(&orphan).await, 0, "a day later, swept");
+}
+
 async fn setup(backend: Backend, redis: bool) -> Option<(TestApp, PushSink, StandIns)> {
     let standins = StandIns::start().await?;
     let (app, sink) = crate::helpers::sink_app(backend, Options { redis, smtp: true, ..Default::default() }).await?;
@@ -233,7 +294,7 @@ macro_rules! with_standins {
     )*};
 }
 
-with_standins!(a_ring_reaches_each_channel_and_acts_from_it, fallback_test_and_failing);
+with_standins!(a_ring_reaches_each_channel_and_acts_from_it, fallback_test_and_failing, channel_sends_go_with_their_history);
 
 /// Telegram, read by long polling (no https public URL): the deep link's `/start <code>`
 /// links the chat, a ring comes with Complete and Snooze buttons, and a button press completes

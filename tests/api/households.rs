@@ -251,6 +251,42 @@ async fn each_their_own_fallback_and_a_removed_member_gets_nothing(app: &TestApp
     assert!(!app.read_mails(&h.guest.email).iter().any(|(s, _)| s.contains("Glass")), "removed: no email");
 }
 
+/// Send now and a trigger link on a shared reminder whose `send_to` names the owner's phone,
+/// pressed by the member: the member's phone rings (that choice narrows only the owner's
+/// devices), the answer says one device and no email, and the entry is not `no_devices`.
+async fn a_members_send_now_and_trigger_link_ring_the_members_phone(app: &TestApp, sink: &PushSink) {
+    let h = household(app, sink).await;
+    let later = Timestamp::from_second(app.now().as_second() + 3600).unwrap();
+    let body = json!({ "title": "Recycling", "send_at": later.to_string(), "list_id": h.list, "send_to": [h.owner.subscription] });
+    let id = create(app, &h.owner.token, body).await;
+
+    let r = app.post(&format!("/api/reminders/{id}/send"), &json!({}), Some(&h.guest.token)).await;
+    assert_eq!(r.status(), 202, "{}", r.text().await.unwrap());
+    let sent = json(r).await["data"].clone();
+    assert_eq!((sent["devices"].as_u64(), sent["email"].as_bool()), (Some(1), Some(false)), "{sent}");
+    let theirs = sink.wait_for(&h.guest.device, 1, 15).await;
+    assert_eq!(notification(&theirs[0])["title"], "Recycling");
+
+    let r = app.post(&format!("/api/reminders/{id}/triggers"), &json!({}), Some(&h.guest.token)).await;
+    assert_eq!(r.status(), 201, "{}", r.text().await.unwrap());
+    let url = json(r).await["data"]["url"].as_str().unwrap().to_owned();
+    let path = format!("/t/{}", url.rsplit("/t/").next().unwrap());
+    let r = app.client.post(app.url(&path)).send().await.unwrap();
+    assert_eq!(r.status(), 202, "{}", r.text().await.unwrap());
+    assert_eq!(sink.wait_for(&h.guest.device, 2, 15).await.len(), 2);
+
+    app.settle().await;
+    assert!(sink.received(&h.owner.device).await.is_empty(), "Send now and a trigger ring for who pressed them");
+    let logs = json(app.get(&format!("/api/reminders/{id}/logs"), Some(&h.guest.token)).await).await;
+    let entries = logs["data"].as_array().unwrap();
+    assert_eq!(entries.len(), 2, "{logs}");
+    for entry in entries {
+        assert_ne!(entry["status"], "no_devices", "{logs}");
+        assert_eq!(entry["devices"].as_array().unwrap().len(), 1, "{logs}");
+    }
+    assert!(!app.read_mails(&h.guest.email).iter().any(|(s, _)| s.contains("Recycling")), "no email: a device had it");
+}
+
 async fn setup(backend: Backend, redis: bool) -> Option<(TestApp, PushSink)> {
     crate::helpers::sink_app(backend, Options { redis, smtp: true, ..Default::default() }).await
 }
@@ -260,5 +296,6 @@ crate::push_sink_tests!(
     a_shared_reminder_rings_everyone_and_done_by_one_quiets_the_other,
     assignees_and_rotation_choose_who_rings,
     a_snooze_is_for_the_one_who_snoozed,
-    each_their_own_fallback_and_a_removed_member_gets_nothing
+    each_their_own_fallback_and_a_removed_member_gets_nothing,
+    a_members_send_now_and_trigger_link_ring_the_members_phone
 );

@@ -102,7 +102,7 @@ pub fn request(target: &ChannelTarget, m: &ChannelMessage, base: &str, now: Time
             headers.insert(HeaderName::from_static("webhook-signature"), HeaderValue::from_str(&signature).ok()?);
             Some((target.address.clone(), headers, body))
         }
-        // Linked through the operator's bot: not sent from here yet.
+        // Sent through the operator's bot (`send` below hands them to crate::bots).
         ChannelKind::Telegram | ChannelKind::Line => None,
     }
 }
@@ -171,7 +171,7 @@ pub async fn send_all(
         |(at, target, m)| async move {
             ctx.clock.sleep_until(at).await;
             let (ok, status) = send(ctx, &target, &m).await;
-            metrics::counter!("hibiki_channel_sends_total", "kind" => target.kind.as_str(), "outcome" => if ok { "sent" } else { "failed" })
+            metrics::counter!(hibiki_common::metric_names::CHANNEL_SENDS_TOTAL, "kind" => target.kind.as_str(), "outcome" => if ok { "sent" } else { "failed" })
             .increment(1);
             if !ok {
                 tracing::warn!(channel = %target.id, ?status, "a channel send failed");

@@ -85,7 +85,7 @@ async fn handle_tick(_tick: Tick, ctx: Data<Arc<Housekeeper>>) -> Result<(), Box
     ctx.passes.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let (a, b, c) = run_once(&ctx.db, now).await?;
     let (jobs, mails) = ctx.extras.clean().await;
-    metrics::counter!("hibiki_housekeeping_runs_total").increment(1);
+    metrics::counter!(hibiki_common::metric_names::HOUSEKEEPING_RUNS_TOTAL).increment(1);
     if a + b + c + jobs + mails > 0 {
         tracing::info!(
             archived_unanswered = a,

@@ -321,7 +321,7 @@ pub async fn send_job(mailer: &Mailer, store: &Store, job: &MailJob) -> Result<(
     loop {
         match mailer.send_text(ready.to.as_str(), ready.subject.clone(), ready.body.clone(), ready.code.as_deref()).await {
             Ok(()) => {
-                metrics::counter!("hibiki_mail_sent_total").increment(1);
+                metrics::counter!(hibiki_common::metric_names::MAIL_SENT_TOTAL).increment(1);
                 forget().await;
                 return Ok(());
             }
@@ -333,14 +333,14 @@ pub async fn send_job(mailer: &Mailer, store: &Store, job: &MailJob) -> Result<(
             }
             Err(e) if e.is_transient() => {
                 // Still failing: the queue tries the job again later.
-                metrics::counter!("hibiki_mail_failed_total", "kind" => "temporary").increment(1);
+                metrics::counter!(hibiki_common::metric_names::MAIL_FAILED_TOTAL, "kind" => "temporary").increment(1);
                 tracing::error!(error = %e, "mail failed for now, giving the job back to the queue");
                 return Err(e);
             }
             Err(e) => {
                 // A permanent refusal (5xx, an address the server will not take): trying again
                 // cannot help, so the job ends here.
-                metrics::counter!("hibiki_mail_failed_total", "kind" => "permanent").increment(1);
+                metrics::counter!(hibiki_common::metric_names::MAIL_FAILED_TOTAL, "kind" => "permanent").increment(1);
                 tracing::error!(error = %e, to = %ready.to.masked(), "mail refused for good, not retried");
                 forget().await;
                 return Ok(());

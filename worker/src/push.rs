@@ -169,7 +169,7 @@ impl<C: Clock + Clone> OriginLimiter<C> {
         let mut waited = false;
         while let Err(wait) = self.check(origin) {
             if !waited {
-                metrics::counter!("hibiki_push_rate_limited_total").increment(1);
+                metrics::counter!(hibiki_common::metric_names::PUSH_RATE_LIMITED_TOTAL).increment(1);
                 waited = true;
             }
             tokio::time::sleep(wait.max(Duration::from_micros(100))).await;
@@ -306,7 +306,7 @@ impl PushClient {
         let sig: VapidSignature = builder.build().map_err(|e| e.to_string())?;
         let header = HeaderValue::try_from(format!("vapid t={}, k={}", sig.auth_t, URL_SAFE_NO_PAD.encode(&sig.auth_k)))
             .map_err(|e| e.to_string())?;
-        metrics::counter!("hibiki_vapid_signatures_total").increment(1);
+        metrics::counter!(hibiki_common::metric_names::VAPID_SIGNATURES_TOTAL).increment(1);
         self.signed.fetch_add(1, Ordering::Relaxed);
         cache.insert(origin.to_owned(), (header.clone(), Instant::now()));
         Ok(header)
@@ -355,7 +355,7 @@ impl PushClient {
         let _origin_place = match budget.clone().try_acquire_owned() {
             Ok(place) => place,
             Err(_) => {
-                metrics::counter!("hibiki_push_origin_saturated_total").increment(1);
+                metrics::counter!(hibiki_common::metric_names::PUSH_ORIGIN_SATURATED_TOTAL).increment(1);
                 budget.acquire_owned().await.expect("never closed")
             }
         };
@@ -376,7 +376,7 @@ impl PushClient {
             Ok(response) => classify(response.status().as_u16(), retry_after(response.headers())),
             Err(e) if e.is_timeout() || e.is_connect() || e.is_request() => {
                 if e.is_timeout() {
-                    metrics::counter!("hibiki_push_timeouts_total").increment(1);
+                    metrics::counter!(hibiki_common::metric_names::PUSH_TIMEOUTS_TOTAL).increment(1);
                 }
                 PushOutcome::Retry { status: None, after: None }
             }

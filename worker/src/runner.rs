@@ -49,7 +49,7 @@ where
             Ok(()) => tracing::warn!(worker = name, "queue worker stopped; restarting it"),
             Err(e) => tracing::warn!(worker = name, error = %e, "queue worker failed; restarting it"),
         }
-        metrics::counter!("hibiki_worker_restarts_total", "worker" => name).increment(1);
+        metrics::counter!(hibiki_common::metric_names::WORKER_RESTARTS_TOTAL, "worker" => name).increment(1);
         tokio::select! {
             _ = tokio::time::sleep(std::time::Duration::from_secs(1)) => {}
             _ = shutdown.cancelled() => return,

@@ -114,7 +114,7 @@ pub async fn request_otp(State(state): State<AppState>, ApiJson(req): ApiJson<Ot
     let lang = hibiki_common::domain::states::Language::from_hint(req.lang.as_deref());
     let requested = signin::request_code(&state.store, &req.email, lang, state.clock.now()).await?;
     state.queues.mail(requested.mail).await.map_err(|_| ApiError::Unavailable("mail queue"))?;
-    metrics::counter!("hibiki_otp_requested_total").increment(1);
+    metrics::counter!(hibiki_common::metric_names::OTP_REQUESTED_TOTAL).increment(1);
     let answer = OtpSent { expires_in: CODE_TTL_SECS, resend_after: RESEND_AFTER_SECS, code_sign_in: requested.code_sign_in };
     Ok((StatusCode::ACCEPTED, Answer(answer)))
 }
@@ -244,7 +244,7 @@ fn record_outcome<T>(result: &Result<T, signin::SignInError>) {
         Err(signin::SignInError::AttemptsExceeded { .. } | signin::SignInError::CodeBurned) => "attempts_exceeded",
         Err(_) => "error",
     };
-    metrics::counter!("hibiki_sign_in_total", "outcome" => outcome).increment(1);
+    metrics::counter!(hibiki_common::metric_names::SIGN_IN_TOTAL, "outcome" => outcome).increment(1);
 }
 
 /// A new session: its cookie, and its token in the answer.

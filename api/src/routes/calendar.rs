@@ -73,7 +73,7 @@ pub async fn feed(State(state): State<AppState>, Path(file): Path<String>, heade
             }
             let rendered = Rendered::new(fingerprint, body);
             state.feeds.put(user.id, rendered.clone());
-            metrics::counter!("hibiki_calendar_feeds_rendered_total").increment(1);
+            metrics::counter!(hibiki_common::metric_names::CALENDAR_FEEDS_RENDERED_TOTAL).increment(1);
             rendered
         }
     };

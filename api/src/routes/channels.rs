@@ -134,7 +134,7 @@ pub async fn create(
             CreatedChannel { channel, secret: None, link: None, code: Some(code), friend_url: Some(friend_url) }
         }
     };
-    metrics::counter!("hibiki_channels_created_total", "kind" => input.kind.as_str()).increment(1);
+    metrics::counter!(hibiki_common::metric_names::CHANNELS_CREATED_TOTAL, "kind" => input.kind.as_str()).increment(1);
     Ok((StatusCode::CREATED, Answer(created)))
 }
 
@@ -147,7 +147,7 @@ fn typed_code() -> String {
 
 /// Telegram's updates (webhook mode): `/start <code>` links a pending channel; a ring's
 /// button completes or snoozes it. 401 without the secret Telegram was given.
-#[utoipa::path(post, path = "/api/channels/telegram/webhook", operation_id = "telegram_webhook", request_body = Object, tag = "channels",
+#[utoipa::path(post, path = "/api/channels/telegram/webhook", operation_id = "telegram_webhook", request_body = TelegramUpdate, tag = "channels",
     responses((status = 200), (status = 401), (status = 404, description = "no Telegram bot on this server")))]
 pub async fn telegram_webhook(State(state): State<AppState>, headers: HeaderMap, body: Bytes) -> ApiResult<StatusCode> {
     let Some(secret) = state.bots.telegram_webhook_secret() else { return Err(ApiError::NotFound) };
@@ -163,7 +163,7 @@ pub async fn telegram_webhook(State(state): State<AppState>, headers: HeaderMap,
 
 /// LINE's webhook events: a pending code sent to the bot links; a postback acts. 401 when
 /// `X-Line-Signature` is not the body's HMAC with the channel secret.
-#[utoipa::path(post, path = "/api/channels/line/webhook", operation_id = "line_webhook", request_body = Object, tag = "channels",
+#[utoipa::path(post, path = "/api/channels/line/webhook", operation_id = "line_webhook", request_body = LineWebhook, tag = "channels",
     responses((status = 200), (status = 401), (status = 404, description = "no LINE channel on this server")))]
 pub async fn line_webhook(State(state): State<AppState>, headers: HeaderMap, body: Bytes) -> ApiResult<StatusCode> {
     let Some(secret) = state.bots.line_secret() else { return Err(ApiError::NotFound) };
@@ -185,7 +185,7 @@ async fn queue_replies(state: &AppState, replies: Vec<hibiki_common::usecases::b
         }
     }
     for (by, log_id) in completed {
-        crate::routes::reminders::tell_the_others(state, log_id, by).await;
+        hibiki_common::usecases::ring::tell_the_others(state.use_cases(), log_id, by).await;
     }
 }
 
@@ -262,9 +262,9 @@ pub async fn act(
     let proof = Proof { user: None, action_token: Some(token) };
     let acted = reminders::act_on_notification(&state.store, act, proof, state.clock.now()).await?.ok_or(ApiError::NotFound)?;
     if acted.changed {
-        metrics::counter!("hibiki_notification_actions_total", "action" => action.as_str()).increment(1);
+        metrics::counter!(hibiki_common::metric_names::NOTIFICATION_ACTIONS_TOTAL, "action" => action.as_str()).increment(1);
         if acted.shared && action == NotificationAction::Complete {
-            crate::routes::reminders::tell_the_others(&state, log_id, acted.actor).await;
+            hibiki_common::usecases::ring::tell_the_others(state.use_cases(), log_id, acted.actor).await;
         }
     }
     Ok(Answer(ActedByLink { action, changed: acted.changed }))

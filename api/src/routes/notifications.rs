@@ -186,7 +186,7 @@ fn decoded_len(b64: &str) -> Option<(usize, u8)> {
 async fn subscribe(state: &AppState, auth: &AuthUser, req: SubscribeRequest) -> ApiResult<Subscribed> {
     let allow_private = state.config.allow_private_push;
     let url = push_endpoint::parse(&req.subscription.endpoint, allow_private).map_err(|e| ApiError::EndpointRejected(e.to_string()))?;
-    push_endpoint::check_dns(&url, allow_private).await.map_err(|e| ApiError::EndpointRejected(e.to_string()))?;
+    hibiki_common::infra::resolve::check_dns(&url, allow_private).await.map_err(|e| ApiError::EndpointRejected(e.to_string()))?;
     let mut errors = hibiki_common::error::FieldErrors::default();
     if decoded_len(&req.subscription.keys.p256dh) != Some((65, 4)) {
         errors.add(
@@ -228,7 +228,7 @@ async fn acknowledge(state: &AppState, ack: AckRequest) -> ApiResult<()> {
         return Err(ApiError::NotFound);
     };
     state.store.db.mark_shown(&entry.log_id, ack.endpoint.as_deref(), &whose, state.clock.now()).await?;
-    metrics::counter!("hibiki_notifications_shown_total").increment(1);
+    metrics::counter!(hibiki_common::metric_names::NOTIFICATIONS_SHOWN_TOTAL).increment(1);
     Ok(())
 }
 

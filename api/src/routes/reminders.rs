@@ -7,9 +7,9 @@ use hibiki_common::domain::reminder::{self, PreviewInput, Reminder, ReminderInpu
 use hibiki_common::domain::states::{EntryKind, NotificationAction};
 use hibiki_common::error::FieldCode;
 use hibiki_common::error::FieldErrors;
-use hibiki_common::infra::jobs::PushJob;
 use hibiki_common::infra::storage::{DeliveryLog, ReminderQuery};
 use hibiki_common::usecases::reminders::{self, NotificationAct, Proof};
+use hibiki_common::usecases::ring;
 use jiff::Timestamp;
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
@@ -164,7 +164,7 @@ pub async fn create_or_act(
 
 async fn create(state: &AppState, auth: &AuthUser, input: ReminderInput) -> ApiResult<(StatusCode, Answer<Reminder>)> {
     let created = reminders::create(&state.store, &auth.user.id, input, state.clock.now()).await?;
-    metrics::counter!("hibiki_reminders_created_total").increment(1);
+    metrics::counter!(hibiki_common::metric_names::REMINDERS_CREATED_TOTAL).increment(1);
     Ok((StatusCode::CREATED, Answer(created)))
 }
 
@@ -182,9 +182,9 @@ async fn handle(state: &AppState, auth: Option<AuthUser>, req: HandleRequest) ->
     match reminders::act_on_notification(&state.store, act, proof, state.clock.now()).await? {
         Some(acted) => {
             if acted.changed {
-                metrics::counter!("hibiki_notification_actions_total", "action" => req.action.as_str()).increment(1);
+                metrics::counter!(hibiki_common::metric_names::NOTIFICATION_ACTIONS_TOTAL, "action" => req.action.as_str()).increment(1);
                 if acted.shared && req.action == NotificationAction::Complete {
-                    tell_the_others(state, req.log_id, acted.actor).await;
+                    ring::tell_the_others(state.use_cases(), req.log_id, acted.actor).await;
                 }
             }
             Ok((StatusCode::OK, Answer(acted.reminder)))
@@ -221,36 +221,8 @@ pub async fn send(
     if let Some(retry_after) = state.store.db.send_now_wait(&auth.user.id, now, state.config.send_now_interval_ms as i64).await? {
         return Err(ApiError::RateLimited { retry_after });
     }
-    let answer = ring_now(&state, &r, &auth.user.id, EntryKind::SendNow).await?;
-    Ok((StatusCode::ACCEPTED, Answer(answer)))
-}
-
-/// Rings a reminder now for one person (send now, a trigger link): an entry of `kind` for
-/// their devices; with none, by email when their email fallback is on.
-pub(crate) async fn ring_now(state: &AppState, r: &Reminder, person: &UserId, kind: EntryKind) -> ApiResult<SendNowAnswer> {
-    let now = state.clock.now();
-    let fallback = state.store.db.settings(person).await?.email_fallback_minutes;
-    let devices = state.store.db.target_device_count(person, r.send_to.as_deref()).await?;
-    let log_id = state.store.db.create_ring_now(&r.id, &r.user_id, person, kind, devices, fallback, now).await?;
-    let mut email = false;
-    if devices > 0 {
-        // The entry is already durable: if the queue is unreachable now, the scheduler's
-        // reconcile pass enqueues it again, so the answer is still "accepted".
-        if let Err(e) = state.queues.push(hibiki_common::infra::jobs::PushJob::Deliver { log_id }).await {
-            tracing::warn!(error = %e, %log_id, "could not enqueue a ring-now delivery; the scheduler will");
-        }
-    } else if fallback.is_some() {
-        match state.store.db.email_now(&log_id, person, now).await? {
-            hibiki_common::infra::storage::FallbackClaim::Send(job) => {
-                state.queues.mail(job).await.map_err(|_| ApiError::Unavailable("mail queue"))?;
-                email = true;
-            }
-            _ => tracing::info!(%log_id, "no device, and the day's fallback emails are used up"),
-        }
-    }
-    metrics::counter!("hibiki_send_now_total", "kind" => kind.as_str(), "outcome" => if devices > 0 { "push" } else if email { "email" } else { "nothing" })
-        .increment(1);
-    Ok(SendNowAnswer { log_id, devices, email })
+    let rang = ring::ring_now(state.use_cases(), &r, &auth.user.id, EntryKind::SendNow, now).await?;
+    Ok((StatusCode::ACCEPTED, Answer(SendNowAnswer { log_id: rang.log_id, devices: rang.devices, email: rang.email })))
 }
 
 /// One reminder.
@@ -294,7 +266,7 @@ pub struct Snoozed {
     responses((status = 200, body = Snoozed), (status = 400)))]
 pub async fn snooze_all(State(state): State<AppState>, auth: AuthUser, ApiJson(body): ApiJson<SnoozeAll>) -> ApiResult<Answer<Snoozed>> {
     let snoozed = reminders::snooze_all(&state.store, &auth.user.id, body.snooze_minutes, body.snooze_until, state.clock.now()).await?;
-    metrics::counter!("hibiki_notification_actions_total", "action" => "snooze_all").increment(u64::from(snoozed));
+    metrics::counter!(hibiki_common::metric_names::NOTIFICATION_ACTIONS_TOTAL, "action" => "snooze_all").increment(u64::from(snoozed));
     Ok(Answer(Snoozed { snoozed }))
 }
 
@@ -316,22 +288,14 @@ pub async fn complete_early(
     ApiPath(id): ApiPath<ReminderId>,
 ) -> ApiResult<Answer<Reminder>> {
     let done = reminders::complete_early(&state.store, &auth.user.id, &id, state.clock.now()).await?;
-    metrics::counter!("hibiki_notification_actions_total", "action" => "complete_early").increment(1);
+    metrics::counter!(hibiki_common::metric_names::NOTIFICATION_ACTIONS_TOTAL, "action" => "complete_early").increment(1);
     // Completed from the app after it rang: the others' notifications of that ring go too.
     if state.store.db.reminder_people(&id).await?.members.len() > 1
         && let Some(log_id) = state.store.db.latest_entry(&id).await?
     {
-        tell_the_others(&state, log_id, auth.user.id).await;
+        ring::tell_the_others(state.use_cases(), log_id, auth.user.id).await;
     }
     Ok(Answer(done))
-}
-
-/// Queues the `done` push for the others a shared reminder rang for. A queue that is down
-/// loses only this courtesy: the act itself is saved.
-pub(crate) async fn tell_the_others(state: &AppState, log_id: LogId, by: UserId) {
-    if let Err(e) = state.queues.push(PushJob::Done { log_id, by }).await {
-        tracing::warn!(error = %e, "could not queue the done push");
-    }
 }
 
 /// Delete a reminder and its delivery log.

@@ -76,6 +76,6 @@ pub async fn import(
         ImportFile::Calendar(text)
     };
     let report = transfer::import(&state.store, &auth.user.id, file, q.dry_run, state.clock.now()).await?;
-    metrics::counter!("hibiki_imports_total", "dry_run" => if q.dry_run { "true" } else { "false" }).increment(1);
+    metrics::counter!(hibiki_common::metric_names::IMPORTS_TOTAL, "dry_run" => if q.dry_run { "true" } else { "false" }).increment(1);
     Ok(Answer(report))
 }

@@ -19,8 +19,8 @@ use crate::auth::AuthUser;
 use crate::error::{ApiError, ApiResult};
 use crate::extract::{ApiPath, parse_json};
 use crate::routes::Answer;
-use crate::routes::reminders::{ring_now, tell_the_others};
 use crate::state::AppState;
+use hibiki_common::usecases::ring;
 
 /// A new trigger link for a reminder the person can see; its URL is answered once.
 #[utoipa::path(post, path = "/api/reminders/{id}/triggers", operation_id = "create_trigger", tag = "triggers",
@@ -105,20 +105,20 @@ pub async fn fire(State(state): State<AppState>, Path(secret): Path<String>, bod
     let fired = match input.action {
         TriggerAction::Ring => {
             let r = state.store.db.get_reminder(&state.store.keys, &target.user_id, &target.reminder_id, now).await?;
-            let rang = ring_now(&state, &r, &target.user_id, EntryKind::Trigger).await?;
+            let rang = ring::ring_now(state.use_cases(), &r, &target.user_id, EntryKind::Trigger, now).await?;
             Fired::Rang(TriggerRang { log_id: rang.log_id })
         }
         action @ (TriggerAction::Complete | TriggerAction::Snooze) => {
             let as_notification = if action == TriggerAction::Complete { NotificationAction::Complete } else { NotificationAction::Snooze };
             let done = triggers::act(&state.store, &target, as_notification, input.snooze_minutes, now).await?;
             if let Some((log_id, by)) = done.tell_others {
-                tell_the_others(&state, log_id, by).await;
+                ring::tell_the_others(state.use_cases(), log_id, by).await;
             }
             Fired::Acted(TriggerActed { action, changed: done.changed, next_at: done.next_at })
         }
     };
     state.store.db.touch_trigger(&target.id, now).await?;
-    metrics::counter!("hibiki_trigger_uses_total", "action" => match input.action {
+    metrics::counter!(hibiki_common::metric_names::TRIGGER_USES_TOTAL, "action" => match input.action {
         TriggerAction::Ring => "ring",
         TriggerAction::Complete => "complete",
         TriggerAction::Snooze => "snooze",

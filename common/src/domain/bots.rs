@@ -1,6 +1,7 @@
 //! Telegram and LINE, as far as Hibiki reads them (decisions.md "Reach and rhythm"): the
 //! updates and webhook events that link a channel or act on a ring, the button data a ring
-//! carries, and the checks of their secrets. Pure: parsing and deciding, no I/O.
+//! carries, and the checks of their secrets. Pure: parsing and deciding, no I/O. (The types
+//! are the webhook routes' request bodies in the OpenAPI document too.)
 
 use base64::Engine;
 use base64::engine::general_purpose::STANDARD;
@@ -10,7 +11,7 @@ use crate::domain::ids::LogId;
 use crate::domain::states::NotificationAction;
 
 /// A Telegram update (the fields Hibiki reads).
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Deserialize, utoipa::ToSchema)]
 pub struct TelegramUpdate {
     pub update_id: i64,
     #[serde(default)]
@@ -19,7 +20,7 @@ pub struct TelegramUpdate {
     pub callback_query: Option<TelegramCallback>,
 }
 
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Deserialize, utoipa::ToSchema)]
 pub struct TelegramMessage {
     pub chat: TelegramChat,
     #[serde(default)]
@@ -28,12 +29,12 @@ pub struct TelegramMessage {
     pub from: Option<TelegramUser>,
 }
 
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Deserialize, utoipa::ToSchema)]
 pub struct TelegramChat {
     pub id: i64,
 }
 
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Deserialize, utoipa::ToSchema)]
 pub struct TelegramCallback {
     pub id: String,
     pub from: TelegramUser,
@@ -41,7 +42,7 @@ pub struct TelegramCallback {
     pub data: Option<String>,
 }
 
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Deserialize, utoipa::ToSchema)]
 pub struct TelegramUser {
     pub id: i64,
     /// The person's Telegram language (`ja`, `en-US`...).
@@ -50,13 +51,13 @@ pub struct TelegramUser {
 }
 
 /// A LINE webhook request's body (the fields Hibiki reads).
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Deserialize, utoipa::ToSchema)]
 pub struct LineWebhook {
     #[serde(default)]
     pub events: Vec<LineEvent>,
 }
 
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Deserialize, utoipa::ToSchema)]
 pub struct LineEvent {
     #[serde(rename = "type")]
     pub kind: String,
@@ -70,13 +71,13 @@ pub struct LineEvent {
     pub postback: Option<LinePostback>,
 }
 
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Deserialize, utoipa::ToSchema)]
 pub struct LineSource {
     #[serde(default, rename = "userId")]
     pub user_id: Option<String>,
 }
 
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Deserialize, utoipa::ToSchema)]
 pub struct LineMessage {
     #[serde(rename = "type")]
     pub kind: String,
@@ -84,7 +85,7 @@ pub struct LineMessage {
     pub text: Option<String>,
 }
 
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Deserialize, utoipa::ToSchema)]
 pub struct LinePostback {
     pub data: String,
 }

@@ -20,6 +20,8 @@ pub mod push_message;
 pub mod quiet;
 pub mod recurrence;
 pub mod reminder;
+pub mod ring;
+pub mod routing;
 pub mod settings;
 pub mod states;
 pub mod time;

@@ -23,7 +23,7 @@ pub enum EndpointError {
     Port,
 }
 
-/// Parses and checks an endpoint URL (not its DNS answers; see [`check_resolved`]).
+/// Parses and checks an endpoint URL (not its DNS answers: infra::resolve looks them up, [`check_resolved`] judges them).
 pub fn parse(endpoint: &str, allow_private: bool) -> Result<Url, EndpointError> {
     if endpoint.len() > 2048 {
         return Err(EndpointError::Invalid);
@@ -61,18 +61,6 @@ pub fn check_resolved(addrs: &[IpAddr], allow_private: bool) -> Result<(), Endpo
         return Err(EndpointError::Unresolvable);
     }
     if allow_private || addrs.iter().all(|a| is_public(*a)) { Ok(()) } else { Err(EndpointError::PrivateAddress) }
-}
-
-/// Resolves the endpoint's host and checks every answer.
-pub async fn check_dns(url: &Url, allow_private: bool) -> Result<(), EndpointError> {
-    let host = url.host_str().ok_or(EndpointError::Invalid)?;
-    let port = url.port_or_known_default().unwrap_or(443);
-    let lookup = tokio::time::timeout(std::time::Duration::from_secs(5), tokio::net::lookup_host((host.trim_matches(['[', ']']), port)))
-        .await
-        .map_err(|_| EndpointError::Unresolvable)?
-        .map_err(|_| EndpointError::Unresolvable)?;
-    let addrs: Vec<IpAddr> = lookup.map(|a| a.ip()).collect();
-    check_resolved(&addrs, allow_private)
 }
 
 /// Publicly routable unicast, per the IANA special-purpose registries.

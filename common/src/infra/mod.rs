@@ -9,6 +9,7 @@ pub mod jobs;
 pub mod keys;
 pub mod outbox;
 pub mod queue;
+pub mod resolve;
 pub mod status;
 pub mod storage;
 pub mod wake_on_work;

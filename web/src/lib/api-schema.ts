@@ -1449,6 +1449,27 @@ export interface components {
             /** Format: int64 */
             p99_ms?: number | null;
         };
+        LineEvent: {
+            message?: null | components["schemas"]["LineMessage"];
+            postback?: null | components["schemas"]["LinePostback"];
+            replyToken?: string | null;
+            source?: null | components["schemas"]["LineSource"];
+            type: string;
+        };
+        LineMessage: {
+            text?: string | null;
+            type: string;
+        };
+        LinePostback: {
+            data: string;
+        };
+        LineSource: {
+            userId?: string | null;
+        };
+        /** @description A LINE webhook request's body (the fields Hibiki reads). */
+        LineWebhook: {
+            events?: components["schemas"]["LineEvent"][];
+        };
         /** @description Whose account a sign-in link opens. */
         LinkPeek: {
             /** @description Masked: `a***@example.com`. */
@@ -2024,6 +2045,33 @@ export interface components {
             /** @description The operating system family ("iPhone", "Android", "Windows", ...), or empty. */
             platform: string;
             status: components["schemas"]["DeviceStatus"];
+        };
+        TelegramCallback: {
+            data?: string | null;
+            from: components["schemas"]["TelegramUser"];
+            id: string;
+        };
+        TelegramChat: {
+            /** Format: int64 */
+            id: number;
+        };
+        TelegramMessage: {
+            chat: components["schemas"]["TelegramChat"];
+            from?: null | components["schemas"]["TelegramUser"];
+            text?: string | null;
+        };
+        /** @description A Telegram update (the fields Hibiki reads). */
+        TelegramUpdate: {
+            callback_query?: null | components["schemas"]["TelegramCallback"];
+            message?: null | components["schemas"]["TelegramMessage"];
+            /** Format: int64 */
+            update_id: number;
+        };
+        TelegramUser: {
+            /** Format: int64 */
+            id: number;
+            /** @description The person's Telegram language (`ja`, `en-US`...). */
+            language_code?: string | null;
         };
         /** @description Deliveries made in one time bucket (by when the delivery log entry was made). */
         TimelineBucket: {
@@ -3476,7 +3524,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": Record<string, never>;
+                "application/json": components["schemas"]["LineWebhook"];
             };
         };
         responses: {
@@ -3566,7 +3614,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": Record<string, never>;
+                "application/json": components["schemas"]["TelegramUpdate"];
             };
         };
         responses: {

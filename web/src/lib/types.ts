@@ -130,11 +130,10 @@ export type NewChannel = Schemas['NewChannel'];
 /** PUT /api/channels/{id}: only what is given changes. */
 export type ChannelPatch = Schemas['ChannelPatch'];
 /**
- * POST /api/channels's answer: the channel, and a webhook's `secret` (only now). api.md adds
- * Telegram's `link` and LINE's `code` and `friend_url`, not yet in the OpenAPI document (the
- * server answers CHANNEL_UNAVAILABLE for both until they are built).
+ * POST /api/channels's answer: the channel, and what is shown only now: a webhook's `secret`,
+ * Telegram's `link`, LINE's `code` and `friend_url`.
  */
-export type CreatedChannel = Schemas['CreatedChannel'] & { link?: string | null; code?: string | null; friend_url?: string | null };
+export type CreatedChannel = Schemas['CreatedChannel'];
 /** `GET /api/site`: the operator's details and the error reporter's settings (null = off). */
 export type Site = Schemas['Site'];
 export type Operator = Schemas['Operator'];

@@ -133,11 +133,15 @@ impl Db {
 
     pub async fn delete_channel(&self, user_id: &UserId, id: &ChannelId) -> Result<()> {
         let mut tx = self.pool.begin().await?;
-        let gone = sqlx::query("DELETE FROM channels WHERE user_id = $1 AND id = $2").bind(user_id).bind(id).execute(&mut *tx).await?;
-        if gone.rows_affected() == 0 {
+        let theirs: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM channels WHERE user_id = $1 AND id = $2")
+            .bind(user_id)
+            .bind(id)
+            .fetch_one(&mut *tx)
+            .await?;
+        if theirs == 0 {
             return Err(Error::NotFound);
         }
-        sqlx::query("DELETE FROM channel_sends WHERE channel_id = $1").bind(id).execute(&mut *tx).await?;
+        super::children::remove(&mut tx, super::children::Key::Channel(id)).await?;
         // A daily brief that went there goes by push instead.
         sqlx::query("UPDATE users SET brief_via = 'push' WHERE id = $1 AND brief_via = $2")
             .bind(user_id)

@@ -1,6 +1,7 @@
 //! Claiming due fires, many per transaction: a burst of reminders due in one second is
-//! claimed in a few statements per chunk rather than five round trips per reminder. What
-//! follows each claimed fire is [`crate::domain::lifecycle`]'s to decide.
+//! claimed in a few statements per chunk rather than five round trips per reminder. The claim
+//! takes, reads, plans and applies: what follows each claimed fire is
+//! [`crate::domain::lifecycle`]'s to decide, who its ring is for [`crate::domain::ring`]'s.
 
 use std::collections::{HashMap, HashSet};
 
@@ -8,35 +9,23 @@ use jiff::Timestamp;
 use sqlx::{AssertSqlSafe, Row};
 
 use super::delivery::Claimed;
-use super::fires::{PlanFor, SnoozedFor, apply_plans, put_held, put_snoozes, take_due};
+use super::fires::{PlanFor, apply_plans, put_held, put_snoozes, take_due};
 use super::holds::{held_now, insert_holds, quiet_hours_of, release};
 use super::{Db, placeholders};
 use crate::Result;
 use crate::domain::alarms::Alarms;
 use crate::domain::ids::{ReminderId, UserId};
-use crate::domain::lifecycle::{self, Event, Plan, PlannedEntry, Subject};
+use crate::domain::lifecycle::{self, Event, Plan, Subject};
 use crate::domain::lists;
-use crate::domain::quiet::{self, Hold};
+use crate::domain::quiet::Hold;
 use crate::domain::reminder::Timing;
+use crate::domain::ring::SnoozedFor;
+use crate::domain::ring::{self, ClaimedReminder, entry_people};
 use crate::domain::states::{EntryStatus, FireKind};
 use crate::domain::time::{from_millis, to_millis};
 
 /// Fires claimed in one transaction (and rows per multi-row statement).
 pub const CLAIM_CHUNK: usize = 1000;
-
-/// What the claim knows of a reminder.
-struct ReminderRow {
-    user_id: UserId,
-    timing: Timing,
-    alarms: Alarms,
-    is_active: bool,
-    assignees: Vec<UserId>,
-    rotate: bool,
-    /// Whose turn the next occurrence is, when it rotates.
-    rotation_next: u64,
-    /// Rings during quiet hours.
-    break_through: bool,
-}
 
 impl Db {
     /// Claims due fires: deletes each (only one claimer can), writes its delivery log entry
@@ -121,7 +110,7 @@ impl Db {
             let is_active = row.try_get::<i64, _>("is_active")? != 0;
             reminders.insert(
                 id,
-                ReminderRow {
+                ClaimedReminder {
                     user_id: row.try_get("user_id")?,
                     timing,
                     alarms,
@@ -245,7 +234,7 @@ impl Db {
 struct Planned<'a> {
     id: ReminderId,
     kind: FireKind,
-    row: &'a ReminderRow,
+    row: &'a ClaimedReminder,
     plan: Plan,
     for_users: Option<Vec<UserId>>,
     /// Its people in quiet hours.
@@ -293,11 +282,10 @@ async fn escalate(
 /// ring's own instant. Held for everyone, its entry waits (`held`); merged for everyone into
 /// rings held already, it is not logged at all.
 async fn hold_for_quiet_hours(conn: &mut sqlx::AnyConnection, planned: &mut [Planned<'_>], recipients: &[Vec<UserId>]) -> Result<()> {
-    let ringing = |p: &Planned<'_>| p.plan.entry.is_some_and(|e| e.status == EntryStatus::Queued) && !p.row.break_through;
     let people: Vec<UserId> = planned
         .iter()
         .zip(recipients)
-        .filter(|(p, _)| ringing(p))
+        .filter(|(p, _)| ring::may_be_held(&p.plan, p.row))
         .flat_map(|(_, to)| to.iter().copied())
         .collect::<HashSet<_>>()
         .into_iter()
@@ -312,122 +300,24 @@ async fn hold_for_quiet_hours(conn: &mut sqlx::AnyConnection, planned: &mut [Pla
     let reminders: Vec<ReminderId> = planned.iter().map(|p| p.id).collect::<HashSet<_>>().into_iter().collect();
     let mut held = held_now(conn, &reminders).await?;
     for (p, to) in planned.iter_mut().zip(recipients) {
-        if !ringing(p) {
+        if !ring::may_be_held(&p.plan, p.row) {
             continue;
         }
-        let entry = p.plan.entry.expect("ringing");
+        let entry = p.plan.entry.expect("may be held: it rings");
         let occurrence = to_millis(entry.occurrence_of.unwrap_or(entry.occurrence_at));
-        let at = entry.occurrence_at;
-        p.holds = quiet::holds(
+        let (holds, entry) = ring::hold(
+            entry,
+            p.row,
             to,
-            p.row.break_through,
-            |person| quiet.get(person).and_then(|(hours, zone)| hours.holds_until(zone, at)),
+            |person, at| quiet.get(person).and_then(|(hours, zone)| hours.holds_until(zone, at)),
             |person| held.get(&(p.id, *person, occurrence)).copied(),
         );
-        for (person, hold) in &p.holds {
+        // A later ring of the same occurrence in this chunk merges into this one's hold.
+        for (person, hold) in &holds {
             held.entry((p.id, *person, occurrence)).or_insert(hold.until());
         }
-        if !p.holds.is_empty() && p.holds.len() == to.len() {
-            let all_merged = p.holds.iter().all(|(_, h)| matches!(h, Hold::Merged(_)));
-            p.plan.entry = if all_merged { None } else { Some(PlannedEntry { status: EntryStatus::Held, ..entry }) };
-        }
+        p.holds = holds;
+        p.plan.entry = entry;
     }
     Ok(())
-}
-
-/// Who a claimed fire's entry names.
-#[derive(Debug, Default, PartialEq)]
-struct EntryPeople {
-    /// The people it is for; None: everyone the reminder rings for.
-    named: Option<Vec<UserId>>,
-    /// Snoozes of others not due yet: put back.
-    later: Option<SnoozedFor>,
-    /// An occurrence of a rotation rang: the turn moves on.
-    turn_taken: bool,
-}
-
-/// A snooze is for the people whose snooze is due by `due_by` (Unix ms); a rotating
-/// reminder's occurrence and its alerts for whose turn it is, its repeats for the turn of the
-/// occurrence that rang (the claim of it moved the turn on).
-fn entry_people(kind: FireKind, logged: bool, snoozed: Option<SnoozedFor>, r: &ReminderRow, due_by: i64) -> EntryPeople {
-    let turn = |index: u64| lists::turn(&r.assignees, r.rotate, index).map(|u| vec![u]);
-    match kind {
-        FireKind::Snooze => {
-            let Some(people) = snoozed else { return EntryPeople::default() };
-            let (mut due, mut later): (SnoozedFor, SnoozedFor) = people.into_iter().partition(|(_, at)| *at <= due_by);
-            // The fire was claimed as due: if no one's instant says so (the row's time was
-            // moved by hand), it is for the earliest.
-            if due.is_empty()
-                && let Some(&first) = later.values().min()
-            {
-                let earliest: Vec<UserId> = later.iter().filter(|(_, at)| **at == first).map(|(person, _)| *person).collect();
-                for person in earliest {
-                    due.insert(person, first);
-                    later.remove(&person);
-                }
-            }
-            EntryPeople { named: Some(due.into_keys().collect()), later: (!later.is_empty()).then_some(later), turn_taken: false }
-        }
-        FireKind::Occurrence if logged => {
-            let named = turn(r.rotation_next);
-            EntryPeople { turn_taken: named.is_some(), named, later: None }
-        }
-        // Held rings are released by the claim, not planned.
-        FireKind::Occurrence | FireKind::Held => EntryPeople::default(),
-        FireKind::Alert => EntryPeople { named: turn(r.rotation_next), ..EntryPeople::default() },
-        FireKind::Repeat => EntryPeople { named: turn(r.rotation_next.wrapping_sub(1)), ..EntryPeople::default() },
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::domain::recurrence::Recurrence;
-    use crate::domain::zone::Zone;
-
-    fn person(n: u128) -> UserId {
-        uuid::Uuid::from_u128(n).into()
-    }
-
-    fn row(assignees: Vec<UserId>, rotate: bool, rotation_next: u64) -> ReminderRow {
-        let timing = Timing { send_at: Timestamp::UNIX_EPOCH, timezone: Zone::parse("UTC").unwrap(), recurrence: Recurrence::once() };
-        ReminderRow {
-            user_id: person(1),
-            timing,
-            alarms: Alarms::default(),
-            is_active: true,
-            assignees,
-            rotate,
-            rotation_next,
-            break_through: false,
-        }
-    }
-
-    #[test]
-    fn a_rotation_names_whose_turn_each_ring_is_and_moves_on_with_the_occurrence() {
-        let r = row(vec![person(2), person(1)], true, 3);
-        let occurrence = entry_people(FireKind::Occurrence, true, None, &r, 0);
-        assert_eq!(occurrence, EntryPeople { named: Some(vec![person(1)]), later: None, turn_taken: true });
-        // Its alert comes before the claim moves the turn; its repeat after.
-        assert_eq!(entry_people(FireKind::Alert, true, None, &r, 0).named, Some(vec![person(1)]));
-        assert_eq!(entry_people(FireKind::Repeat, true, None, &r, 0).named, Some(vec![person(2)]));
-        // An occurrence not logged (the reminder went meanwhile) takes no turn.
-        assert_eq!(entry_people(FireKind::Occurrence, false, None, &r, 0), EntryPeople::default());
-        // Without rotation: everyone it rings for.
-        assert_eq!(entry_people(FireKind::Occurrence, true, None, &row(vec![person(2)], false, 0), 0), EntryPeople::default());
-    }
-
-    #[test]
-    fn a_snooze_rings_for_those_due_and_keeps_the_others() {
-        let people: SnoozedFor = [(person(1), 1_000), (person(2), 5_000)].into_iter().collect();
-        let who = entry_people(FireKind::Snooze, true, Some(people), &row(vec![], false, 0), 1_000);
-        assert_eq!(who.named, Some(vec![person(1)]));
-        assert_eq!(who.later, Some([(person(2), 5_000)].into_iter().collect()));
-        // Claimed before anyone's instant (its time moved by hand): for the earliest.
-        let people: SnoozedFor = [(person(1), 9_000), (person(2), 5_000)].into_iter().collect();
-        let who = entry_people(FireKind::Snooze, true, Some(people), &row(vec![], false, 0), 1_000);
-        assert_eq!((who.named, who.later), (Some(vec![person(2)]), Some([(person(1), 9_000)].into_iter().collect())));
-        // A snooze from before people were named: for everyone.
-        assert_eq!(entry_people(FireKind::Snooze, true, None, &row(vec![], false, 0), 1_000), EntryPeople::default());
-    }
 }

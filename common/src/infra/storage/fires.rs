@@ -45,9 +45,9 @@ impl<'a> PlanFor<'a> {
     }
 }
 
-/// Who a pending snooze rings for, each at their own instant (Unix ms): one row per reminder,
-/// due at the earliest. NULL in the table (a snooze from before sharing): everyone.
-pub(super) type SnoozedFor = std::collections::BTreeMap<UserId, i64>;
+// Who a pending snooze rings for, each at their own instant (Unix ms): one row per reminder,
+// due at the earliest. NULL in the table (a snooze from before sharing): everyone.
+pub(super) use crate::domain::ring::SnoozedFor;
 
 /// What applying a plan did.
 #[derive(Debug, Clone, Default)]
@@ -377,10 +377,9 @@ pub(super) async fn take_due(
 
 /// Whose fires go with their reminders.
 pub(super) enum Forget<'a> {
-    /// One reminder, deleted.
-    Reminder(&'a ReminderId),
-    /// Every reminder of a deleted account.
-    User(&'a UserId),
+    /// The reminders `ids` selects (SQL binding `key` as `$1`), being deleted: a cascade of
+    /// `storage/children.rs`.
+    Of { ids: &'a str, key: super::children::Key<'a> },
     /// The active reminders of accounts unused since this instant (Unix ms), being archived.
     ActiveOfUnusedSince(i64),
 }
@@ -388,12 +387,8 @@ pub(super) enum Forget<'a> {
 /// Drops the fires of reminders that are deleted or archived in the caller's transaction.
 pub(super) async fn forget(conn: &mut AnyConnection, whose: Forget<'_>) -> Result<()> {
     match whose {
-        Forget::Reminder(id) => sqlx::query("DELETE FROM fires WHERE reminder_id = $1").bind(id).execute(conn).await?,
-        Forget::User(id) => {
-            sqlx::query("DELETE FROM fires WHERE reminder_id IN (SELECT id FROM reminders WHERE user_id = $1)")
-                .bind(id)
-                .execute(conn)
-                .await?
+        Forget::Of { ids, key } => {
+            super::children::execute(conn, format!("DELETE FROM fires WHERE reminder_id IN ({ids})"), key).await?;
         }
         Forget::ActiveOfUnusedSince(cutoff) => {
             sqlx::query(
@@ -402,9 +397,9 @@ pub(super) async fn forget(conn: &mut AnyConnection, whose: Forget<'_>) -> Resul
             )
             .bind(cutoff)
             .execute(conn)
-            .await?
+            .await?;
         }
-    };
+    }
     Ok(())
 }
 

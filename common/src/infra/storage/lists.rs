@@ -6,7 +6,6 @@ use sqlx::any::AnyRow;
 use sqlx::{AssertSqlSafe, Row};
 
 use super::Db;
-use super::fires::{Forget, forget};
 use crate::domain::ids::{ListId, ReminderId, UserId};
 use crate::domain::lists::{List, ListColour, ListPatch, ListRole, MAX_OWNED_LISTS, Placement, default_list_name};
 use crate::domain::states::Language;
@@ -107,17 +106,7 @@ async fn add_member(conn: &mut sqlx::AnyConnection, list_id: &ListId, user_id: &
 /// Deletes a reminder's row with its fires, its delivery history and its trigger links, in the
 /// caller's transaction; answers whether the reminder was there.
 pub(super) async fn delete_reminder_rows(conn: &mut sqlx::AnyConnection, id: &ReminderId) -> Result<bool> {
-    forget(conn, Forget::Reminder(id)).await?;
-    for sql in [
-        "DELETE FROM deliveries WHERE log_id IN (SELECT id FROM delivery_logs WHERE reminder_id = $1)",
-        "DELETE FROM fallbacks WHERE log_id IN (SELECT id FROM delivery_logs WHERE reminder_id = $1)",
-        "DELETE FROM holds WHERE log_id IN (SELECT id FROM delivery_logs WHERE reminder_id = $1)",
-        "DELETE FROM delivery_logs WHERE reminder_id = $1",
-        "DELETE FROM triggers WHERE reminder_id = $1",
-    ] {
-        sqlx::query(sql).bind(id).execute(&mut *conn).await?;
-    }
-    Ok(sqlx::query("DELETE FROM reminders WHERE id = $1").bind(id).execute(&mut *conn).await?.rows_affected() > 0)
+    super::children::remove(conn, super::children::Key::Reminder(id)).await
 }
 
 /// Who may see and act on a reminder.
@@ -288,10 +277,7 @@ impl Db {
         }
         let reminders: Vec<ReminderId> =
             sqlx::query_scalar("SELECT id FROM reminders WHERE list_id = $1").bind(id).fetch_all(&mut *tx).await?;
-        for reminder in &reminders {
-            delete_reminder_rows(&mut tx, reminder).await?;
-        }
-        sqlx::query("DELETE FROM lists WHERE id = $1").bind(id).execute(&mut *tx).await?;
+        super::children::remove(&mut tx, super::children::Key::List(id)).await?;
         tx.commit().await?;
         for reminder in &reminders {
             self.reminder_changed(reminder).await;

@@ -7,6 +7,7 @@ mod auth;
 mod briefs;
 mod calendar;
 mod channels;
+mod children;
 mod claims;
 mod delivery;
 mod fallback;

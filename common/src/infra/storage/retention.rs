@@ -1,18 +1,21 @@
 //! What Hibiki keeps, and for how long (decisions.md, "Retention"): delivery history 180 days;
 //! archived reminders one year after archiving, and at most 1,000 per account (the oldest
-//! archived go first).
+//! archived go first). An entry, a reminder or an account goes with every row that belongs
+//! to it (storage/children.rs).
 
 use jiff::{SignedDuration, Timestamp};
 use sqlx::Row;
 
 use super::Db;
 use crate::Result;
-use crate::domain::ids::{ReminderId, UserId};
+use crate::domain::ids::{LogId, ReminderId, UserId};
 use crate::domain::time::to_millis;
 
 pub const DELIVERY_HISTORY: SignedDuration = SignedDuration::from_hours(24 * 180);
 pub const ARCHIVE_KEPT: SignedDuration = SignedDuration::from_hours(24 * 365);
 pub const ARCHIVED_PER_ACCOUNT: i64 = 1000;
+/// The daily orphan sweep's lease (a holder named by its instant takes it only once expired).
+const ORPHAN_SWEEP: &str = "orphan-sweep";
 /// Rows one pass removes at most per statement, so a pass never holds a long transaction.
 const BATCH: i64 = 1000;
 
@@ -21,6 +24,8 @@ const BATCH: i64 = 1000;
 pub struct Removed {
     pub delivery_entries: u64,
     pub archived_reminders: u64,
+    /// Rows whose parent was gone.
+    pub orphans: u64,
 }
 
 impl Db {
@@ -29,7 +34,7 @@ impl Db {
         let mut removed = Removed::default();
         let history_cutoff = now_ms - DELIVERY_HISTORY.as_millis() as i64;
         loop {
-            let ids: Vec<String> = sqlx::query_scalar("SELECT id FROM delivery_logs WHERE created_at <= $1 LIMIT $2")
+            let ids: Vec<LogId> = sqlx::query_scalar("SELECT id FROM delivery_logs WHERE created_at <= $1 LIMIT $2")
                 .bind(history_cutoff)
                 .bind(BATCH)
                 .fetch_all(&self.pool)
@@ -39,14 +44,7 @@ impl Db {
             }
             let mut tx = self.pool.begin().await?;
             for id in &ids {
-                for sql in [
-                    "DELETE FROM deliveries WHERE log_id = $1",
-                    "DELETE FROM fallbacks WHERE log_id = $1",
-                    "DELETE FROM holds WHERE log_id = $1",
-                    "DELETE FROM delivery_logs WHERE id = $1",
-                ] {
-                    sqlx::query(sql).bind(id).execute(&mut *tx).await?;
-                }
+                super::children::remove(&mut tx, super::children::Key::Entry(id)).await?;
             }
             tx.commit().await?;
             removed.delivery_entries += ids.len() as u64;
@@ -85,17 +83,12 @@ impl Db {
             .await?;
             removed.archived_reminders += self.purge_reminders(&ids).await?;
         }
-        // Email fallbacks whose entry or person went another way (a deleted reminder or
-        // account; SQLite keeps no foreign keys on them).
-        sqlx::query(
-            "DELETE FROM fallbacks WHERE NOT EXISTS (SELECT 1 FROM delivery_logs l WHERE l.id = fallbacks.log_id)
-                 OR NOT EXISTS (SELECT 1 FROM users u WHERE u.id = fallbacks.user_id)",
-        )
-        .execute(&self.pool)
-        .await?;
-        sqlx::query("DELETE FROM holds WHERE NOT EXISTS (SELECT 1 FROM delivery_logs l WHERE l.id = holds.log_id)")
-            .execute(&self.pool)
-            .await?;
+        // Rows whose parent went another way (storage/children.rs: every leaf child table),
+        // once a day: it reads whole tables, and the cascades leave none behind.
+        if self.try_lease(ORPHAN_SWEEP, &now_ms.to_string(), now, SignedDuration::from_hours(24)).await? {
+            let mut conn = self.pool.acquire().await?;
+            removed.orphans = super::children::sweep_orphans(&mut conn).await?;
+        }
         Ok(removed)
     }
 

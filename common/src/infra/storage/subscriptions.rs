@@ -55,6 +55,12 @@ pub struct SubscriptionKeys {
     pub auth: String,
 }
 
+impl crate::domain::routing::Device for SubscriptionKeys {
+    fn device_id(&self) -> SubscriptionId {
+        self.id
+    }
+}
+
 impl Db {
     /// Stores a subscription; re-subscribing the same endpoint updates it. An endpoint stored
     /// for another account moves to this one only with the same keys (the same browser signed
@@ -190,13 +196,12 @@ impl Db {
             .collect()
     }
 
-    /// How many devices a reminder goes to: the user's, or those of them `send_to` names.
-    pub async fn target_device_count(&self, user_id: &UserId, send_to: Option<&[SubscriptionId]>) -> Result<usize> {
-        let devices = self.subscription_keys(user_id).await?;
-        Ok(match send_to.filter(|t| !t.is_empty()) {
-            Some(named) => devices.iter().filter(|d| named.contains(&d.id)).count(),
-            None => devices.len(),
-        })
+    /// The ids of a person's devices, oldest first.
+    pub async fn device_ids(&self, user_id: &UserId) -> Result<Vec<SubscriptionId>> {
+        Ok(sqlx::query_scalar("SELECT id FROM push_subscriptions WHERE user_id = $1 ORDER BY created_at, id")
+            .bind(user_id)
+            .fetch_all(&self.pool)
+            .await?)
     }
 
     /// Claims the user's test-push slot: true at most once per `every`.

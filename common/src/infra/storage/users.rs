@@ -183,26 +183,8 @@ impl Db {
     /// Removes the user and every row that names them or their address, in one transaction.
     pub async fn delete_user(&self, user: &User) -> Result<()> {
         let mut tx = self.pool.begin().await?;
-        // Children first: this does not rely on the database enforcing foreign keys.
-        super::fires::forget(&mut tx, super::fires::Forget::User(&user.id)).await?;
-        for sql in [
-            "DELETE FROM deliveries WHERE log_id IN (SELECT id FROM delivery_logs WHERE user_id = $1)",
-            "DELETE FROM delivery_logs WHERE user_id = $1",
-            "DELETE FROM triggers WHERE user_id = $1 OR reminder_id IN (SELECT id FROM reminders WHERE user_id = $1)",
-            "DELETE FROM reminders WHERE user_id = $1",
-            // Its memberships, then the lists it owns (their reminders went above: a list's
-            // reminders count against its owner, whose id they carry).
-            "DELETE FROM list_members WHERE user_id = $1 OR list_id IN (SELECT id FROM lists WHERE owner_id = $1)",
-            "DELETE FROM lists WHERE owner_id = $1",
-            "DELETE FROM push_subscriptions WHERE user_id = $1",
-            "DELETE FROM sessions WHERE user_id = $1",
-            "DELETE FROM holds WHERE user_id = $1",
-            "DELETE FROM channel_sends WHERE channel_id IN (SELECT id FROM channels WHERE user_id = $1)",
-            "DELETE FROM channels WHERE user_id = $1",
-            "DELETE FROM api_tokens WHERE user_id = $1",
-        ] {
-            sqlx::query(sql).bind(user.id).execute(&mut *tx).await?;
-        }
+        // Everything their id names (storage/children.rs), then what their address names.
+        super::children::remove_children_of(&mut tx, super::children::Key::Person(&user.id)).await?;
         for sql in [
             "DELETE FROM otp_codes WHERE email = $1",
             "DELETE FROM auth_failures WHERE email = $1",
