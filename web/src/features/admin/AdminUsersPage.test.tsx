@@ -10,11 +10,14 @@ import type { User } from '../../lib/types';
 import { adminUsersPage } from '../../test/adminUsersFixtures';
 import { json, mockFetch, ok, renderApp, type Handler } from '../../test/renderApp';
 
-// The viewer is in Tokyo (the page formats times in the browser's time zone).
-vi.mock('../../lib/zonedTime', async (importOriginal) => ({
-  ...(await importOriginal<typeof import('../../lib/zonedTime')>()),
-  browserTimeZone: () => 'Asia/Tokyo',
-}));
+// The viewer is in Tokyo (the page formats times in the browser's time zone, which it reads
+// from Intl). A spy, not a module mock: test files share their modules (vitest.config.ts).
+function viewerInTokyo() {
+  const resolved = Intl.DateTimeFormat.prototype.resolvedOptions;
+  vi.spyOn(Intl.DateTimeFormat.prototype, 'resolvedOptions').mockImplementation(function (this: Intl.DateTimeFormat) {
+    return { ...resolved.call(this), timeZone: 'Asia/Tokyo' };
+  });
+}
 
 const USER: User = { id: 'u-000', email: 'admin@example.com', is_active: true, created_at: '2026-11-20T23:10:00Z', updated_at: '2026-11-20T23:10:00Z' };
 const session = () => ok({ user: USER, is_admin: true });
@@ -38,6 +41,7 @@ const location = () => screen.getByTestId('location').textContent;
 describe('/admin/users', { timeout: 15_000 }, () => {
   beforeEach(() => {
     resetAuthForTests({ user: USER, status: 'signedIn', isAdmin: true });
+    viewerInTokyo();
     // "Now" is Tue 2026-11-24 12:00 in Tokyo: dates of 2026 show no year. Only Date is faked.
     vi.useFakeTimers({ toFake: ['Date'], now: Date.parse('2026-11-24T03:00:00Z') });
   });
