@@ -12,10 +12,9 @@ export default defineConfig({
     restoreMocks: true,
     pool: 'threads',
     maxWorkers: 2,
-    // Files share a worker's jsdom and modules: a fresh environment per file cost more than
-    // the tests (258 s against 114 s for the suite on two cores). So a test leaves no state
-    // behind (setup.ts cleans the DOM, stubs and storage) and fakes modules with spies, not
-    // vi.mock (which cannot replace a module another file loaded first).
+    // Files share a worker's jsdom and node_modules: a fresh environment per file cost more
+    // than the tests (258 s against 111-129 s for the suite on two cores). The app's own
+    // modules, storage, IndexedDB and address are made fresh for each file (src/test/setup.ts).
     isolate: false,
   },
 });

@@ -17,7 +17,8 @@ const shot = (name) => `${SHOTS}/${name}.png`;
 
 let stack;
 before(async () => {
-  stack = await startStack();
+  // The full browser: the states read from its notification permission (harness.mjs).
+  stack = await startStack({ fullBrowser: true });
 });
 after(async () => {
   await stack?.close();

@@ -311,15 +311,30 @@ export const CHROMIUM_ARGS = [
   '--no-first-run',
 ];
 
-export function launchBrowser() {
-  return chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+/**
+ * Chromium for a file. `full`: the whole browser rather than the headless shell, for a file
+ * that grants notifications: the shell denies them whatever a context grants, so no
+ * notification shows and the app rightly says the device cannot ring.
+ */
+export function launchBrowser({ full = false } = {}) {
+  const executablePath = full ? (process.env.HIBIKI_CHROMIUM_FULL ?? '/usr/bin/chromium') : CHROMIUM;
+  return chromium.launch({ executablePath, headless: true, args: CHROMIUM_ARGS }).then((browser) => {
+    shellBrowsers.set(browser, !full && executablePath.includes('headless-shell'));
+    return browser;
+  });
 }
+
+/** Which launched browsers are the headless shell (a context there cannot have notifications). */
+const shellBrowsers = new WeakMap();
 
 /**
  * A fresh context (its own cookies, storage, service workers). `lang` sets the browser's
  * language list (ja-JP or en-US); the time zone is Asia/Tokyo so dates are stable.
  */
 export async function newContext(browser, baseURL, { lang = 'ja', viewport = DESKTOP, permissions = [], ...rest } = {}) {
+  if (permissions.includes('notifications') && shellBrowsers.get(browser)) {
+    throw new Error('this file grants notifications: start it with startStack({ fullBrowser: true }) (the headless shell denies them)');
+  }
   const context = await browser.newContext({
     baseURL,
     viewport,
@@ -383,7 +398,7 @@ export function screenshotPath(name) {
 }
 
 /** Everything one test file needs: SMTP sink, server, browser; `close()` stops all three. */
-export async function startStack({ env } = {}) {
+export async function startStack({ env, fullBrowser = false } = {}) {
   const smtp = await startSmtp();
   let server;
   try {
@@ -392,7 +407,7 @@ export async function startStack({ env } = {}) {
     await smtp.close();
     throw e;
   }
-  const browser = await launchBrowser();
+  const browser = await launchBrowser({ full: fullBrowser });
   return {
     smtp,
     server,

@@ -9,7 +9,8 @@ import { DESKTOP, PHONE, apiCall, apiSignIn, homePathOf, newContext, startStack,
 
 let stack;
 before(async () => {
-  stack = await startStack();
+  // The full browser: the headless shell denies notifications whatever a context grants.
+  stack = await startStack({ fullBrowser: true });
 });
 after(async () => {
   await stack?.close();

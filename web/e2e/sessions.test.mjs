@@ -19,7 +19,8 @@ import { DESKTOP, PHONE, apiCall, apiSignIn, homePathOf, newContext, pathOf, pre
 
 let stack;
 before(async () => {
-  stack = await startStack({ env: { HIBIKI_DEV_LOGIN: '1', HIBIKI_ALLOW_PRIVATE_PUSH: '1' } });
+  // The full browser: it grants notifications (the headless shell denies them).
+  stack = await startStack({ env: { HIBIKI_DEV_LOGIN: '1', HIBIKI_ALLOW_PRIVATE_PUSH: '1' }, fullBrowser: true });
 });
 after(async () => {
   await stack?.close();

@@ -548,6 +548,27 @@ pub fn preview_count(count: Option<usize>) -> Result<usize, Error> {
     }
 }
 
+/// Send-now per account: one per this many ms (the configuration's, a test may shorten it)...
+pub const SEND_NOW_EVERY_MS: i64 = 10_000;
+/// ...and at most this many an hour.
+pub const SEND_NOW_PER_HOUR: usize = 30;
+
+/// Seconds to wait before the next send-now, given the account's send-nows of the last hour
+/// (ms, newest first) and the least time between two; `None` when it may send now.
+pub fn send_now_wait(last_hour_newest_first: &[i64], now_ms: i64, every_ms: i64) -> Option<i64> {
+    let secs = |ms: i64| (ms as f64 / 1000.0).ceil().max(1.0) as i64;
+    if let Some(&newest) = last_hour_newest_first.first()
+        && now_ms - newest < every_ms
+    {
+        return Some(secs(newest + every_ms - now_ms));
+    }
+    if last_hour_newest_first.len() >= SEND_NOW_PER_HOUR {
+        let oldest_counted = last_hour_newest_first[SEND_NOW_PER_HOUR - 1];
+        return Some(secs(oldest_counted + 3_600_000 - now_ms));
+    }
+    None
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -837,27 +858,6 @@ mod tests {
         assert!(preview_count(Some(0)).is_err());
         assert!(preview_count(Some(51)).is_err());
     }
-}
-
-/// Send-now per account: one per this many ms (the configuration's, a test may shorten it)...
-pub const SEND_NOW_EVERY_MS: i64 = 10_000;
-/// ...and at most this many an hour.
-pub const SEND_NOW_PER_HOUR: usize = 30;
-
-/// Seconds to wait before the next send-now, given the account's send-nows of the last hour
-/// (ms, newest first) and the least time between two; `None` when it may send now.
-pub fn send_now_wait(last_hour_newest_first: &[i64], now_ms: i64, every_ms: i64) -> Option<i64> {
-    let secs = |ms: i64| (ms as f64 / 1000.0).ceil().max(1.0) as i64;
-    if let Some(&newest) = last_hour_newest_first.first()
-        && now_ms - newest < every_ms
-    {
-        return Some(secs(newest + every_ms - now_ms));
-    }
-    if last_hour_newest_first.len() >= SEND_NOW_PER_HOUR {
-        let oldest_counted = last_hour_newest_first[SEND_NOW_PER_HOUR - 1];
-        return Some(secs(oldest_counted + 3_600_000 - now_ms));
-    }
-    None
 }
 
 #[cfg(test)]

@@ -3,6 +3,10 @@ import { useTranslation } from 'react-i18next';
 import { isTopDialog, pushDialog, removeDialog } from './dialogStack';
 import { composing, restoreFocus, tabbables, trapTab } from './focus';
 
+// The shown-once field is imported from here: the screens that show a secret all load the
+// dialogs too, and one chunk is one name fewer in the first screen's table of lazy chunks.
+export { CopyField } from './CopyField';
+
 export interface DiscardTexts {
   title: string;
   text: string;
@@ -139,5 +143,63 @@ export function Dialog({
         </Dialog>
       )}
     </div>
+  );
+}
+
+/**
+ * A question before an act that cannot be undone (delete, end, remove): the dialog, its text,
+ * a Cancel button and the act's button. While `busy`, neither button works and the dialog does
+ * not close; the act's button is off while `disabled` (offline), and says why by
+ * `describedBy`. Texts come from the caller's namespace.
+ */
+export function ConfirmDialog({
+  open,
+  title,
+  cancel,
+  confirm,
+  onConfirm,
+  onClose,
+  busy = false,
+  disabled = false,
+  tone = 'danger',
+  describedBy,
+  children,
+}: {
+  open: boolean;
+  title: string;
+  /** the button that keeps things as they are */
+  cancel: string;
+  /** the act's button */
+  confirm: string;
+  onConfirm: () => void;
+  onClose: () => void;
+  busy?: boolean;
+  disabled?: boolean;
+  /** `danger` for what is lost; `primary` for an act that replaces (a new address) */
+  tone?: 'danger' | 'primary';
+  describedBy?: string;
+  children: ReactNode;
+}) {
+  const close = () => {
+    if (!busy) onClose();
+  };
+  return (
+    <Dialog
+      open={open}
+      title={title}
+      onClose={close}
+      footer={
+        <>
+          <button type="button" className="button secondary" onClick={close} disabled={busy}>
+            {cancel}
+          </button>
+          <button type="button" className={`button ${tone}`} onClick={onConfirm} disabled={busy || disabled} aria-describedby={describedBy}>
+            {confirm}
+          </button>
+        </>
+      }
+    >
+      {children}
+    </Dialog>
   );
 }

@@ -35,7 +35,11 @@ const backend: BackendModule = {
 };
 
 export function initI18n(lang: Lang) {
-  if (i18n.isInitialized) return i18n;
+  if (i18n.isInitialized) {
+    // Asked again for another language (a test file after another, in one worker): that one.
+    if (i18n.language !== lang) void i18n.changeLanguage(lang);
+    return i18n;
+  }
   void i18n
     .use(backend)
     .use(initReactI18next)

@@ -1,8 +1,21 @@
 import '@testing-library/jest-dom/vitest';
 import 'fake-indexeddb/auto';
+import { IDBFactory } from 'fake-indexeddb';
 import { cleanup, configure } from '@testing-library/react';
 import { afterEach, vi } from 'vitest';
-import { markPaintedForTests } from '../lib/firstPaint';
+
+// Files share a worker's jsdom and its node_modules (vitest.config.ts, isolate: false), not
+// the app's own modules: each file gets them fresh, as a page load would (the auth store, the
+// offline queue, first paint and the rest keep state at module level). Hence a dynamic import
+// below, after the reset.
+vi.resetModules();
+const { markPaintedForTests } = await import('../lib/firstPaint');
+// And what a fresh page would have: no databases, no session storage, the address `/`.
+globalThis.indexedDB = new IDBFactory();
+if (typeof window !== 'undefined') {
+  window.sessionStorage.clear();
+  window.history.replaceState(null, '', '/');
+}
 
 // A rendered test screen counts as painted: what waits for the first paint runs at once.
 markPaintedForTests();

@@ -1,7 +1,7 @@
 import { useLists } from '../../features/lists/useLists';
 import { DeviceSetupNotice } from '../../features/notifications/DeviceSetupNotice';
 import { QuickAdd } from '../../features/quickadd/QuickAdd';
-import Dashboard from '../../features/reminders/Dashboard';
+import Dashboard from '../../features/reminders/list/Dashboard';
 
 /**
  * The dashboard with the notice that this device will not ring (from notifications), quick add,

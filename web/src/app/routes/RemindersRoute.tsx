@@ -2,7 +2,7 @@ import { ListSwitcher } from '../../features/lists/ListSwitcher';
 import { useLists } from '../../features/lists/useLists';
 import { DeviceSetupNotice } from '../../features/notifications/DeviceSetupNotice';
 import { QuickAdd } from '../../features/quickadd/QuickAdd';
-import RemindersPage from '../../features/reminders/RemindersPage';
+import RemindersPage from '../../features/reminders/list/RemindersPage';
 
 /**
  * The reminders page with quick add; its create/edit dialog shows the device notice (from

@@ -3,31 +3,10 @@ import { useTranslation } from 'react-i18next';
 import { toast } from '../../components/toast';
 import { preventImeSubmit } from '../../lib/ime';
 import { channelErrors, type ChannelErrors } from './channelErrors';
+import { ChannelCreated } from './ChannelCreated';
 import { createChannel } from './channelsApi';
+import { KIND_PARTS, newChannel, urlError } from './channelKinds';
 import { CHANNEL_KINDS, MAX_CHANNELS, type Channel, type ChannelKind, type CreatedChannel, type NewChannel } from '../../shared/channels';
-
-/** What a webhook delivery's body looks like (api.md "Channels"), shown as an example. */
-const WEBHOOK_EXAMPLE = `{
-  "type": "reminder.ring",
-  "timestamp": "2025-05-01T08:00:00Z",
-  "data": {
-    "reminder_id": "…",
-    "log_id": "…",
-    "kind": "occurrence",
-    "occurrence_at": "2025-05-01T08:00:00Z",
-    "title": "…",
-    "body": "…",
-    "actions": {
-      "complete": "https://…/api/actions/…/complete?t=…",
-      "snooze": "https://…/api/actions/…/snooze?t=…"
-    }
-  }
-}`;
-
-const PLACEHOLDER: Partial<Record<ChannelKind, string>> = {
-  ntfy: 'https://ntfy.sh/your-topic',
-  webhook: 'https://example.com/hooks/hibiki',
-};
 
 /**
  * Settings → Notification channels → Add a channel: an ntfy topic (its URL and an optional
@@ -59,7 +38,7 @@ export function AddChannel({ count, online, onCreated }: { count: number; online
     setRefocus(false);
   }, [refocus]);
   const full = count >= MAX_CHANNELS;
-  const needsUrl = kind === 'ntfy' || kind === 'webhook';
+  const needsUrl = KIND_PARTS[kind].url !== null;
   const off = !online || busy;
 
   function reset() {
@@ -77,16 +56,9 @@ export function AddChannel({ count, online, onCreated }: { count: number; online
     e.preventDefault();
     if (off || unavailable.includes(kind)) return;
     const address = url.trim();
-    if (needsUrl) {
-      if (!address) return setErrors({ url: t('channels.errors.urlRequired') });
-      if (!/^https:\/\/\S+$/i.test(address)) return setErrors({ url: t(kind === 'ntfy' ? 'channels.errors.ntfyUrl' : 'channels.errors.urlFormat') });
-    }
-    const input: NewChannel =
-      kind === 'ntfy'
-        ? { kind, url: address, ...(token.trim() ? { token: token.trim() } : {}) }
-        : kind === 'webhook'
-          ? { kind, url: address }
-          : { kind };
+    const urlProblem = urlError(kind, address);
+    if (urlProblem) return setErrors({ url: t(urlProblem) });
+    const input: NewChannel = newChannel(kind, address, token);
     setBusy(true);
     setErrors({});
     try {
@@ -111,7 +83,7 @@ export function AddChannel({ count, online, onCreated }: { count: number; online
 
   if (created)
     return (
-      <Created
+      <ChannelCreated
         channel={created}
         onDone={() => {
           setCreated(null);
@@ -179,13 +151,11 @@ export function AddChannel({ count, online, onCreated }: { count: number; online
               <li>{t('channels.add.ntfyStep3')}</li>
             </ol>
           )}
-          {kind === 'webhook' && <p className="hint">{t('channels.add.webhookIntro')}</p>}
-          {kind === 'telegram' && <p className="hint">{t('channels.add.telegramIntro')}</p>}
-          {kind === 'line' && <p className="hint">{t('channels.add.lineIntro')}</p>}
+          {KIND_PARTS[kind].intro && <p className="hint">{t(KIND_PARTS[kind].intro)}</p>}
 
           {needsUrl && (
             <>
-              <label htmlFor={`${ids}-url`}>{t(kind === 'ntfy' ? 'channels.add.ntfyUrl' : 'channels.add.webhookUrl')}</label>
+              <label htmlFor={`${ids}-url`}>{t(KIND_PARTS[kind].url?.label ?? '')}</label>
               <input
                 id={`${ids}-url`}
                 type="url"
@@ -193,7 +163,7 @@ export function AddChannel({ count, online, onCreated }: { count: number; online
                 autoComplete="off"
                 autoCapitalize="off"
                 spellCheck={false}
-                placeholder={PLACEHOLDER[kind]}
+                placeholder={KIND_PARTS[kind].url?.placeholder}
                 value={url}
                 onChange={(e) => {
                   setUrl(e.target.value);
@@ -248,95 +218,5 @@ export function AddChannel({ count, online, onCreated }: { count: number; online
         </form>
       )}
     </div>
-  );
-}
-
-/**
- * Right after adding: a webhook's signing secret, once, to copy (with what its deliveries look
- * like); Telegram's link to press Start in; LINE's friend link and the code to send the bot.
- */
-function Created({ channel, onDone }: { channel: CreatedChannel; onDone: () => void }) {
-  const { t } = useTranslation('settings');
-  const ids = useId();
-  const heading = useRef<HTMLHeadingElement>(null);
-  const field = useRef<HTMLInputElement>(null);
-  const secret = channel.secret ?? null;
-  const code = channel.code ?? null;
-
-  // Focus moves here (the form it replaced is gone): the heading is read, then what to copy.
-  useEffect(() => heading.current?.focus(), []);
-
-  async function copy(text: string) {
-    try {
-      await navigator.clipboard.writeText(text);
-      toast.success(t('channels.secret.copied'));
-    } catch {
-      field.current?.select();
-      toast.error(t('channels.secret.copyFailed'));
-    }
-  }
-
-  const copyable = secret ?? code;
-  return (
-    <section className="channel-created" aria-labelledby={`${ids}-title`}>
-      <h3 id={`${ids}-title`} ref={heading} tabIndex={-1}>
-        {secret ? t('channels.secret.title', { name: channel.label }) : t('channels.linking.title', { name: channel.label })}
-      </h3>
-      {channel.link && (
-        <>
-          <p>{t('channels.linking.telegram')}</p>
-          <p>
-            <a className="button primary" href={channel.link} target="_blank" rel="noopener noreferrer">
-              {t('channels.linking.openTelegram')}
-            </a>
-          </p>
-        </>
-      )}
-      {channel.friend_url && (
-        <>
-          <p>{t('channels.linking.line')}</p>
-          <p>
-            <a className="button primary" href={channel.friend_url} target="_blank" rel="noopener noreferrer">
-              {t('channels.linking.addFriend')}
-            </a>
-          </p>
-        </>
-      )}
-      {copyable && (
-        <>
-          <label htmlFor={`${ids}-copy`}>{secret ? t('channels.secret.label') : t('channels.linking.code')}</label>
-          <div className="copy-row">
-            <input
-              id={`${ids}-copy`}
-              ref={field}
-              type="text"
-              readOnly
-              value={copyable}
-              spellCheck={false}
-              onFocus={(e) => e.target.select()}
-              aria-describedby={secret ? `${ids}-once` : undefined}
-            />
-            <button type="button" className="button primary" onClick={() => void copy(copyable)}>
-              {t('channels.secret.copy')}
-            </button>
-          </div>
-        </>
-      )}
-      {secret && (
-        <>
-          <p id={`${ids}-once`} className="notice compact">
-            {t('channels.secret.copyNow')}
-          </p>
-          <p className="hint">{t('channels.secret.payload')}</p>
-          <pre className="channel-payload">
-            <code>{WEBHOOK_EXAMPLE}</code>
-          </pre>
-        </>
-      )}
-      {(channel.link || channel.friend_url || code) && <p className="hint">{t('channels.linking.after')}</p>}
-      <button type="button" className="button secondary" onClick={onDone}>
-        {t('channels.secret.done')}
-      </button>
-    </section>
   );
 }

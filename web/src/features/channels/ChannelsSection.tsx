@@ -1,6 +1,6 @@
 import { useId, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Dialog } from '../../components/Dialog';
+import { ConfirmDialog, Dialog } from '../../components/Dialog';
 import { toast } from '../../components/toast';
 import { isApiError } from '../../lib/api';
 import { errorSummary } from '../../lib/apiErrors';
@@ -121,24 +121,18 @@ export function ChannelsSection() {
         onCreated={(made) => void channels.mutate((all) => [...(all ?? []).filter((c) => c.id !== made.id), made], { revalidate: true })}
       />
       <RenameDialog channel={renaming} online={online} onClose={() => setRenaming(null)} onSaved={(saved) => void channels.mutate(replace(saved), { revalidate: false })} />
-      <Dialog
+      <ConfirmDialog
         open={removing !== null}
         title={removing ? t('channels.removeTitle', { name: removing.label }) : ''}
+        cancel={t('channels.cancel')}
+        confirm={t('channels.remove')}
+        onConfirm={() => removing && void remove(removing)}
         onClose={() => setRemoving(null)}
-        footer={
-          <>
-            <button type="button" className="button secondary" onClick={() => setRemoving(null)}>
-              {t('channels.cancel')}
-            </button>
-            <button type="button" className="button danger" disabled={!online || busy !== null} onClick={() => removing && void remove(removing)}>
-              {t('channels.remove')}
-            </button>
-          </>
-        }
+        disabled={!online || busy !== null}
       >
         <p>{t('channels.removeText')}</p>
         {!online && <p className="hint">{t('channels.offline')}</p>}
-      </Dialog>
+      </ConfirmDialog>
     </section>
   );
 }

@@ -1,6 +1,6 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { toast } from '../../components/toast';
+import { CopyField } from '../../components/Dialog';
 import { preventImeSubmit } from '../../lib/ime';
 import { curlExample } from './curlExample';
 import { createToken, EXPIRY_CHOICES, MAX_TOKEN_NAME_CHARS, MAX_TOKENS, SCOPES, type ApiToken, type CreatedApiToken, type Scope } from './dataApi';
@@ -192,7 +192,6 @@ function MadeToken({ token, onDone }: { token: CreatedApiToken; onDone: () => vo
   const { t } = useTranslation('data');
   const ids = useId();
   const heading = useRef<HTMLHeadingElement>(null);
-  const field = useRef<HTMLInputElement>(null);
   // The form it replaced is gone: focus moves here, the heading read first.
   useEffect(() => heading.current?.focus(), []);
 
@@ -209,38 +208,18 @@ function MadeToken({ token, onDone }: { token: CreatedApiToken; onDone: () => vo
     sendAt,
   );
 
-  async function copy() {
-    try {
-      await navigator.clipboard.writeText(token.token);
-      toast.success(t('tokens.made.copied'));
-    } catch {
-      field.current?.select();
-      toast.error(t('tokens.made.copyFailed'));
-    }
-  }
-
   return (
     <section className="token-made" aria-labelledby={`${ids}-title`}>
       <h3 id={`${ids}-title`} ref={heading} tabIndex={-1}>
         {t('tokens.made.title', { name: token.name })}
       </h3>
-      <label htmlFor={`${ids}-token`}>{t('tokens.made.label')}</label>
-      <div className="copy-row">
-        <input
-          id={`${ids}-token`}
-          ref={field}
-          type="text"
-          readOnly
-          value={token.token}
-          spellCheck={false}
-          autoComplete="off"
-          onFocus={(e) => e.target.select()}
-          aria-describedby={`${ids}-once`}
-        />
-        <button type="button" className="button primary" onClick={() => void copy()}>
-          {t('tokens.made.copy')}
-        </button>
-      </div>
+      <CopyField
+        id={`${ids}-token`}
+        label={t('tokens.made.label')}
+        value={token.token}
+        texts={{ copy: t('tokens.made.copy'), copied: t('tokens.made.copied'), copyFailed: t('tokens.made.copyFailed') }}
+        describedBy={`${ids}-once`}
+      />
       <p id={`${ids}-once`} className="notice compact">
         {t('tokens.made.once')}
       </p>

@@ -1,6 +1,6 @@
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Dialog } from '../../components/Dialog';
+import { ConfirmDialog } from '../../components/Dialog';
 import { toast } from '../../components/toast';
 import { isApiError } from '../../lib/api';
 import { useOnline } from '../../lib/useOnline';
@@ -70,24 +70,19 @@ export function TokensSection() {
         offlineId={offlineId}
         onCreated={(made) => void tokens.mutate((all) => [made, ...(all ?? []).filter((x) => x.id !== made.id)], { revalidate: true })}
       />
-      <Dialog
+      <ConfirmDialog
         open={removing !== null}
         title={removing ? t('tokens.deleteTitle', { name: removing.name }) : ''}
-        onClose={() => !busy && setRemoving(null)}
-        footer={
-          <>
-            <button type="button" className="button secondary" onClick={() => setRemoving(null)} disabled={busy}>
-              {t('tokens.cancel')}
-            </button>
-            <button type="button" className="button danger" disabled={!online || busy} onClick={() => removing && void remove(removing)}>
-              {t('tokens.delete')}
-            </button>
-          </>
-        }
+        cancel={t('tokens.cancel')}
+        confirm={t('tokens.delete')}
+        onConfirm={() => removing && void remove(removing)}
+        onClose={() => setRemoving(null)}
+        busy={busy}
+        disabled={!online}
       >
         <p>{t('tokens.deleteText')}</p>
         {!online && <p className="hint">{t('tokens.offline')}</p>}
-      </Dialog>
+      </ConfirmDialog>
     </section>
   );
 }

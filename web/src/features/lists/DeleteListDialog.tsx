@@ -1,6 +1,6 @@
 import { useEffect, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Dialog } from '../../components/Dialog';
+import { ConfirmDialog } from '../../components/Dialog';
 import type { List } from '../../lib/types';
 import { listErrorText } from './listForm';
 
@@ -41,26 +41,15 @@ export function DeleteListDialog({
   }
 
   return (
-    <Dialog
+    <ConfirmDialog
       open={list !== null}
       title={t('deleteConfirm.title')}
+      cancel={t('deleteConfirm.keep')}
+      confirm={busy ? t('deleteConfirm.deleting') : t('deleteConfirm.confirm')}
+      onConfirm={() => list && void confirm(list)}
       onClose={onClose}
-      footer={
-        <>
-          <button type="button" className="button secondary" onClick={onClose}>
-            {t('deleteConfirm.keep')}
-          </button>
-          <button
-            type="button"
-            className="button danger"
-            onClick={() => list && void confirm(list)}
-            disabled={!online || busy}
-            aria-describedby={online ? undefined : offlineReason}
-          >
-            {busy ? t('deleteConfirm.deleting') : t('deleteConfirm.confirm')}
-          </button>
-        </>
-      }
+      disabled={!online || busy}
+      describedBy={online ? undefined : offlineReason}
     >
       <p>{t('deleteConfirm.text', { name: list?.name ?? '', count: list?.active_reminders ?? 0 })}</p>
       <p className="hint">{t('deleteConfirm.archived')}</p>
@@ -74,6 +63,6 @@ export function DeleteListDialog({
           {error}
         </p>
       )}
-    </Dialog>
+    </ConfirmDialog>
   );
 }

@@ -18,9 +18,9 @@ import type { DeliveryLog, List, Member, Reminder, ReminderInput } from '../../l
 import { list } from '../../test/listsFixtures';
 import { mockFetch, ok } from '../../test/renderApp';
 import { tr } from '../../test/texts';
-import { AssigneeTag } from './AssigneeTag';
-import { ReminderDetails } from './ReminderDetails';
-import { ReminderDialog } from './ReminderDialog';
+import { AssigneeTag } from './list/AssigneeTag';
+import { ReminderDetails } from './details/ReminderDetails';
+import { ReminderDialog } from './dialog/ReminderDialog';
 import { emptyForm, formFromReminder } from './reminderLogic';
 
 const AT = '2030-01-07T00:00:00Z';

@@ -17,7 +17,7 @@ import { enqueue, pendingActions, startOfflineSync, stopOfflineSync } from '../.
 import type { DeliveryLog, Reminder, User } from '../../lib/types';
 import { mockFetch, ok, preloadApp, renderApp } from '../../test/renderApp';
 import { tr } from '../../test/texts';
-import { ReminderDetails } from './ReminderDetails';
+import { ReminderDetails } from './details/ReminderDetails';
 
 const AT = '2030-01-02T00:00:05Z';
 

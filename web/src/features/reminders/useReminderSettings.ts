@@ -1,6 +1,6 @@
 import { deviceZone } from '../../lib/zoneIds';
 import { useSettings } from '../../shared/useSettings';
-import type { SnoozeClock } from './snoozeUntil';
+import type { SnoozeClock } from './actions/snoozeUntil';
 
 /** What the reminders page takes from the account's settings, with the defaults while they are unknown. */
 export function useReminderSettings() {

@@ -7,7 +7,7 @@ import { cacheReminders, cachedReminders, enqueue, pendingActions } from '../../
 import { makeTempId } from '../../lib/offline/syncQueue';
 import { isArchivedPageKey, swrKeys } from '../../lib/swrKeys';
 import type { Reminder, ReminderInput, SnoozeAllAnswer, SnoozeAllInput } from '../../lib/types';
-import { overlayPending, tempReminder, withInput } from './pendingOverlay';
+import { overlayPending, tempReminder, withInput } from './actions/pendingOverlay';
 import type { ArchivedPage } from './useArchived';
 
 /** The queued (not yet synced) creates and updates stay on screen over any fresh list. */

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
 import useSWR from 'swr';
-import { Dialog } from '../../components/Dialog';
+import { ConfirmDialog } from '../../components/Dialog';
 import { toast } from '../../components/toast';
 import { isApiError } from '../../lib/api';
 import { signOut } from '../../lib/authStore';
@@ -120,43 +120,33 @@ export function SessionsSection() {
         </p>
       )}
 
-      <Dialog
+      <ConfirmDialog
         open={ending !== null}
         title={t('endConfirm.title')}
-        onClose={() => !busy && setEnding(null)}
-        footer={
-          <>
-            <button type="button" className="button secondary" onClick={() => setEnding(null)} disabled={busy}>
-              {t('cancel')}
-            </button>
-            <button type="button" className="button danger" onClick={() => ending && void end(ending)} disabled={busy || !online}>
-              {t('endConfirm.confirm')}
-            </button>
-          </>
-        }
+        cancel={t('cancel')}
+        confirm={t('endConfirm.confirm')}
+        onConfirm={() => ending && void end(ending)}
+        onClose={() => setEnding(null)}
+        busy={busy}
+        disabled={!online}
       >
         <p>{ending && t('endConfirm.text', { name: name(ending), when: dates.when(ending.created_at) })}</p>
         {!online && <p className="hint">{t('offline')}</p>}
-      </Dialog>
+      </ConfirmDialog>
 
-      <Dialog
+      <ConfirmDialog
         open={everywhere}
         title={t('everywhereConfirm.title')}
-        onClose={() => !busy && setEverywhere(false)}
-        footer={
-          <>
-            <button type="button" className="button secondary" onClick={() => setEverywhere(false)} disabled={busy}>
-              {t('cancel')}
-            </button>
-            <button type="button" className="button danger" onClick={() => void endEverywhere()} disabled={busy || !online}>
-              {t('everywhereConfirm.confirm')}
-            </button>
-          </>
-        }
+        cancel={t('cancel')}
+        confirm={t('everywhereConfirm.confirm')}
+        onConfirm={() => void endEverywhere()}
+        onClose={() => setEverywhere(false)}
+        busy={busy}
+        disabled={!online}
       >
         <p>{t('everywhereConfirm.text')}</p>
         {!online && <p className="hint">{t('offline')}</p>}
-      </Dialog>
+      </ConfirmDialog>
     </section>
   );
 }

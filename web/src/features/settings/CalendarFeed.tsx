@@ -1,6 +1,7 @@
-import { useId, useRef, useState } from 'react';
+import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Dialog } from '../../components/Dialog';
+import { ConfirmDialog } from '../../components/Dialog';
+import { CopyField } from '../../components/Dialog';
 import { toast } from '../../components/toast';
 import { api } from '../../lib/api';
 import { useOnline } from '../../lib/useOnline';
@@ -21,7 +22,6 @@ const revokeLink = () => api.request<void>('DELETE', '/api/calendar/token');
 export function CalendarFeed() {
   const { t } = useTranslation('settings');
   const ids = useId();
-  const input = useRef<HTMLInputElement>(null);
   const [url, setUrl] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [confirm, setConfirm] = useState<null | 'rotate' | 'off'>(null);
@@ -63,18 +63,6 @@ export function CalendarFeed() {
     }
   }
 
-  async function copy() {
-    if (!url) return;
-    try {
-      await navigator.clipboard.writeText(url);
-      toast.success(t('calendar.copied'));
-    } catch {
-      // No clipboard access: leave the link selected for the person to copy.
-      input.current?.select();
-      toast.error(t('calendar.copyFailed'));
-    }
-  }
-
   return (
     <section className="card calendar-feed" aria-labelledby={`${ids}-title`}>
       <h2 id={`${ids}-title`}>{t('calendar.title')}</h2>
@@ -82,13 +70,14 @@ export function CalendarFeed() {
       <p className="hint">{t('calendar.hideContent')}</p>
       {url ? (
         <>
-          <label htmlFor={`${ids}-url`}>{t('calendar.urlLabel')}</label>
-          <div className="copy-row">
-            <input id={`${ids}-url`} ref={input} type="url" readOnly value={url} onFocus={(e) => e.target.select()} aria-describedby={`${ids}-once`} />
-            <button type="button" className="button primary" onClick={() => void copy()}>
-              {t('calendar.copy')}
-            </button>
-          </div>
+          <CopyField
+            id={`${ids}-url`}
+            label={t('calendar.urlLabel')}
+            value={url}
+            type="url"
+            texts={{ copy: t('calendar.copy'), copied: t('calendar.copied'), copyFailed: t('calendar.copyFailed') }}
+            describedBy={`${ids}-once`}
+          />
           <p id={`${ids}-once`} className="hint">
             {t('calendar.copyNow')}
           </p>
@@ -119,30 +108,19 @@ export function CalendarFeed() {
           <p className="hint">{t('calendar.createHint')}</p>
         </>
       )}
-      <Dialog
+      <ConfirmDialog
         open={confirm !== null}
         title={confirm === 'rotate' ? t('calendar.rotateTitle') : t('calendar.turnOffTitle')}
+        cancel={t('calendar.cancel')}
+        confirm={confirm === 'rotate' ? t('calendar.rotate') : t('calendar.turnOff')}
+        tone={confirm === 'rotate' ? 'primary' : 'danger'}
+        onConfirm={() => void (confirm === 'rotate' ? create() : turnOff())}
         onClose={() => setConfirm(null)}
-        footer={
-          <>
-            <button type="button" className="button secondary" onClick={() => setConfirm(null)}>
-              {t('calendar.cancel')}
-            </button>
-            {confirm === 'rotate' ? (
-              <button type="button" className="button primary" disabled={!online} onClick={() => void create()}>
-                {t('calendar.rotate')}
-              </button>
-            ) : (
-              <button type="button" className="button danger" disabled={!online} onClick={() => void turnOff()}>
-                {t('calendar.turnOff')}
-              </button>
-            )}
-          </>
-        }
+        disabled={!online}
       >
         <p>{confirm === 'rotate' ? t('calendar.rotateText') : t('calendar.turnOffText')}</p>
         {!online && <p className="hint">{t('calendar.offline')}</p>}
-      </Dialog>
+      </ConfirmDialog>
     </section>
   );
 }
