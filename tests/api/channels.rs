@@ -238,6 +238,19 @@ async fn channel_sends_go_with_their_history(app: &TestApp, sink: &PushSink, sta
     for entry in &entries {
         assert_eq!(sends(entry).await, 1, "one send per ring to the channel");
     }
+    // A device send from before sends named whose device it was (no `user_id`) is history,
+    // not an orphan: the sweep keeps it.
+    let devices_of = async |log_id: &str| {
+        sqlx::query_scalar::<_, i64>("SELECT COUNT(*) FROM deliveries WHERE log_id = $1")
+            .bind(log_id)
+            .fetch_one(app.db.pool())
+            .await
+            .unwrap()
+    };
+    sqlx::query("UPDATE deliveries SET user_id = NULL WHERE log_id = $1").bind(&entries[2]).execute(app.db.pool()).await.unwrap();
+    // A day on, so the sweep's daily lease is free whatever pass ran at start-up.
+    hibiki_worker::housekeeping::run_once(&app.db, Timestamp::now() + SignedDuration::from_hours(25)).await.unwrap();
+    assert_eq!(devices_of(&entries[2]).await, 1, "swept: a row whose parent column is empty is not an orphan");
 
     assert_eq!(app.delete(&format!("/api/reminders/{deleted}"), &p.token).await.status(), 204);
     assert_eq!(sends(&entries[0]).await, 0, "a deleted reminder's channel sends go with it");

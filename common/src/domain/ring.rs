@@ -1,7 +1,8 @@
 //! Who a claimed ring is for, decided without a database: a rotation's turn, the people whose
 //! snooze is due (and the others' snoozes put back), who of them it is held for until their
 //! quiet hours end, and whether its entry then waits, merges or rings. The claim
-//! (`infra/storage/claims.rs`) reads the facts, asks [`plan`] and applies the answer;
+//! (`infra/storage/claims.rs`) reads the facts, asks [`entry_people`] and [`hold`] and
+//! applies the answers;
 //! [`crate::domain::lifecycle`] decides what follows the fire itself.
 
 use std::collections::BTreeMap;

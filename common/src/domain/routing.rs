@@ -59,11 +59,6 @@ impl<D, C> Route<D, C> {
     pub fn no_devices(&self) -> bool {
         self.people.iter().all(|p| p.devices.is_empty())
     }
-
-    /// How many devices the ring is pushed to.
-    pub fn device_count(&self) -> usize {
-        self.people.iter().map(|p| p.devices.len()).sum()
-    }
 }
 
 /// Routes one entry: `recipients` are who it rings for now, `devices` and `channels` what each
@@ -117,10 +112,8 @@ mod tests {
         assert_eq!((r.people[2].devices.len(), r.people[2].channels.clone()), (0, vec!["telegram"]));
         assert_eq!(r.unreachable().collect::<Vec<_>>(), vec![away], "a channel is no device: the fallback is due");
         assert!(!r.no_devices());
-        assert_eq!(r.device_count(), 2);
 
         let alone = route::<SubscriptionId, &str>(&[away], None, &devices, &channels);
         assert!(alone.no_devices());
-        assert_eq!(alone.device_count(), 0);
     }
 }

@@ -190,8 +190,10 @@ pub(super) async fn sweep_orphans(conn: &mut AnyConnection) -> Result<u64> {
     for parent in Parent::ALL {
         let (parent_table, parent_key) = parent.table();
         for child in parent.children().iter().filter(|c| c.rows == Rows::Leaf) {
+            // An empty parent column names no parent (a device send from before sends named
+            // whose device it was): not an orphan.
             let sql = format!(
-                "DELETE FROM {t} WHERE NOT EXISTS (SELECT 1 FROM {parent_table} p WHERE p.{parent_key} = {t}.{c})",
+                "DELETE FROM {t} WHERE {t}.{c} IS NOT NULL AND NOT EXISTS (SELECT 1 FROM {parent_table} p WHERE p.{parent_key} = {t}.{c})",
                 t = child.table,
                 c = child.column
             );
