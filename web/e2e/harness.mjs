@@ -346,7 +346,24 @@ export async function newContext(browser, baseURL, { lang = 'ja', viewport = DES
     ...rest,
   });
   context.setDefaultTimeout(10_000);
+  if (!SCREENSHOTS) {
+    const newPage = context.newPage.bind(context);
+    context.newPage = async () => withoutScreenshots(await newPage());
+    context.on('page', withoutScreenshots);
+  }
   return context;
+}
+
+/**
+ * Whether pages take the screenshots the tests ask for (to be looked at; nothing compares
+ * them). HIBIKI_E2E_SCREENSHOTS=0 leaves them out: scripts/test does, as each costs the
+ * browser about a quarter of a CPU-second.
+ */
+export const SCREENSHOTS = process.env.HIBIKI_E2E_SCREENSHOTS !== '0';
+
+function withoutScreenshots(page) {
+  page.screenshot = async () => Buffer.alloc(0);
+  return page;
 }
 
 /** Collects page errors and CSP violations so a test can assert the page ran cleanly. */
