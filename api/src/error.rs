@@ -108,6 +108,7 @@ impl From<hibiki_common::Error> for ApiError {
             E::InviteInvalid => ApiError::InviteInvalid,
             E::InviteWrongAccount => ApiError::InviteWrongAccount,
             E::Forbidden => ApiError::Forbidden,
+            E::SubscriptionNotFound => ApiError::SubscriptionNotFound,
             E::EndpointInUse => ApiError::EndpointInUse,
             E::DeviceLimit(n) => ApiError::DeviceLimit(n),
             E::RateLimited(retry_after) => ApiError::RateLimited { retry_after },
@@ -116,7 +117,7 @@ impl From<hibiki_common::Error> for ApiError {
             E::TokenLimit(n) => ApiError::TokenLimit(n),
             E::TriggerLimit(n) => ApiError::TriggerLimit(n),
             E::EndpointRejected(why) => ApiError::EndpointRejected(why),
-            E::QueueUnavailable(what) => ApiError::Unavailable(what),
+            E::Unavailable(what) => ApiError::Unavailable(what),
             other => ApiError::Store(other),
         }
     }

@@ -47,7 +47,7 @@ pub struct AppState {
 impl AppState {
     /// What a use case that enqueues works with.
     pub fn use_cases(&self) -> hibiki_common::usecases::Context<'_> {
-        hibiki_common::usecases::Context { store: &self.store, queues: &self.queues }
+        hibiki_common::usecases::Context { store: &self.store, queues: &self.queues, bots: &self.bots }
     }
 
     pub fn new(config: Config, db: Db, keys: Keys, vapid: VapidKeys, queues: Queues, status: Arc<RuntimeStatus>, clock: Clock) -> AppState {

@@ -29,6 +29,8 @@ pub enum Error {
     Forbidden,
     #[error("this push endpoint belongs to another account")]
     EndpointInUse,
+    #[error("no device is subscribed")]
+    SubscriptionNotFound,
     #[error("at most {0} devices")]
     DeviceLimit(i64),
     /// A per-account limit (send-now); retry after this many seconds.
@@ -46,9 +48,9 @@ pub enum Error {
     TokenLimit(i64),
     #[error("at most {0} trigger links per reminder")]
     TriggerLimit(i64),
-    /// A queue a use case hands work to did not take it.
+    /// A service a use case hands work to or asks (a queue, a bot's platform) did not answer.
     #[error("the {0} is unavailable")]
-    QueueUnavailable(&'static str),
+    Unavailable(&'static str),
     #[error("database error: {0}")]
     Database(#[from] sqlx::Error),
     #[error("migration error: {0}")]

@@ -13,7 +13,7 @@ use futures::StreamExt;
 use hibiki_common::domain::ids::{LogId, ReminderId};
 use hibiki_common::domain::states::FireKind;
 use hibiki_common::domain::time::Clock;
-use hibiki_common::infra::jobs::{MailJob, PushJob};
+use hibiki_common::infra::jobs::{MailJob, SendJob};
 use hibiki_common::infra::queue::Queues;
 use hibiki_common::infra::status::RuntimeStatus;
 use hibiki_common::infra::storage::{Backend, CHANGES_CHANNEL, CLAIM_CHUNK, Change, Claimed, Db, FallbackClaim, STALE_SEND};
@@ -362,7 +362,7 @@ impl Scheduler {
     /// Enqueues deliveries, a few hundred entries per job, side by side. An entry whose job
     /// could not be enqueued stays queued in the database; the reconcile pass enqueues it again.
     async fn enqueue(&self, log_ids: Vec<LogId>) {
-        futures::stream::iter(PushJob::deliver_all(log_ids))
+        futures::stream::iter(SendJob::deliver_all(log_ids))
             .for_each_concurrent(16, |job| async move {
                 if let Err(e) = self.queues.push(job).await {
                     tracing::warn!(error = %e, "could not enqueue a delivery");
@@ -389,7 +389,7 @@ impl Scheduler {
             match self.db.claim_fallback(log_id, user_id, now).await {
                 Ok(FallbackClaim::Send(job)) => {
                     // Their channels that take the fallback get it too.
-                    if let Err(e) = self.queues.push(PushJob::ChannelFallback { log_id: *log_id, user_id: *user_id }).await {
+                    if let Err(e) = self.queues.push(SendJob::ChannelFallback { log_id: *log_id, user_id: *user_id }).await {
                         tracing::warn!(error = %e, %log_id, "could not enqueue a channel fallback");
                     }
                     // At most once: the claim is committed, so a crash here loses this email
@@ -455,7 +455,7 @@ impl Scheduler {
             let sent = match via.as_str() {
                 "email" => self.queues.mail(MailJob::Brief { user_id: *user_id }).await,
                 // Push, or one of their channels (the worker reads which).
-                _ => self.queues.push(PushJob::Brief { user_id: *user_id }).await,
+                _ => self.queues.push(SendJob::Brief { user_id: *user_id }).await,
             };
             if let Err(e) = sent {
                 tracing::warn!(error = %e, %user_id, "could not enqueue a daily brief");

@@ -134,9 +134,13 @@ describe('sign-in with the mailed code', () => {
       assert.equal(stored.user.email, email);
       assert.deepEqual(Object.keys(stored), ['user'], 'auth-storage keeps only {user}, never a token');
       // a new account takes this device's time zone (the server starts it on UTC)
-      await page.waitForTimeout(300);
-      const settings = await (await page.request.get(`${stack.url}/api/settings`)).json();
-      assert.equal(settings.data.timezone, 'Asia/Tokyo');
+      // (saved in the background after sign-in: asked until it is, for at most 5 s)
+      let timezone;
+      for (const started = Date.now(); timezone !== 'Asia/Tokyo' && Date.now() - started < 5_000; ) {
+        timezone = (await (await page.request.get(`${stack.url}/api/settings`)).json()).data.timezone;
+        if (timezone !== 'Asia/Tokyo') await page.waitForTimeout(50);
+      }
+      assert.equal(timezone, 'Asia/Tokyo');
       const cookies = await ctx.cookies();
       assert.ok(cookies.some((c) => c.httpOnly), 'the session is an HttpOnly cookie');
 

@@ -85,23 +85,29 @@ describe('a subscribe that never settles', () => {
       const name = `hang-${lang}-${viewport.width}-${scheme}`;
       await deviceWordsEverywhere(page, lang, 'neverSetUp', name);
 
-      // The page's clock is stepped, not waited on: it runs as usual until the tap, then stands
-      // still while the page is looked at and moves only as far as the test says.
+      // The page's clock is stepped, not waited on: it runs as usual until the browser has been
+      // asked to subscribe (and hangs), then stands still and moves only as the test says.
       await page.clock.install();
       await page.goto(lang === 'en' ? '/en' : '/');
       const notice = page.getByTestId('device-setup');
       const enable = notice.getByRole('button', { name: tr(lang, 'notifications:enable') });
       await enable.waitFor();
-      await page.clock.pauseAt((await page.evaluate(() => Date.now())) + 1_000);
+      const pageNow = () => page.evaluate(() => Date.now());
+      const beforeTap = await pageNow();
       await enable.click();
       await notice.getByText(tr(lang, 'notifications:enabling')).waitFor();
       assert.equal(await enable.isDisabled(), true, 'greyed while waiting, with words beside it');
+      await page.waitForFunction(() => (window.__subscribeCalls ?? 0) > 0);
+      const asked = await pageNow();
+      await page.clock.pauseAt(asked + 500);
       await page.screenshot({ path: shot(`${name}-waiting`), fullPage: true });
       const failure = notice.getByTestId('enable-failure');
-      await page.clock.fastForward(9_500);
+      // at most 9.5 s after the tap: still waiting
+      await page.clock.fastForward(beforeTap + 9_500 - (asked + 500));
       await notice.getByText(tr(lang, 'notifications:enabling')).waitFor();
       assert.equal(await failure.count(), 0, 'no failure before 10 s');
-      await page.clock.fastForward(600);
+      // at least 10 s after the tap: the timeout and the next step
+      await page.clock.fastForward(asked + 10_100 - (beforeTap + 9_500));
       await failure.getByText(tr(lang, 'notifications:errors.timeout')).waitFor();
       await failure.getByText(tr(lang, 'notifications:next.pushService.chrome')).waitFor();
       assert.equal(await enable.isDisabled(), false);

@@ -9,7 +9,6 @@ use hibiki_common::domain::bots::TelegramUpdate;
 use hibiki_common::domain::bots::button_data;
 use hibiki_common::domain::states::{Language, NotificationAction};
 use hibiki_common::infra::bots::{BotError, Bots};
-use hibiki_common::infra::jobs::PushJob;
 use hibiki_common::infra::queue::Queues;
 use hibiki_common::infra::storage::Store;
 use hibiki_common::usecases::bots::{self, BotReply, ReplyText};
@@ -116,20 +115,9 @@ pub async fn poll_telegram(
         };
         for update in updates {
             offset = offset.max(update.update_id + 1);
-            match bots::telegram_update(&store, &update, clock.now()).await {
-                Ok((replies, acted)) => {
-                    for r in &replies {
-                        if let Err(e) = reply(&bots, r).await {
-                            tracing::warn!(error = %e, "could not reply on Telegram");
-                        }
-                    }
-                    if let Some((by, log_id)) = acted
-                        && let Err(e) = queues.push(PushJob::Done { log_id, by }).await
-                    {
-                        tracing::warn!(error = %e, "could not queue the done push");
-                    }
-                }
-                Err(e) => tracing::warn!(error = %e, "could not handle a Telegram update"),
+            let cx = hibiki_common::usecases::Context { store: &store, queues: &queues, bots: &bots };
+            if let Err(e) = bots::telegram_update(cx, &update, clock.now()).await {
+                tracing::warn!(error = %e, "could not handle a Telegram update");
             }
         }
     }

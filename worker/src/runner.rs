@@ -4,7 +4,7 @@ use std::sync::Arc;
 
 use apalis::layers::retry::RetryPolicy;
 use apalis::prelude::*;
-use hibiki_common::infra::jobs::{MailJob, PushJob};
+use hibiki_common::infra::jobs::{MailJob, SendJob};
 use hibiki_common::infra::queue::{Queues, REDIS_POLL, Wakers};
 use hibiki_common::infra::storage::Store;
 use hibiki_common::infra::wake_on_work::{IDLE_LOOK, WakeOnWork};
@@ -24,7 +24,7 @@ pub struct MailContext {
     pub store: Store,
 }
 
-async fn handle_push(job: PushJob, ctx: Data<Arc<DeliveryContext>>) -> Result<(), BoxDynError> {
+async fn handle_push(job: SendJob, ctx: Data<Arc<DeliveryContext>>) -> Result<(), BoxDynError> {
     delivery::run_job(&ctx, job).await.map_err(|e| Box::new(e) as BoxDynError)
 }
 

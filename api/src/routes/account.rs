@@ -1,10 +1,7 @@
 use axum::extract::State;
 use axum::http::StatusCode;
-use hibiki_common::domain::access::{MAIL_KIND_TEST, MAILS_PER_HOUR};
 use hibiki_common::domain::settings::{Settings, SettingsPatch};
 use hibiki_common::error::FieldCode;
-use hibiki_common::infra::jobs::MailJob;
-use jiff::SignedDuration;
 use serde::Deserialize;
 use utoipa::ToSchema;
 
@@ -75,16 +72,6 @@ pub async fn delete_account(State(state): State<AppState>, auth: AuthUser, ApiJs
 /// Send a test email to the user (3 per hour).
 #[utoipa::path(post, path = "/api/test-email", tag = "account", responses((status = 202, body = Queued), (status = 429, description = "RATE_LIMITED")))]
 pub async fn test_email(State(state): State<AppState>, auth: AuthUser) -> ApiResult<(StatusCode, Answer<Queued>)> {
-    let now = state.clock.now();
-    let email = &auth.user.email;
-    let (sent, oldest) = state.store.db.mail_sent_since(email, MAIL_KIND_TEST, now - SignedDuration::from_hours(1)).await?;
-    if sent >= MAILS_PER_HOUR {
-        let oldest = oldest.unwrap_or(now.as_millisecond());
-        let retry_after = ((oldest + 3_600_000 - now.as_millisecond()) / 1000).max(1);
-        return Err(ApiError::RateLimited { retry_after });
-    }
-    let lang = state.store.db.settings(&auth.user.id).await?.language;
-    state.store.db.log_mail(email, MAIL_KIND_TEST, now).await?;
-    state.queues.mail(MailJob::Test { user_id: auth.user.id, lang }).await.map_err(|_| ApiError::Unavailable("mail queue"))?;
+    hibiki_common::usecases::mail::test_email(state.use_cases(), &auth.user.id, &auth.user.email, state.clock.now()).await?;
     Ok((StatusCode::ACCEPTED, Answer(Queued { queued: true })))
 }

@@ -62,7 +62,7 @@ pub async fn feed(State(state): State<AppState>, Path(file): Path<String>, heade
     let rendered = match state.feeds.get(&user.id, &fingerprint) {
         Some(rendered) => rendered,
         None => {
-            let mut reminders = state.store.db.list_reminders(&state.store.keys, &user.id, StatusFilter::Active, now).await?;
+            let mut reminders = state.store.list_reminders(&user.id, StatusFilter::Active, now).await?;
             // Those that ring for them: in a shared list, everyone's or theirs by name.
             reminders.retain(|r| r.assignees.is_empty() || r.assignees.contains(&user.id));
             let host = state.config.public_url.host_str().unwrap_or("hibiki").to_owned();

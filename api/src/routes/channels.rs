@@ -6,15 +6,11 @@ use axum::extract::{Path, Query, State};
 use axum::http::HeaderMap;
 use axum::http::StatusCode;
 use hibiki_common::domain::bots::{LineWebhook, TelegramUpdate};
-use hibiki_common::domain::channels::{
-    self, Channel, ChannelKind, ChannelPatch, ChannelStatus, MAX_LABEL_CHARS, NewChannel, new_webhook_secret,
-};
-use hibiki_common::domain::ids::{ChannelId, LogId, UserId};
+use hibiki_common::domain::channels::{Channel, ChannelPatch, MAX_LABEL_CHARS, NewChannel};
+use hibiki_common::domain::ids::{ChannelId, LogId};
 use hibiki_common::domain::states::NotificationAction;
 use hibiki_common::error::FieldCode;
-use hibiki_common::infra::jobs::PushJob;
-use hibiki_common::infra::storage::{NewChannelRow, link_code_hash};
-use hibiki_common::usecases::reminders::{self, NotificationAct, Proof};
+use hibiki_common::usecases::channels::{self, CreatedChannel};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
@@ -23,25 +19,6 @@ use crate::error::{ApiError, ApiResult};
 use crate::extract::{ApiJson, ApiPath};
 use crate::routes::Answer;
 use crate::state::AppState;
-
-/// A new channel, with what it is shown once.
-#[derive(Serialize, ToSchema)]
-pub struct CreatedChannel {
-    #[serde(flatten)]
-    pub channel: Channel,
-    /// A webhook's signing secret (`whsec_…`), shown only now.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub secret: Option<String>,
-    /// Telegram: open this (`https://t.me/<bot>?start=<code>`) and press Start to link.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub link: Option<String>,
-    /// LINE: send this code to the bot to link.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub code: Option<String>,
-    /// LINE: the bot's add-friend link.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub friend_url: Option<String>,
-}
 
 /// The user's channels.
 #[utoipa::path(get, path = "/api/channels", operation_id = "list_channels", tag = "channels", responses((status = 200, body = [Channel])))]
@@ -59,90 +36,8 @@ pub async fn create(
     auth: AuthUser,
     ApiJson(input): ApiJson<NewChannel>,
 ) -> ApiResult<(StatusCode, Answer<CreatedChannel>)> {
-    let (db, keys) = (&state.store.db, &state.store.keys);
-    let now = state.clock.now();
-    let created = match input.kind {
-        ChannelKind::Ntfy | ChannelKind::Webhook => {
-            let Some(raw) = input.url.as_deref().map(str::trim).filter(|u| !u.is_empty()) else {
-                return Err(ApiError::field("url", FieldCode::Required.because("url is required")));
-            };
-            let url = channels::check_url(raw, state.config.allow_private_push).map_err(|e| ApiError::EndpointRejected(e.to_string()))?;
-            if input.kind == ChannelKind::Ntfy && channels::ntfy_publish_target(&url).is_none() {
-                return Err(ApiError::field("url", FieldCode::InvalidFormat.because("an ntfy topic URL, like https://ntfy.sh/your-topic")));
-            }
-            let token = input.token.as_deref().map(str::trim).filter(|t| !t.is_empty());
-            if token.is_some_and(|t| t.len() > 200 || t.chars().any(|c| c.is_control() || c.is_whitespace())) {
-                return Err(ApiError::field("token", FieldCode::InvalidFormat.because("an ntfy access token")));
-            }
-            let secret = (input.kind == ChannelKind::Webhook).then(|| new_webhook_secret(hibiki_common::infra::crypto::random_bytes()));
-            let label = channels::default_label(input.kind, Some(&url));
-            let row = NewChannelRow {
-                kind: input.kind,
-                label: &label,
-                status: ChannelStatus::Active,
-                address: Some(url.as_str()),
-                secret: if input.kind == ChannelKind::Webhook { secret.as_deref() } else { token },
-                link_code: None,
-            };
-            let channel = db.create_channel(keys, &auth.user.id, row, now).await?;
-            CreatedChannel { channel, secret, link: None, code: None, friend_url: None }
-        }
-        ChannelKind::Telegram => {
-            if !state.bots.telegram_enabled() {
-                return Err(ApiError::ChannelUnavailable);
-            }
-            let bot = state.bots.telegram_username().await.map_err(|e| {
-                tracing::warn!(error = %e, "the Telegram bot could not be asked its name");
-                ApiError::Unavailable("telegram")
-            })?;
-            // A code no one can guess: the link is the whole secret.
-            let code = keys.token();
-            let hash = link_code_hash(keys, ChannelKind::Telegram, &code);
-            let row = NewChannelRow {
-                kind: input.kind,
-                label: "Telegram",
-                status: ChannelStatus::Pending,
-                address: None,
-                secret: None,
-                link_code: Some(&hash),
-            };
-            let channel = db.create_channel(keys, &auth.user.id, row, now).await?;
-            let link = format!("https://t.me/{bot}?start={code}");
-            CreatedChannel { channel, secret: None, link: Some(link), code: None, friend_url: None }
-        }
-        ChannelKind::Line => {
-            if !state.bots.line_enabled() {
-                return Err(ApiError::ChannelUnavailable);
-            }
-            let basic_id = state.bots.line_basic_id().await.map_err(|e| {
-                tracing::warn!(error = %e, "the LINE channel could not be asked its id");
-                ApiError::Unavailable("line")
-            })?;
-            // Typed by hand into LINE: ten letters and digits that cannot be confused.
-            let code = typed_code();
-            let hash = link_code_hash(keys, ChannelKind::Line, &code);
-            let row = NewChannelRow {
-                kind: input.kind,
-                label: "LINE",
-                status: ChannelStatus::Pending,
-                address: None,
-                secret: None,
-                link_code: Some(&hash),
-            };
-            let channel = db.create_channel(keys, &auth.user.id, row, now).await?;
-            let friend_url = format!("https://line.me/R/ti/p/{basic_id}");
-            CreatedChannel { channel, secret: None, link: None, code: Some(code), friend_url: Some(friend_url) }
-        }
-    };
-    metrics::counter!(hibiki_common::metric_names::CHANNELS_CREATED_TOTAL, "kind" => input.kind.as_str()).increment(1);
+    let created = channels::create(state.use_cases(), &auth.user.id, &input, state.config.allow_private_push, state.clock.now()).await?;
     Ok((StatusCode::CREATED, Answer(created)))
-}
-
-/// A link code to type: 10 characters of an alphabet without look-alikes (about 50 bits).
-fn typed_code() -> String {
-    const ALPHABET: &[u8] = b"ABCDEFGHJKLMNPQRSTUVWXYZ23456789";
-    let bytes: [u8; 10] = hibiki_common::infra::crypto::random_bytes();
-    bytes.iter().map(|b| ALPHABET[usize::from(*b) % ALPHABET.len()] as char).collect()
 }
 
 /// Telegram's updates (webhook mode): `/start <code>` links a pending channel; a ring's
@@ -156,8 +51,7 @@ pub async fn telegram_webhook(State(state): State<AppState>, headers: HeaderMap,
         return Err(ApiError::Unauthorized);
     }
     let update: TelegramUpdate = serde_json::from_slice(&body).map_err(|e| ApiError::InvalidJson(e.to_string()))?;
-    let (replies, acted) = hibiki_common::usecases::bots::telegram_update(&state.store, &update, state.clock.now()).await?;
-    queue_replies(&state, replies, acted.into_iter().collect()).await;
+    hibiki_common::usecases::bots::telegram_update(state.use_cases(), &update, state.clock.now()).await?;
     Ok(StatusCode::OK)
 }
 
@@ -172,21 +66,8 @@ pub async fn line_webhook(State(state): State<AppState>, headers: HeaderMap, bod
         return Err(ApiError::Unauthorized);
     }
     let webhook: LineWebhook = serde_json::from_slice(&body).map_err(|e| ApiError::InvalidJson(e.to_string()))?;
-    let (replies, completed) = hibiki_common::usecases::bots::line_events(&state.store, &webhook, state.clock.now()).await?;
-    queue_replies(&state, replies, completed).await;
+    hibiki_common::usecases::bots::line_events(state.use_cases(), &webhook, state.clock.now()).await?;
     Ok(StatusCode::OK)
-}
-
-/// Queues the bot's replies, and the `done` push for the others of what was completed.
-async fn queue_replies(state: &AppState, replies: Vec<hibiki_common::usecases::bots::BotReply>, completed: Vec<(UserId, LogId)>) {
-    for reply in replies {
-        if let Err(e) = state.queues.push(PushJob::BotReply { reply }).await {
-            tracing::warn!(error = %e, "could not queue a bot reply");
-        }
-    }
-    for (by, log_id) in completed {
-        hibiki_common::usecases::ring::tell_the_others(state.use_cases(), log_id, by).await;
-    }
 }
 
 /// Rename a channel, or choose what it is used for.
@@ -219,12 +100,7 @@ pub async fn delete(State(state): State<AppState>, auth: AuthUser, ApiPath(id): 
 #[utoipa::path(post, path = "/api/channels/{id}/test", operation_id = "test_channel", params(("id" = String, Path, description = "the channel id")),
     tag = "channels", responses((status = 202), (status = 404), (status = 429, description = "RATE_LIMITED")))]
 pub async fn test(State(state): State<AppState>, auth: AuthUser, ApiPath(id): ApiPath<ChannelId>) -> ApiResult<StatusCode> {
-    let channel = state.store.db.channel(&auth.user.id, &id).await?;
-    if channel.status == ChannelStatus::Pending {
-        return Err(ApiError::NotFound);
-    }
-    state.store.db.take_channel_test(&auth.user.id, &id, state.clock.now()).await?;
-    state.queues.push(PushJob::ChannelTest { channel_id: id }).await.map_err(|_| ApiError::Unavailable("push queue"))?;
+    channels::test(state.use_cases(), &auth.user.id, &id, state.clock.now()).await?;
     Ok(StatusCode::ACCEPTED)
 }
 
@@ -235,6 +111,7 @@ pub struct ActionToken {
     pub t: Option<String>,
 }
 
+/// What a channel message's action link did.
 #[derive(Serialize, ToSchema)]
 pub struct ActedByLink {
     /// What was done: `complete` or `snooze` (the person's default snooze).
@@ -257,15 +134,6 @@ pub async fn act(
         return Err(ApiError::NotFound);
     };
     let Some(token) = q.t.as_deref() else { return Err(ApiError::NotFound) };
-    let Some(entry) = state.store.db.delivery(&log_id).await? else { return Err(ApiError::NotFound) };
-    let act = NotificationAct { reminder_id: entry.reminder_id, log_id, action, snooze_minutes: None, snooze_until: None };
-    let proof = Proof { user: None, action_token: Some(token) };
-    let acted = reminders::act_on_notification(&state.store, act, proof, state.clock.now()).await?.ok_or(ApiError::NotFound)?;
-    if acted.changed {
-        metrics::counter!(hibiki_common::metric_names::NOTIFICATION_ACTIONS_TOTAL, "action" => action.as_str()).increment(1);
-        if acted.shared && action == NotificationAction::Complete {
-            hibiki_common::usecases::ring::tell_the_others(state.use_cases(), log_id, acted.actor).await;
-        }
-    }
-    Ok(Answer(ActedByLink { action, changed: acted.changed }))
+    let acted = channels::act_by_link(state.use_cases(), log_id, action, token, state.clock.now()).await?.ok_or(ApiError::NotFound)?;
+    Ok(Answer(ActedByLink { action: acted.action, changed: acted.changed }))
 }

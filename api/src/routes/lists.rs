@@ -3,13 +3,10 @@
 
 use axum::extract::State;
 use axum::http::StatusCode;
-use hibiki_common::domain::access::{MAIL_KIND_INVITE, MAILS_PER_HOUR};
 use hibiki_common::domain::email::Email;
 use hibiki_common::domain::ids::{InviteId, ListId, UserId};
 use hibiki_common::domain::lists::{self, Invite, InviteInput, InvitePeek, InviteToken, List, ListInput, ListPatch, Member};
 use hibiki_common::error::{FieldCode, FieldErrors};
-use hibiki_common::infra::jobs::MailJob;
-use jiff::SignedDuration;
 
 use crate::auth::AuthUser;
 use crate::error::{ApiError, ApiResult};
@@ -21,7 +18,7 @@ use crate::state::AppState;
 #[utoipa::path(get, path = "/api/lists", operation_id = "list_lists", tag = "lists", responses((status = 200, body = [List])))]
 pub async fn list(State(state): State<AppState>, auth: AuthUser) -> ApiResult<Answer<Vec<List>>> {
     let language = state.store.db.settings(&auth.user.id).await?.language;
-    Ok(Answer(state.store.db.lists_of(&state.store.keys, &auth.user.id, language, state.clock.now()).await?))
+    Ok(Answer(state.store.lists_of(&auth.user.id, language, state.clock.now()).await?))
 }
 
 /// A new list of the user's own (at most 50 besides the default list).
@@ -37,7 +34,7 @@ pub async fn create(
     errors.into_result()?;
     let language = state.store.db.settings(&auth.user.id).await?.language;
     let colour = input.colour.unwrap_or_default();
-    let made = state.store.db.create_list(&state.store.keys, &auth.user.id, &name, colour, language, state.clock.now()).await?;
+    let made = state.store.create_list(&auth.user.id, &name, colour, language, state.clock.now()).await?;
     Ok((StatusCode::CREATED, Answer(made)))
 }
 
@@ -54,7 +51,7 @@ pub async fn update(
     patch.name = patch.name.map(|n| lists::check_list_name(&n, &mut errors));
     errors.into_result()?;
     let language = state.store.db.settings(&auth.user.id).await?.language;
-    let list = state.store.db.update_list(&state.store.keys, &auth.user.id, &id, &patch, language, state.clock.now()).await?;
+    let list = state.store.update_list(&auth.user.id, &id, &patch, language, state.clock.now()).await?;
     Ok(Answer(list))
 }
 
@@ -101,20 +98,7 @@ pub async fn invite(
     ApiJson(input): ApiJson<InviteInput>,
 ) -> ApiResult<(StatusCode, Answer<Invite>)> {
     let email = Email::parse(&input.email).map_err(|m| ApiError::field("email", FieldCode::InvalidFormat.because(m)))?;
-    let now = state.clock.now();
-    // One address gets at most a few invitations an hour, whoever sends them.
-    let (sent, oldest) = state.store.db.mail_sent_since(&email, MAIL_KIND_INVITE, now - SignedDuration::from_hours(1)).await?;
-    if sent >= MAILS_PER_HOUR {
-        let oldest = oldest.unwrap_or(now.as_millisecond());
-        return Err(ApiError::RateLimited { retry_after: ((oldest + 3_600_000 - now.as_millisecond()) / 1000).max(1) });
-    }
-    let (made, _token) = state.store.db.create_invite(&state.store.keys, &auth.user.id, &id, &email, now).await?;
-    state.store.db.log_mail(&email, MAIL_KIND_INVITE, now).await?;
-    state
-        .queues
-        .mail(MailJob::Invite { user_id: auth.user.id, invite_id: made.id })
-        .await
-        .map_err(|_| ApiError::Unavailable("mail queue"))?;
+    let made = hibiki_common::usecases::mail::invite(state.use_cases(), &auth.user.id, &id, &email, state.clock.now()).await?;
     Ok((StatusCode::CREATED, Answer(made)))
 }
 
@@ -143,7 +127,7 @@ pub async fn cancel_invite(
 #[utoipa::path(post, path = "/api/invites/peek", operation_id = "peek_invite", request_body = InviteToken, tag = "lists", security(()),
     responses((status = 200, body = InvitePeek), (status = 400, description = "INVITE_INVALID")))]
 pub async fn peek(State(state): State<AppState>, ApiJson(input): ApiJson<InviteToken>) -> ApiResult<Answer<InvitePeek>> {
-    Ok(Answer(state.store.db.peek_invite(&state.store.keys, &input.token, state.clock.now()).await?))
+    Ok(Answer(state.store.peek_invite(&input.token, state.clock.now()).await?))
 }
 
 /// Accept an invitation signed in as the invited address: the user joins the list.
@@ -151,8 +135,7 @@ pub async fn peek(State(state): State<AppState>, ApiJson(input): ApiJson<InviteT
     responses((status = 200, body = List), (status = 400, description = "INVITE_INVALID: bad, used or expired"), (status = 403, description = "INVITE_WRONG_ACCOUNT")))]
 pub async fn accept(State(state): State<AppState>, auth: AuthUser, ApiJson(input): ApiJson<InviteToken>) -> ApiResult<Answer<List>> {
     let language = state.store.db.settings(&auth.user.id).await?.language;
-    let list =
-        state.store.db.accept_invite(&state.store.keys, &auth.user.id, &auth.user.email, &input.token, language, state.clock.now()).await?;
+    let list = state.store.accept_invite(&auth.user.id, &auth.user.email, &input.token, language, state.clock.now()).await?;
     tracing::info!(list_id = %list.id, user_id = %auth.user.id, "invitation accepted");
     Ok(Answer(list))
 }

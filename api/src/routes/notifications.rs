@@ -1,14 +1,10 @@
 use axum::extract::{Request, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
-use base64::Engine;
-use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use hibiki_common::domain::ids::{LogId, SubscriptionId};
-use hibiki_common::domain::push_endpoint;
 use hibiki_common::error::FieldCode;
-use hibiki_common::infra::jobs::PushJob;
 use hibiki_common::infra::storage::Subscription;
-use jiff::SignedDuration;
+use hibiki_common::usecases::devices;
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
@@ -17,8 +13,6 @@ use crate::error::{ApiError, ApiResult};
 use crate::extract::{ActionRequest, ApiQuery};
 use crate::routes::{Answer, Queued};
 use crate::state::AppState;
-
-pub const TEST_PUSH_EVERY: SignedDuration = SignedDuration::from_secs(60);
 
 #[derive(Serialize, ToSchema)]
 pub struct VapidPublicKey {
@@ -178,67 +172,22 @@ pub async fn push_test(State(state): State<AppState>, auth: AuthUser) -> ApiResu
     Ok((StatusCode::ACCEPTED, Answer(test(&state, &auth).await?)))
 }
 
-fn decoded_len(b64: &str) -> Option<(usize, u8)> {
-    let bytes = URL_SAFE_NO_PAD.decode(b64.trim().trim_end_matches('=')).ok()?;
-    Some((bytes.len(), bytes.first().copied().unwrap_or(0)))
-}
-
 async fn subscribe(state: &AppState, auth: &AuthUser, req: SubscribeRequest) -> ApiResult<Subscribed> {
-    let allow_private = state.config.allow_private_push;
-    let url = push_endpoint::parse(&req.subscription.endpoint, allow_private).map_err(|e| ApiError::EndpointRejected(e.to_string()))?;
-    hibiki_common::infra::resolve::check_dns(&url, allow_private).await.map_err(|e| ApiError::EndpointRejected(e.to_string()))?;
-    let mut errors = hibiki_common::error::FieldErrors::default();
-    if decoded_len(&req.subscription.keys.p256dh) != Some((65, 4)) {
-        errors.add(
-            "subscription.keys.p256dh",
-            FieldCode::InvalidFormat.because("p256dh must be an uncompressed P-256 public key (URL-safe base64)"),
-        );
-    }
-    if decoded_len(&req.subscription.keys.auth).map(|(n, _)| n) != Some(16) {
-        errors.add("subscription.keys.auth", FieldCode::InvalidFormat.because("auth must be 16 bytes (URL-safe base64)"));
-    }
-    if req.device_info.to_string().len() > 2048 || !(req.device_info.is_object() || req.device_info.is_null()) {
-        errors.add("device_info", FieldCode::InvalidFormat.because("device_info must be an object of at most 2 KiB").with("max", 2048));
-    }
-    errors.into_result()?;
-    let id = state
-        .store
-        .db
-        .upsert_subscription(
-            &auth.user.id,
-            url.as_str(),
-            req.subscription.keys.p256dh.trim(),
-            req.subscription.keys.auth.trim(),
-            &req.device_info,
-            state.clock.now(),
-        )
-        .await?;
+    let device = devices::NewDevice {
+        endpoint: &req.subscription.endpoint,
+        p256dh: &req.subscription.keys.p256dh,
+        auth: &req.subscription.keys.auth,
+        device_info: &req.device_info,
+    };
+    let id = devices::subscribe(state.use_cases(), &auth.user.id, device, state.config.allow_private_push, state.clock.now()).await?;
     Ok(Subscribed { id })
 }
 
 async fn acknowledge(state: &AppState, ack: AckRequest) -> ApiResult<()> {
-    let entry = state.store.db.delivery(&ack.log_id).await?.ok_or(ApiError::NotFound)?;
-    // The owner's token, or a member's of the reminder's list.
-    let people = if state.store.keys.verify_action_token(&ack.log_id, &ack.action_token) {
-        Vec::new()
-    } else {
-        state.store.db.reminder_people(&entry.reminder_id).await?.members
-    };
-    let Some(whose) = state.store.keys.action_token_holder(&ack.log_id, &ack.action_token, &entry.user_id, &people) else {
-        return Err(ApiError::NotFound);
-    };
-    state.store.db.mark_shown(&entry.log_id, ack.endpoint.as_deref(), &whose, state.clock.now()).await?;
-    metrics::counter!(hibiki_common::metric_names::NOTIFICATIONS_SHOWN_TOTAL).increment(1);
-    Ok(())
+    Ok(devices::showed(&state.store, &ack.log_id, &ack.action_token, ack.endpoint.as_deref(), state.clock.now()).await?)
 }
 
 async fn test(state: &AppState, auth: &AuthUser) -> ApiResult<Queued> {
-    if state.store.db.subscriptions(&auth.user.id).await?.is_empty() {
-        return Err(ApiError::SubscriptionNotFound);
-    }
-    if let Some(retry_after) = state.store.db.claim_test_push(&auth.user.id, state.clock.now(), TEST_PUSH_EVERY).await? {
-        return Err(ApiError::RateLimited { retry_after });
-    }
-    state.queues.push(PushJob::Test { user_id: auth.user.id }).await.map_err(|_| ApiError::Unavailable("push queue"))?;
+    devices::test_push(state.use_cases(), &auth.user.id, state.clock.now()).await?;
     Ok(Queued { queued: true })
 }

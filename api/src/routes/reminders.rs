@@ -103,8 +103,7 @@ pub async fn list(
     }
     errors.into_result()?;
     let query = ReminderQuery { status: q.status, list_id, search };
-    let (page, total) =
-        state.store.db.list_reminders_page(&state.store.keys, &auth.user.id, &query, limit, offset, state.clock.now()).await?;
+    let (page, total) = state.store.list_reminders_page(&auth.user.id, &query, limit, offset, state.clock.now()).await?;
     Ok(([(HeaderName::from_static("x-total-count"), total.to_string())], Answer(page)))
 }
 
@@ -217,7 +216,7 @@ pub async fn send(
     ApiPath(id): ApiPath<ReminderId>,
 ) -> ApiResult<(StatusCode, Answer<SendNowAnswer>)> {
     let now = state.clock.now();
-    let r = state.store.db.get_reminder(&state.store.keys, &auth.user.id, &id, now).await?;
+    let r = state.store.get_reminder(&auth.user.id, &id, now).await?;
     if let Some(retry_after) = state.store.db.send_now_wait(&auth.user.id, now, state.config.send_now_interval_ms as i64).await? {
         return Err(ApiError::RateLimited { retry_after });
     }
@@ -228,7 +227,7 @@ pub async fn send(
 /// One reminder.
 #[utoipa::path(get, path = "/api/reminders/{id}", params(("id" = String, Path, description = "the reminder id")), tag = "reminders", responses((status = 200, body = Reminder), (status = 404)))]
 pub async fn get(State(state): State<AppState>, auth: AuthUser, ApiPath(id): ApiPath<ReminderId>) -> ApiResult<Answer<Reminder>> {
-    Ok(Answer(state.store.db.get_reminder(&state.store.keys, &auth.user.id, &id, state.clock.now()).await?))
+    Ok(Answer(state.store.get_reminder(&auth.user.id, &id, state.clock.now()).await?))
 }
 
 /// Edit any fields of a reminder. A new time must be in the future; giving a completed
@@ -348,6 +347,6 @@ pub async fn occurrences(
 #[utoipa::path(get, path = "/api/reminders/{id}/logs", params(("id" = String, Path, description = "the reminder id")), tag = "reminders", responses((status = 200, body = [DeliveryLog]), (status = 404)))]
 pub async fn logs(State(state): State<AppState>, auth: AuthUser, ApiPath(id): ApiPath<ReminderId>) -> ApiResult<Answer<Vec<DeliveryLog>>> {
     // Answer 404 for someone else's reminder rather than an empty list.
-    state.store.db.get_reminder(&state.store.keys, &auth.user.id, &id, state.clock.now()).await?;
+    state.store.get_reminder(&auth.user.id, &id, state.clock.now()).await?;
     Ok(Answer(state.store.db.delivery_logs(&auth.user.id, &id).await?))
 }

@@ -32,7 +32,7 @@ pub async fn create(
     ApiPath(id): ApiPath<ReminderId>,
 ) -> ApiResult<(StatusCode, Answer<CreatedTrigger>)> {
     let now = state.clock.now();
-    let r = state.store.db.get_reminder(&state.store.keys, &auth.user.id, &id, now).await?;
+    let r = state.store.get_reminder(&auth.user.id, &id, now).await?;
     let secret = secret_text(random_bytes());
     let trigger_id = state.store.db.create_trigger(&auth.user.id, &r.id, &session_hash(&secret), now).await?;
     let base = state.config.public_url.as_str().trim_end_matches('/');
@@ -43,7 +43,7 @@ pub async fn create(
 #[utoipa::path(get, path = "/api/reminders/{id}/triggers", operation_id = "list_triggers", tag = "triggers",
     params(("id" = String, Path, description = "the reminder id")), responses((status = 200, body = [Trigger]), (status = 404)))]
 pub async fn list(State(state): State<AppState>, auth: AuthUser, ApiPath(id): ApiPath<ReminderId>) -> ApiResult<Answer<Vec<Trigger>>> {
-    let r = state.store.db.get_reminder(&state.store.keys, &auth.user.id, &id, state.clock.now()).await?;
+    let r = state.store.get_reminder(&auth.user.id, &id, state.clock.now()).await?;
     Ok(Answer(state.store.db.triggers(&r.id).await?))
 }
 
@@ -56,7 +56,7 @@ pub async fn delete(
     auth: AuthUser,
     ApiPath((id, trigger_id)): ApiPath<(ReminderId, TriggerId)>,
 ) -> ApiResult<StatusCode> {
-    let r = state.store.db.get_reminder(&state.store.keys, &auth.user.id, &id, state.clock.now()).await?;
+    let r = state.store.get_reminder(&auth.user.id, &id, state.clock.now()).await?;
     state.store.db.delete_trigger(&r.id, &trigger_id).await?;
     Ok(StatusCode::NO_CONTENT)
 }
@@ -104,7 +104,7 @@ pub async fn fire(State(state): State<AppState>, Path(secret): Path<String>, bod
     let now = state.clock.now();
     let fired = match input.action {
         TriggerAction::Ring => {
-            let r = state.store.db.get_reminder(&state.store.keys, &target.user_id, &target.reminder_id, now).await?;
+            let r = state.store.get_reminder(&target.user_id, &target.reminder_id, now).await?;
             let rang = ring::ring_now(state.use_cases(), &r, &target.user_id, EntryKind::Trigger, now).await?;
             Fired::Rang(TriggerRang { log_id: rang.log_id })
         }

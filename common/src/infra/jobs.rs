@@ -6,10 +6,12 @@ use serde::{Deserialize, Serialize};
 use crate::domain::ids::{ChannelId, InviteId, LogId, UserId};
 use crate::domain::states::Language;
 
-/// A push to send.
+/// Something to send to a person's devices (Web Push), channels or a bot's chat: the job of
+/// the push queue (mail has its own, [`MailJob`]). Only the `kind` tag and the fields are
+/// serialized, so jobs queued before a rename still run.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
-pub enum PushJob {
+pub enum SendJob {
     /// A delivery log entry: the reminder goes to every device of its user (or `send_to`).
     Deliver { log_id: LogId },
     /// Many entries, usually of one second: a burst travels as a few jobs, not one per push.
@@ -33,12 +35,12 @@ pub enum PushJob {
 /// enough that several workers share a burst.
 pub const DELIVER_BATCH: usize = 250;
 
-impl PushJob {
+impl SendJob {
     /// The jobs that deliver `log_ids`, [`DELIVER_BATCH`] entries each.
-    pub fn deliver_all(log_ids: Vec<LogId>) -> Vec<PushJob> {
+    pub fn deliver_all(log_ids: Vec<LogId>) -> Vec<SendJob> {
         log_ids
             .chunks(DELIVER_BATCH)
-            .map(|c| if c.len() == 1 { PushJob::Deliver { log_id: c[0] } } else { PushJob::DeliverBatch { log_ids: c.to_vec() } })
+            .map(|c| if c.len() == 1 { SendJob::Deliver { log_id: c[0] } } else { SendJob::DeliverBatch { log_ids: c.to_vec() } })
             .collect()
     }
 }

@@ -13,7 +13,7 @@ use apalis_sqlite::SqliteStorage;
 use apalis_sqlite::callback::HookCallbackListener;
 
 use crate::infra::config::Config;
-use crate::infra::jobs::{MailJob, PushJob};
+use crate::infra::jobs::{MailJob, SendJob};
 
 /// How often a Redis-backed worker looks for new jobs. apalis' default heartbeat (30 s) would
 /// be the pickup latency of an idle worker.
@@ -49,8 +49,8 @@ return removed
 /// Producers' handle on the queues; cheap to clone.
 #[derive(Clone)]
 pub enum Queues {
-    Sqlite { push: SqliteStorage<PushJob>, mail: SqliteStorage<MailJob> },
-    Redis { push: RedisStorage<PushJob>, mail: RedisStorage<MailJob>, conn: apalis_redis::ConnectionManager },
+    Sqlite { push: SqliteStorage<SendJob>, mail: SqliteStorage<MailJob> },
+    Redis { push: RedisStorage<SendJob>, mail: RedisStorage<MailJob>, conn: apalis_redis::ConnectionManager },
 }
 
 impl std::fmt::Debug for Queues {
@@ -108,7 +108,7 @@ impl Queues {
         }
     }
 
-    pub async fn push(&self, job: PushJob) -> Result<(), QueueError> {
+    pub async fn push(&self, job: SendJob) -> Result<(), QueueError> {
         let result: Result<(), BoxDynError> = match self {
             Queues::Sqlite { push, .. } => push.clone().push(job).await.map_err(Into::into),
             Queues::Redis { push, .. } => push.clone().push(job).await.map_err(Into::into),

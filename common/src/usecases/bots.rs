@@ -10,7 +10,9 @@ use crate::domain::bots::{self, LineWebhook, TelegramUpdate};
 use crate::domain::channels::ChannelKind;
 use crate::domain::ids::{LogId, UserId};
 use crate::domain::states::{Language, NotificationAction};
+use crate::infra::jobs::SendJob;
 use crate::infra::storage::Store;
+use crate::usecases::Context;
 use crate::usecases::reminders::{self, NotificationAct, Proof};
 
 /// What a reply says (put into words in the person's language by whoever sends it).
@@ -53,9 +55,38 @@ async fn act(store: &Store, user: &UserId, action: NotificationAction, log_id: L
     })
 }
 
-/// A Telegram update: `/start <code>` links; a button acts. Answers what to reply, and the
-/// person acted for (who may need the `done` push sent to the others).
-pub async fn telegram_update(store: &Store, update: &TelegramUpdate, now: Timestamp) -> Result<(Vec<BotReply>, Option<(UserId, LogId)>)> {
+/// A Telegram update: `/start <code>` links; a button acts. The bot's reply is queued, and a
+/// Complete on a shared reminder tells the others.
+pub async fn telegram_update(cx: Context<'_>, update: &TelegramUpdate, now: Timestamp) -> Result<()> {
+    let (replies, acted) = read_telegram_update(cx.store, update, now).await?;
+    answer(cx, replies, acted.into_iter().collect()).await;
+    Ok(())
+}
+
+/// LINE webhook events (already checked for the channel's signature): a message with a
+/// pending code links; a postback acts. As for Telegram, replies are queued and the others told.
+pub async fn line_events(cx: Context<'_>, webhook: &LineWebhook, now: Timestamp) -> Result<()> {
+    let (replies, completed) = read_line_events(cx.store, webhook, now).await?;
+    answer(cx, replies, completed).await;
+    Ok(())
+}
+
+/// Queues the bot's replies, and the `done` push for the others of what was completed. A queue
+/// that is down loses a reply, not the act: the bot's platform does not retry on our error.
+async fn answer(cx: Context<'_>, replies: Vec<BotReply>, completed: Vec<(UserId, LogId)>) {
+    for reply in replies {
+        if let Err(e) = cx.queues.push(SendJob::BotReply { reply }).await {
+            tracing::warn!(error = %e, "could not queue a bot reply");
+        }
+    }
+    for (by, log_id) in completed {
+        super::ring::tell_the_others(cx, log_id, by).await;
+    }
+}
+
+/// What a Telegram update asks to reply, and the person acted for (who may need the `done`
+/// push sent to the others).
+async fn read_telegram_update(store: &Store, update: &TelegramUpdate, now: Timestamp) -> Result<(Vec<BotReply>, Option<(UserId, LogId)>)> {
     if let Some(message) = &update.message
         && let Some(code) = message.text.as_deref().and_then(bots::start_code)
     {
@@ -84,9 +115,8 @@ pub async fn telegram_update(store: &Store, update: &TelegramUpdate, now: Timest
     Ok((Vec::new(), None))
 }
 
-/// LINE webhook events (already checked for the channel's signature): a message with a
-/// pending code links; a postback acts.
-pub async fn line_events(store: &Store, webhook: &LineWebhook, now: Timestamp) -> Result<(Vec<BotReply>, Vec<(UserId, LogId)>)> {
+/// What LINE's events ask to reply, and what they completed.
+async fn read_line_events(store: &Store, webhook: &LineWebhook, now: Timestamp) -> Result<(Vec<BotReply>, Vec<(UserId, LogId)>)> {
     let mut replies = Vec::new();
     let mut completed = Vec::new();
     for event in &webhook.events {

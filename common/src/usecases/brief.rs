@@ -12,6 +12,6 @@ use crate::infra::storage::Store;
 /// What the person's brief says at `now`, with their settings (language, zone, hide content).
 pub async fn today(store: &Store, user_id: &UserId, now: Timestamp) -> Result<(Brief, Settings)> {
     let settings = store.db.settings(user_id).await?;
-    let reminders = store.db.list_reminders(&store.keys, user_id, StatusFilter::Active, now).await?;
+    let reminders = store.list_reminders(user_id, StatusFilter::Active, now).await?;
     Ok((brief::compose(&reminders, user_id, &settings.timezone, now), settings))
 }

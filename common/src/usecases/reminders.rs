@@ -112,7 +112,7 @@ pub async fn make(store: &Store, new: &NewReminder, now: Timestamp) -> Result<Re
 /// Edits a reminder of a list the user belongs to as `patch` says (a new time must be in the
 /// future). Moved to another list without naming assignees, it rings for everyone there.
 pub async fn edit(store: &Store, user_id: &UserId, id: &ReminderId, mut patch: ReminderPatch, now: Timestamp) -> Result<Reminder> {
-    let mut r = store.db.get_reminder(&store.keys, user_id, id, now).await?;
+    let mut r = store.get_reminder(user_id, id, now).await?;
     let (list_id, assignees, rotate) = (patch.list_id.take(), patch.assignees.take(), patch.rotate.take());
     let moved = list_id.is_some_and(|l| l != r.list_id);
     let mut placed = None;
@@ -142,7 +142,7 @@ pub async fn edit(store: &Store, user_id: &UserId, id: &ReminderId, mut patch: R
 
 /// Skips the reminder's next occurrence.
 pub async fn skip_next(store: &Store, user_id: &UserId, id: &ReminderId, now: Timestamp) -> Result<Reminder> {
-    let mut r = store.db.get_reminder(&store.keys, user_id, id, now).await?;
+    let mut r = store.get_reminder(user_id, id, now).await?;
     let applied = reminder::skip_next(&mut r, now)?;
     store.db.save_reminder(&store.keys, user_id, &r.user_id, &r, applied, now).await
 }
@@ -152,7 +152,7 @@ pub async fn skip_next(store: &Store, user_id: &UserId, id: &ReminderId, now: Ti
 /// its alerts, and it moves on. A recurring reminder with nothing left to ring is completed.
 /// Completing one already completed changes nothing.
 pub async fn complete_early(store: &Store, user_id: &UserId, id: &ReminderId, now: Timestamp) -> Result<Reminder> {
-    let r = store.db.get_reminder(&store.keys, user_id, id, now).await?;
+    let r = store.get_reminder(user_id, id, now).await?;
     if !r.is_active {
         return Ok(r);
     }
@@ -168,7 +168,7 @@ pub async fn complete_early(store: &Store, user_id: &UserId, id: &ReminderId, no
     // A reminder's fires are its list owner's, whoever acts on it.
     store.db.apply_plan(&r.id, &r.user_id, &plan, now).await?;
     store.db.touch_user(user_id, now).await?;
-    store.db.get_reminder(&store.keys, user_id, id, now).await
+    store.get_reminder(user_id, id, now).await
 }
 
 /// Snoozes every occurrence ringing for the person or overdue: the latest entry of each
@@ -205,7 +205,7 @@ pub struct Upcoming {
 /// What rings next for the user's reminder: its next `count` occurrences (with whose turn
 /// each is, when it rotates) and every ring to come (snooze, repeats, alerts), none past.
 pub async fn upcoming(store: &Store, user_id: &UserId, id: &ReminderId, now: Timestamp, count: usize) -> Result<Upcoming> {
-    let r = store.db.get_reminder(&store.keys, user_id, id, now).await?;
+    let r = store.get_reminder(user_id, id, now).await?;
     let pending = store.db.pending_fires(id).await?;
     let (timing, alarms) = (r.timing(), r.alarms());
     let (occurrences, rings) =
@@ -261,7 +261,7 @@ pub async fn act_on_notification(store: &Store, act: NotificationAct, proof: Pro
     let by_session = proof.user.filter(|u| people.members.contains(u) || **u == entry.user_id).copied();
     let by_token = proof.action_token.and_then(|t| store.keys.action_token_holder(&act.log_id, t, &entry.user_id, &people.members));
     let Some(actor) = by_session.or(by_token) else { return Ok(None) };
-    let r = store.db.get_reminder(&store.keys, &actor, &entry.reminder_id, now).await?;
+    let r = store.get_reminder(&actor, &entry.reminder_id, now).await?;
     let default_snooze = store.db.settings(&actor).await?.default_snooze_minutes;
     let mut effect =
         reminder::action_effect(act.action, r.recurrence.is_one_time(), act.snooze_minutes, act.snooze_until, default_snooze, now)?;
@@ -272,5 +272,5 @@ pub async fn act_on_notification(store: &Store, act: NotificationAct, proof: Pro
     let plan = r.plan(Event::Acted { occurrence: entry.occurrence(), effect }, now);
     let changed = store.db.apply_action(&act.log_id, &r.id, &r.user_id, &actor, act.action, &plan, now).await?;
     store.db.touch_user(&actor, now).await?;
-    Ok(Some(Acted { reminder: store.db.get_reminder(&store.keys, &actor, &r.id, now).await?, changed, actor, shared }))
+    Ok(Some(Acted { reminder: store.get_reminder(&actor, &r.id, now).await?, changed, actor, shared }))
 }

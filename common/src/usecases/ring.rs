@@ -8,7 +8,7 @@ use crate::domain::ids::{LogId, UserId};
 use crate::domain::reminder::Reminder;
 use crate::domain::routing;
 use crate::domain::states::EntryKind;
-use crate::infra::jobs::PushJob;
+use crate::infra::jobs::SendJob;
 use crate::infra::storage::FallbackClaim;
 use crate::{Error, Result};
 
@@ -37,13 +37,13 @@ pub async fn ring_now(cx: Context<'_>, r: &Reminder, person: &UserId, kind: Entr
     if devices > 0 {
         // The entry is already durable: if the queue is unreachable now, the scheduler's
         // reconcile pass enqueues it again, so it is still "accepted".
-        if let Err(e) = cx.queues.push(PushJob::Deliver { log_id }).await {
+        if let Err(e) = cx.queues.push(SendJob::Deliver { log_id }).await {
             tracing::warn!(error = %e, %log_id, "could not enqueue a ring-now delivery; the scheduler will");
         }
     } else if fallback.is_some() {
         match db.email_now(&log_id, person, now).await? {
             FallbackClaim::Send(job) => {
-                cx.queues.mail(job).await.map_err(|_| Error::QueueUnavailable("mail queue"))?;
+                cx.queues.mail(job).await.map_err(|_| Error::Unavailable("mail queue"))?;
                 email = true;
             }
             _ => tracing::info!(%log_id, "no device, and the day's fallback emails are used up"),
@@ -63,7 +63,7 @@ pub async fn ring_now(cx: Context<'_>, r: &Reminder, person: &UserId, kind: Entr
 /// Queues the `done` push for the others a shared reminder rang for. A queue that is down
 /// loses only this courtesy: the act itself is saved.
 pub async fn tell_the_others(cx: Context<'_>, log_id: LogId, by: UserId) {
-    if let Err(e) = cx.queues.push(PushJob::Done { log_id, by }).await {
+    if let Err(e) = cx.queues.push(SendJob::Done { log_id, by }).await {
         tracing::warn!(error = %e, "could not queue the done push");
     }
 }

@@ -15,8 +15,8 @@
 use jiff::{SignedDuration, Timestamp};
 
 use crate::domain::access::{
-    BLOCK_SECS, CODE_TTL_SECS, FAILURES_BEFORE_BLOCK, MAIL_KIND_SIGN_IN, MAILS_PER_HOUR, MAX_CODE_ATTEMPTS, RESEND_AFTER_SECS,
-    SESSION_ABSOLUTE, SESSION_TTL,
+    BLOCK_SECS, CODE_TTL_SECS, FAILURES_BEFORE_BLOCK, MAIL_KIND_SIGN_IN, MAX_CODE_ATTEMPTS, RESEND_AFTER_SECS, SESSION_ABSOLUTE,
+    SESSION_TTL,
 };
 use crate::domain::ids::SessionId;
 use crate::domain::states::Language;
@@ -87,9 +87,8 @@ pub async fn request_code(store: &Store, raw_email: &str, lang: Language, now: T
     let email = crate::domain::email::Email::parse(raw_email).map_err(SignInError::EmailInvalid)?;
     let hour_ago = now - SignedDuration::from_secs(3600);
     let (sent, oldest) = db.mail_sent_since(&email, MAIL_KIND_SIGN_IN, hour_ago).await?;
-    if sent >= MAILS_PER_HOUR {
-        let oldest = oldest.unwrap_or(now.as_millisecond());
-        return Err(SignInError::RateLimited { retry_after_secs: secs_until(oldest + 3_600_000, now) });
+    if let Some(retry_after_secs) = crate::domain::access::mail_retry_after(sent, oldest, now) {
+        return Err(SignInError::RateLimited { retry_after_secs });
     }
     let code = keys.otp_code();
     let link_token = keys.token();

@@ -23,13 +23,13 @@ use crate::{Result, domain::lists::ListRole};
 /// lists, archived too. No secrets.
 pub async fn export(store: &Store, user_id: &UserId, now: Timestamp) -> Result<ExportDocument> {
     let settings = store.db.settings(user_id).await?;
-    let lists = store.db.lists_of(&store.keys, user_id, settings.language, now).await?;
+    let lists = store.lists_of(user_id, settings.language, now).await?;
     let owned: Vec<ExportedList> = lists
         .iter()
         .filter(|l| l.role == ListRole::Owner)
         .map(|l| ExportedList { id: l.id, name: l.name.clone(), colour: l.colour, is_default: l.is_default })
         .collect();
-    let reminders = store.db.list_reminders(&store.keys, user_id, StatusFilter::All, now).await?;
+    let reminders = store.list_reminders(user_id, StatusFilter::All, now).await?;
     let reminders = reminders.iter().filter(|r| owned.iter().any(|l| l.id == r.list_id)).map(ExportedReminder::of).collect();
     Ok(ExportDocument { version: EXPORT_VERSION, exported_at: now, settings: Some(settings), lists: owned, reminders })
 }
@@ -76,7 +76,7 @@ pub async fn import(store: &Store, user_id: &UserId, file: ImportFile, dry_run: 
     let mut list_ids: BTreeMap<ListId, ListId> = BTreeMap::new();
     if !dry_run {
         let language = store.db.settings(user_id).await?.language;
-        let existing = store.db.lists_of(&store.keys, user_id, language, now).await?;
+        let existing = store.lists_of(user_id, language, now).await?;
         for list in &lists {
             if !candidates.iter().any(|c| c.list == Some(list.id)) {
                 continue;
@@ -89,7 +89,7 @@ pub async fn import(store: &Store, user_id: &UserId, file: ImportFile, dry_run: 
             let found = existing.iter().find(|l| l.role == ListRole::Owner && l.name == name).map(|l| l.id);
             let id = match found {
                 Some(id) => Some(id),
-                None => match store.db.create_list(&store.keys, user_id, &name, list.colour, language, now).await {
+                None => match store.create_list(user_id, &name, list.colour, language, now).await {
                     Ok(made) => Some(made.id),
                     Err(Error::ListLimit(_)) => None,
                     Err(e) => return Err(e),

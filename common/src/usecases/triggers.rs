@@ -39,7 +39,7 @@ pub async fn act(
     now: Timestamp,
 ) -> Result<TriggerDone> {
     let maker = &target.user_id;
-    let before = store.db.get_reminder(&store.keys, maker, &target.reminder_id, now).await?;
+    let before = store.get_reminder(maker, &target.reminder_id, now).await?;
     let next = |r: &crate::domain::reminder::Reminder| r.is_active.then_some(r.scheduled_at).flatten();
     match (action, ringing(store, maker, &target.reminder_id, now).await?) {
         (_, Some(log_id)) => {
@@ -67,7 +67,7 @@ pub async fn act(
 /// What the trigger's page shows: the title unless its maker hides notification content, in
 /// the maker's language. Reads only.
 pub async fn page(store: &Store, target: &TriggerTarget, now: Timestamp) -> Result<TriggerPage> {
-    let r = store.db.get_reminder(&store.keys, &target.user_id, &target.reminder_id, now).await?;
+    let r = store.get_reminder(&target.user_id, &target.reminder_id, now).await?;
     let settings = store.db.settings(&target.user_id).await?;
     Ok(TriggerPage {
         reminder_id: r.id,

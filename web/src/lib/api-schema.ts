@@ -1017,6 +1017,7 @@ export interface components {
             endpoint?: string | null;
             log_id: string;
         };
+        /** @description What a channel message's action link did. */
         ActedByLink: {
             /** @description What was done: `complete` or `snooze` (the person's default snooze). */
             action: components["schemas"]["NotificationAction"];

@@ -14,7 +14,7 @@ use std::time::Duration;
 
 use hibiki_common::domain::time::Clock;
 use hibiki_common::infra::crypto::Keys;
-use hibiki_common::infra::jobs::PushJob;
+use hibiki_common::infra::jobs::SendJob;
 use hibiki_common::infra::storage::Db;
 use tokio::sync::Semaphore;
 
@@ -110,16 +110,16 @@ pub enum DeliveryError {
     Record(#[from] RecordError),
 }
 
-pub async fn run_job(ctx: &DeliveryContext, job: PushJob) -> Result<(), DeliveryError> {
+pub async fn run_job(ctx: &DeliveryContext, job: SendJob) -> Result<(), DeliveryError> {
     match job {
-        PushJob::Deliver { log_id } => deliver(ctx, &[log_id]).await,
-        PushJob::DeliverBatch { log_ids } => deliver(ctx, &log_ids).await,
-        PushJob::Test { user_id } => notices::test(ctx, &user_id).await,
-        PushJob::Done { log_id, by } => notices::done(ctx, &log_id, &by).await,
-        PushJob::Brief { user_id } => notices::brief(ctx, &user_id).await,
-        PushJob::ChannelFallback { log_id, user_id } => channel_jobs::channel_fallback(ctx, &log_id, &user_id).await,
-        PushJob::ChannelTest { channel_id } => channel_jobs::channel_test(ctx, &channel_id).await,
-        PushJob::BotReply { reply } => {
+        SendJob::Deliver { log_id } => deliver(ctx, &[log_id]).await,
+        SendJob::DeliverBatch { log_ids } => deliver(ctx, &log_ids).await,
+        SendJob::Test { user_id } => notices::test(ctx, &user_id).await,
+        SendJob::Done { log_id, by } => notices::done(ctx, &log_id, &by).await,
+        SendJob::Brief { user_id } => notices::brief(ctx, &user_id).await,
+        SendJob::ChannelFallback { log_id, user_id } => channel_jobs::channel_fallback(ctx, &log_id, &user_id).await,
+        SendJob::ChannelTest { channel_id } => channel_jobs::channel_test(ctx, &channel_id).await,
+        SendJob::BotReply { reply } => {
             // A reply that cannot go is not worth a retry storm: logged and dropped.
             if let Err(e) = crate::bots::reply(&ctx.bots, &reply).await {
                 tracing::warn!(error = %e, "could not send a bot reply");

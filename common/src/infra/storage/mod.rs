@@ -19,6 +19,7 @@ mod lists;
 mod rekey;
 mod reminders;
 mod retention;
+mod sealed;
 mod sends;
 mod subscriptions;
 mod tokens;
