@@ -95,6 +95,7 @@ pub async fn poll_telegram(
     clock: hibiki_common::domain::time::Clock,
     shutdown: CancellationToken,
 ) {
+    let cx = hibiki_common::usecases::Context { store: &store, queues: &queues, bots: &bots };
     let mut offset: i64 = 0;
     loop {
         let ask = json!({ "offset": offset, "timeout": 25, "allowed_updates": ["message", "callback_query"] });
@@ -115,7 +116,6 @@ pub async fn poll_telegram(
         };
         for update in updates {
             offset = offset.max(update.update_id + 1);
-            let cx = hibiki_common::usecases::Context { store: &store, queues: &queues, bots: &bots };
             if let Err(e) = bots::telegram_update(cx, &update, clock.now()).await {
                 tracing::warn!(error = %e, "could not handle a Telegram update");
             }

@@ -10,9 +10,9 @@ use hibiki_common::domain::channels::{Channel, ChannelPatch, MAX_LABEL_CHARS, Ne
 use hibiki_common::domain::ids::{ChannelId, LogId};
 use hibiki_common::domain::states::NotificationAction;
 use hibiki_common::error::FieldCode;
-use hibiki_common::usecases::channels::{self, CreatedChannel};
-use serde::{Deserialize, Serialize};
-use utoipa::{IntoParams, ToSchema};
+use hibiki_common::usecases::channels::{self, ActedByLink, CreatedChannel};
+use serde::Deserialize;
+use utoipa::IntoParams;
 
 use crate::auth::AuthUser;
 use crate::error::{ApiError, ApiResult};
@@ -111,15 +111,6 @@ pub struct ActionToken {
     pub t: Option<String>,
 }
 
-/// What a channel message's action link did.
-#[derive(Serialize, ToSchema)]
-pub struct ActedByLink {
-    /// What was done: `complete` or `snooze` (the person's default snooze).
-    pub action: NotificationAction,
-    /// Whether this act changed anything (the same act twice changes nothing).
-    pub changed: bool,
-}
-
 /// Complete or snooze an entry from a channel's message (an ntfy or webhook action URL): the
 /// entry's action token stands in for a session. 404 for a wrong token or entry.
 #[utoipa::path(post, path = "/api/actions/{log_id}/{action}", operation_id = "act_by_link",
@@ -135,5 +126,5 @@ pub async fn act(
     };
     let Some(token) = q.t.as_deref() else { return Err(ApiError::NotFound) };
     let acted = channels::act_by_link(state.use_cases(), log_id, action, token, state.clock.now()).await?.ok_or(ApiError::NotFound)?;
-    Ok(Answer(ActedByLink { action: acted.action, changed: acted.changed }))
+    Ok(Answer(acted))
 }

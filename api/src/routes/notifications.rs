@@ -179,7 +179,7 @@ async fn subscribe(state: &AppState, auth: &AuthUser, req: SubscribeRequest) -> 
         auth: &req.subscription.keys.auth,
         device_info: &req.device_info,
     };
-    let id = devices::subscribe(state.use_cases(), &auth.user.id, device, state.config.allow_private_push, state.clock.now()).await?;
+    let id = devices::subscribe(&state.store, &auth.user.id, device, state.config.allow_private_push, state.clock.now()).await?;
     Ok(Subscribed { id })
 }
 

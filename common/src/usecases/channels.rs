@@ -130,10 +130,11 @@ pub async fn test(cx: Context<'_>, owner: &UserId, id: &ChannelId, now: Timestam
 }
 
 /// What a channel message's action link did.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ToSchema)]
 pub struct ActedByLink {
+    /// What was done: `complete` or `snooze` (the person's default snooze).
     pub action: NotificationAction,
-    /// Whether the act changed anything (the same act twice changes nothing).
+    /// Whether this act changed anything (the same act twice changes nothing).
     pub changed: bool,
 }
 

@@ -28,10 +28,10 @@ pub struct NewDevice<'a> {
     pub device_info: &'a serde_json::Value,
 }
 
-/// Subscribes (or refreshes) a device for `owner`; answers its subscription's id. The endpoint must be a push service's
-/// https URL that resolves to public addresses (unless `allow_private`); the keys must be what
-/// RFC 8291 encrypts to.
-pub async fn subscribe(cx: Context<'_>, owner: &UserId, device: NewDevice<'_>, allow_private: bool, now: Timestamp) -> Result<String> {
+/// Subscribes (or refreshes) a device for `owner`; answers its subscription's id. The
+/// endpoint must be a push service's https URL that resolves to public addresses (unless
+/// `allow_private`); the keys must be what RFC 8291 encrypts to.
+pub async fn subscribe(store: &Store, owner: &UserId, device: NewDevice<'_>, allow_private: bool, now: Timestamp) -> Result<String> {
     let url = push_endpoint::parse(device.endpoint, allow_private).map_err(|e| Error::EndpointRejected(e.to_string()))?;
     crate::infra::resolve::check_dns(&url, allow_private).await.map_err(|e| Error::EndpointRejected(e.to_string()))?;
     let mut errors = FieldErrors::default();
@@ -48,7 +48,7 @@ pub async fn subscribe(cx: Context<'_>, owner: &UserId, device: NewDevice<'_>, a
         errors.add("device_info", FieldCode::InvalidFormat.because("device_info must be an object of at most 2 KiB").with("max", 2048));
     }
     errors.into_result()?;
-    cx.store.db.upsert_subscription(owner, url.as_str(), device.p256dh.trim(), device.auth.trim(), device.device_info, now).await
+    store.db.upsert_subscription(owner, url.as_str(), device.p256dh.trim(), device.auth.trim(), device.device_info, now).await
 }
 
 /// The decoded length and first byte of URL-safe base64 (padding allowed).

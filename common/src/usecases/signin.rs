@@ -12,7 +12,7 @@
 //! Asking for a code answers the same for known and unknown addresses; accounts are created
 //! on first verification.
 
-use jiff::{SignedDuration, Timestamp};
+use jiff::Timestamp;
 
 use crate::domain::access::{
     BLOCK_SECS, CODE_TTL_SECS, FAILURES_BEFORE_BLOCK, MAIL_KIND_SIGN_IN, MAX_CODE_ATTEMPTS, RESEND_AFTER_SECS, SESSION_ABSOLUTE,
@@ -85,9 +85,7 @@ pub struct CodeRequested {
 pub async fn request_code(store: &Store, raw_email: &str, lang: Language, now: Timestamp) -> Result<CodeRequested> {
     let (db, keys) = (&store.db, &store.keys);
     let email = crate::domain::email::Email::parse(raw_email).map_err(SignInError::EmailInvalid)?;
-    let hour_ago = now - SignedDuration::from_secs(3600);
-    let (sent, oldest) = db.mail_sent_since(&email, MAIL_KIND_SIGN_IN, hour_ago).await?;
-    if let Some(retry_after_secs) = crate::domain::access::mail_retry_after(sent, oldest, now) {
+    if let Some(retry_after_secs) = super::mail::wait_before_mail(db, &email, MAIL_KIND_SIGN_IN, now).await? {
         return Err(SignInError::RateLimited { retry_after_secs });
     }
     let code = keys.otp_code();
