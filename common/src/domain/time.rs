@@ -36,9 +36,12 @@ impl Clock {
         Timestamp::now().checked_add(SignedDuration::from_millis(ahead)).unwrap_or(Timestamp::MAX)
     }
 
-    /// Moves this clock (and its clones) `by` ahead.
+    /// Moves this clock (and its clones) `by` ahead, rounded up to a whole millisecond: a step
+    /// to an instant never lands short of it (cut to the millisecond, a step computed from a
+    /// reading of 16.999085 s to 17 s stopped at 16.999 s, before the fire it was for).
     pub fn advance(&self, by: SignedDuration) {
-        self.ahead_ms.fetch_add(by.as_millis() as i64, Ordering::Relaxed);
+        let ms = by.as_nanos().div_euclid(1_000_000) + i128::from(by.as_nanos().rem_euclid(1_000_000) != 0);
+        self.ahead_ms.fetch_add(i64::try_from(ms).unwrap_or(i64::MAX), Ordering::Relaxed);
         self.steps.send_modify(|n| *n += 1);
     }
 
@@ -116,6 +119,21 @@ pub fn hh_mm(at: Timestamp, zone: &crate::domain::zone::Zone) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_step_never_lands_short_of_the_instant_it_was_computed_for() {
+        let clock = Clock::default();
+        let before = clock.now();
+        // A step of 10.999999 s: cut to the millisecond it read up to a millisecond short.
+        let by = SignedDuration::new(10, 999_999_999);
+        clock.advance(by);
+        assert!(clock.now() >= before + by, "{} < {}", clock.now(), before + by);
+        // Whole milliseconds step exactly; a step back rounds toward the future too.
+        let exact = Clock::default();
+        exact.advance(SignedDuration::from_millis(1500));
+        exact.advance(SignedDuration::new(0, -1_500_000));
+        assert_eq!(exact.ahead_ms.load(Ordering::Relaxed), 1499);
+    }
 
     #[test]
     fn ceil_rounds_fractions_up_and_keeps_whole_seconds() {

@@ -11,6 +11,7 @@ use sqlx::{AnyConnection, AssertSqlSafe, Row};
 use super::{Db, placeholders, value_rows};
 use crate::domain::ids::{LogId, ReminderId, UserId};
 use crate::domain::lifecycle::{FireChange, Plan, PlannedEntry, PlannedFire};
+use crate::domain::ring::TakenFire;
 use crate::domain::states::{EntryKind, EntryStatus, FireKind};
 use crate::domain::time::{from_millis, to_millis};
 use crate::{Error, Result};
@@ -340,12 +341,8 @@ async fn log_entries(conn: &mut AnyConnection, plans: &[PlanFor<'_>], now: Times
 }
 
 /// Takes the fires of `chunk` that are still there and due by `until`: deleting each claims
-/// it. Answers (reminder, fire) for each taken.
-pub(super) async fn take_due(
-    conn: &mut AnyConnection,
-    chunk: &[(ReminderId, FireKind)],
-    until: Timestamp,
-) -> Result<Vec<(ReminderId, PlannedFire, Option<SnoozedFor>)>> {
+/// it. Answers each fire taken.
+pub(super) async fn take_due(conn: &mut AnyConnection, chunk: &[(ReminderId, FireKind)], until: Timestamp) -> Result<Vec<TakenFire>> {
     let mut taken = Vec::new();
     for &kind in FireKind::ALL {
         let ids: Vec<ReminderId> =
@@ -369,7 +366,7 @@ pub(super) async fn take_due(
             };
             let people: Option<String> = row.try_get("for_users")?;
             let people = people.as_deref().map(parse_snoozed_for).transpose()?;
-            taken.push((row.try_get("reminder_id")?, fire, people));
+            taken.push(TakenFire { reminder_id: row.try_get("reminder_id")?, fire, snoozed: people });
         }
     }
     Ok(taken)
