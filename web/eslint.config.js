@@ -93,7 +93,7 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [{ regex: '^(react|react-dom|react-router|react-i18next|i18next|swr)(/|$)', message: 'The service worker does not load the UI framework.' }] },
+        { patterns: [{ regex: '^(react|react-dom|react-i18next|i18next|swr)(/|$)', message: 'The service worker does not load the UI framework.' }] },
       ],
     },
   },

@@ -2,14 +2,14 @@
 // of dist/index.html plus everything it imports statically (modulepreload links and `import … from`
 // inside the chunks), gzipped one file at a time as a server would send them. Lazy chunks
 // (dynamic import()) are not counted. zlib default level (6), like most servers. Exits 1 over the
-// budget (default 90 KB = 90000 bytes).
+// budget (default 80 KB = 80000 bytes).
 // Usage: node scripts/initial-size.mjs [distDir] [budgetKB]
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 
 const dist = process.argv[2] ?? 'dist';
-const budget = Number(process.argv[3] ?? 90) * 1000;
+const budget = Number(process.argv[3] ?? 80) * 1000;
 const html = readFileSync(join(dist, 'index.html'), 'utf8');
 const queue = [
   ...html.matchAll(/<script[^>]+type="module"[^>]+src="([^"]+)"/g),

@@ -1,6 +1,6 @@
 import { StrictMode, useEffect } from 'react';
 import { createRoot } from 'react-dom/client';
-import { BrowserRouter } from 'react-router';
+import { BrowserRouter } from './lib/router';
 import { AppRoutes } from './app/router';
 import { initI18n } from './i18n';
 import { installAuth } from './lib/authStore';

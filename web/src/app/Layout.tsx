@@ -1,6 +1,6 @@
 import { lazy, Suspense, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Outlet, useLocation } from 'react-router';
+import { Outlet, useLocation } from '../lib/router';
 import { Footer } from '../components/Footer';
 import { SideNav } from '../components/SideNav';
 import { PageFallback } from '../components/Spinner';

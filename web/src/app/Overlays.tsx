@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { useNavigate } from 'react-router';
+import { useNavigate } from '../lib/router';
 import { InstallPrompt } from '../features/install/InstallPrompt';
 import { IosGuide } from '../features/install/IosGuide';
 import { OfflineBanner } from '../features/offline/OfflineBanner';

@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { useLocation, useNavigate } from 'react-router';
+import { useLocation, useNavigate } from '../lib/router';
 import { MenuIcon, PlusIcon } from '../components/icons';
 import { LangLink } from '../components/LangLink';
 import { usePopover } from '../components/usePopover';

@@ -3,7 +3,7 @@
  * Forward, where it was; a link to the same page (other query, other language) stays put.
  */
 import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
-import { Link, MemoryRouter, Route, Routes, useNavigate } from 'react-router';
+import { Link, MemoryRouter, Route, Routes, useNavigate } from '../lib/router';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { arrivalFor, usePageArrival } from './pageArrival';
 

@@ -10,7 +10,7 @@
  * needs none of it.
  */
 import { useEffect, useLayoutEffect, useRef } from 'react';
-import { useLocation, useNavigationType } from 'react-router';
+import { useLocation, useNavigationType } from '../lib/router';
 import { anyDialogOpen } from '../components/dialogStack';
 
 const STORAGE_KEY = 'hibiki.scroll';

@@ -1,5 +1,5 @@
 import { lazy, type ComponentType, type LazyExoticComponent, type ReactNode } from 'react';
-import { Route, Routes } from 'react-router';
+import { Route, Routes } from '../lib/router';
 import LoginPage from '../features/auth/LoginPage';
 import { afterFirstPaint } from '../lib/firstPaint';
 import { Layout } from './Layout';

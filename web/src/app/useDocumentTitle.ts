@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { useLocation } from 'react-router';
+import { useLocation } from '../lib/router';
 import { useAuth } from '../lib/authStore';
 
 /** Sets the tab's title for the page shown, in its language ("リマインダー | Hibiki"). */

@@ -1,4 +1,4 @@
-import { Link, NavLink, type LinkProps, type NavLinkProps } from 'react-router';
+import { Link, NavLink, type LinkProps, type NavLinkProps } from '../lib/router';
 import { useLocalizedPath } from '../lib/useLang';
 
 /** A Link whose `to` is an unprefixed path; it is localized for the current language. */

@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { useLocation, useNavigate } from 'react-router';
+import { useLocation, useNavigate } from '../lib/router';
 import { getAuthState } from '../lib/authStore';
 import { pathForLang, saveLang, type Lang } from '../lib/lang';
 import { useLang } from '../lib/useLang';

@@ -1,7 +1,7 @@
 import { useEffect, useLayoutEffect, useSyncExternalStore } from 'react';
 import { createPortal } from 'react-dom';
 import { useTranslation } from 'react-i18next';
-import { useLocation } from 'react-router';
+import { useLocation } from '../lib/router';
 import { subscribeDialogs, topToastSlot } from './dialogStack';
 import { dismissToast, getToasts, routeChanged, subscribeToasts, type Toast } from './toast';
 

@@ -1,7 +1,7 @@
 /** Header menus and popovers: one at a time; Escape closes and returns focus; a click outside closes. */
 import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { MemoryRouter } from 'react-router';
+import { MemoryRouter } from '../lib/router';
 import { describe, expect, it } from 'vitest';
 import { usePopover } from './usePopover';
 

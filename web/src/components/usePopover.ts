@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { useLocation } from 'react-router';
+import { useLocation } from '../lib/router';
 import { anyDialogOpen } from './dialogStack';
 import { composing } from './focus';
 

@@ -1,5 +1,5 @@
 import { useCallback } from 'react';
-import { useLocation } from 'react-router';
+import { useLocation } from './router';
 import { langFromPath, pathForLang, type Lang } from './lang';
 
 /** The language the current path decides. */

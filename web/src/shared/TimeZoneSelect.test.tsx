@@ -1,7 +1,7 @@
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
-import { MemoryRouter } from 'react-router';
+import { MemoryRouter } from '../lib/router';
 import { describe, expect, it, vi } from 'vitest';
 import { initI18n } from '../i18n';
 import { TimeZoneSelect } from './TimeZoneSelect';

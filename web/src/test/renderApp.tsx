@@ -1,5 +1,5 @@
 import { render } from '@testing-library/react';
-import { MemoryRouter, useLocation } from 'react-router';
+import { MemoryRouter, useLocation } from '../lib/router';
 import { SWRConfig } from 'swr';
 import { vi } from 'vitest';
 import { AppRoutes } from '../app/router';

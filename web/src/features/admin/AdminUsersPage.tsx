@@ -1,6 +1,6 @@
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useLocation, useNavigate } from 'react-router';
+import { useLocation, useNavigate } from '../../lib/router';
 import useSWR from 'swr';
 import { LangLink } from '../../components/LangLink';
 import { Spinner } from '../../components/Spinner';

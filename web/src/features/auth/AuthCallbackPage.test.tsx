@@ -1,6 +1,6 @@
 import { fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { Suspense } from 'react';
-import { MemoryRouter } from 'react-router';
+import { MemoryRouter } from '../../lib/router';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { clearToasts } from '../../components/toast';
 import { initI18n } from '../../i18n';

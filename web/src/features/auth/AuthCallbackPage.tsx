@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useNavigate } from 'react-router';
+import { useNavigate } from '../../lib/router';
 import { api, isApiError } from '../../lib/api';
 import { signOut, useAuth } from '../../lib/authStore';
 import type { LinkPeekAnswer } from '../../lib/types';

@@ -1,6 +1,6 @@
 import { lazy, Suspense, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Navigate, useLocation, useNavigate } from 'react-router';
+import { Navigate, useLocation, useNavigate } from '../../lib/router';
 import { PageFallback } from '../../components/Spinner';
 import { api, isApiError } from '../../lib/api';
 import { checkSession, useAuth } from '../../lib/authStore';

@@ -1,6 +1,6 @@
 import { useRef, useState, type ChangeEvent, type ClipboardEvent, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useLocation, useNavigate } from 'react-router';
+import { useLocation, useNavigate } from '../../lib/router';
 import { toast } from '../../components/toast';
 import { api } from '../../lib/api';
 import type { OtpRequestAnswer } from '../../lib/types';

@@ -1,6 +1,6 @@
 import { useEffect, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Navigate, useLocation } from 'react-router';
+import { Navigate, useLocation } from '../../lib/router';
 import { LangLink } from '../../components/LangLink';
 import { PageFallback } from '../../components/Spinner';
 import { toast } from '../../components/toast';

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useNavigate } from 'react-router';
+import { useNavigate } from '../../lib/router';
 import { useSWRConfig } from 'swr';
 import { LangLink } from '../../components/LangLink';
 import { toast } from '../../components/toast';

@@ -5,7 +5,7 @@
  * fake-indexeddb) and a server answering through the real API client.
  */
 import { act, render, screen, waitFor } from '@testing-library/react';
-import { MemoryRouter } from 'react-router';
+import { MemoryRouter } from '../../lib/router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Toaster } from '../../components/Toaster';
 import { clearToasts } from '../../components/toast';

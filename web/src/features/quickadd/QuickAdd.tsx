@@ -1,6 +1,6 @@
 import { lazy, Suspense, useEffect, useId, useRef, useState, type ChangeEvent, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useNavigate } from 'react-router';
+import { useNavigate } from '../../lib/router';
 import { isImeComposing } from '../../lib/ime';
 import { useLang, useLocalizedPath } from '../../lib/useLang';
 import { deviceZone } from '../../lib/zoneIds';

@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useLocation, useNavigate } from 'react-router';
+import { useLocation, useNavigate } from '../../lib/router';
 import { useLocalizedPath } from '../../lib/useLang';
 import { setQuickAddDraft } from '../../shared/quickAddDraft';
 

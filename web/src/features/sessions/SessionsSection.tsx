@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useLocation, useNavigate } from 'react-router';
+import { useLocation, useNavigate } from '../../lib/router';
 import useSWR from 'swr';
 import { ConfirmDialog } from '../../components/Dialog';
 import { toast } from '../../components/toast';

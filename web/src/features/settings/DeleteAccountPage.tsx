@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useLocation, useNavigate } from 'react-router';
+import { useLocation, useNavigate } from '../../lib/router';
 import { toast } from '../../components/toast';
 import { api, isApiError } from '../../lib/api';
 import { errorSummary } from '../../lib/apiErrors';

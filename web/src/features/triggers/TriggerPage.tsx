@@ -1,6 +1,6 @@
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useLocation } from 'react-router';
+import { useLocation } from '../../lib/router';
 import useSWR from 'swr';
 import { isApiError } from '../../lib/api';
 import { formatWhen } from '../../lib/format';

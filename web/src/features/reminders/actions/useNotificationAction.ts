@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useLocation, useNavigate } from 'react-router';
+import { useLocation, useNavigate } from '../../../lib/router';
 import { useSWRConfig } from 'swr';
 import { toast } from '../../../components/toast';
 import { api } from '../../../lib/api';

@@ -6,7 +6,7 @@
 import { fireEvent, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Suspense } from 'react';
-import { MemoryRouter } from 'react-router';
+import { MemoryRouter } from '../../../lib/router';
 import { SWRConfig } from 'swr';
 import { describe, expect, it, vi } from 'vitest';
 import { initI18n } from '../../../i18n';

@@ -5,7 +5,7 @@
 import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Suspense } from 'react';
-import { MemoryRouter } from 'react-router';
+import { MemoryRouter } from '../../../lib/router';
 import { describe, expect, it, vi } from 'vitest';
 import { initI18n } from '../../../i18n';
 import { mockFetch, ok } from '../../../test/renderApp';

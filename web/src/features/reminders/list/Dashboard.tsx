@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useNavigate } from 'react-router';
+import { useNavigate } from '../../../lib/router';
 import { LangLink } from '../../../components/LangLink';
 import { Spinner } from '../../../components/Spinner';
 import { isWaitingToSync, usePendingReminderIds } from '../../../lib/offline/pendingStatus';
