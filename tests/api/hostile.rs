@@ -355,7 +355,7 @@ async fn mail_refused_for_good_is_not_retried_and_refused_for_now_backs_off(app:
         }
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
-    assert_eq!(app.read_mails(&later).len(), 1, "taken once, at the fourth try");
+    assert_eq!(app.read_mails(&later).len(), 1, "taken once, at the fourth try; tries {:?}", app.smtp_tries(&later));
     let tries = app.smtp_tries(&later);
     let codes: Vec<u16> = tries.iter().map(|t| t.1).collect();
     assert_eq!(codes, [451, 451, 451, 250], "three temporary refusals, then taken");
