@@ -8,14 +8,19 @@ answers some recipients the way real servers do when they cannot take a message.
 Every RCPT is appended to ``<maildir>/rcpt.log`` as ``<unix time> <address> <code>``, so a
 test can count the tries and the time between them.
 
-Run as ``python -m aiosmtpd -n -l 127.0.0.1:PORT -c smtpsink.Handler MAILDIR`` with this
-folder on PYTHONPATH.
+Run as ``python tests/smtpsink.py MAILDIR``: it listens on a port the system gives it on
+127.0.0.1 and prints that port on its first line. (Picking a free port first and handing it
+over left a moment in which another test's server could take it: the sink then failed to bind,
+another server answered on the port, and the mail went nowhere.)
 """
 
+import asyncio
 import os
+import sys
 import time
 
 from aiosmtpd.handlers import Mailbox
+from aiosmtpd.smtp import SMTP
 
 
 class Handler(Mailbox):
@@ -42,3 +47,14 @@ class Handler(Mailbox):
         self._record(address, 250)
         envelope.rcpt_tos.append(address)
         return "250 OK"
+
+
+async def serve(maildir):
+    handler = Handler(maildir)
+    server = await asyncio.get_running_loop().create_server(lambda: SMTP(handler), "127.0.0.1", 0)
+    print(server.sockets[0].getsockname()[1], flush=True)
+    await server.serve_forever()
+
+
+if __name__ == "__main__":
+    asyncio.run(serve(sys.argv[1]))

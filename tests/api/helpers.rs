@@ -116,25 +116,23 @@ pub struct SmtpServer {
 }
 
 impl SmtpServer {
+    /// Starts the sink on a port it binds itself and reads from its first line (no free port
+    /// picked beforehand: another test's server could take it in between).
     pub async fn start(dir: &Path) -> Option<SmtpServer> {
+        use tokio::io::AsyncBufReadExt;
         let maildir = dir.join("maildir");
-        let port = free_port();
-        let child = tokio::process::Command::new(python())
-            .args(["-m", "aiosmtpd", "-n", "-l", &format!("127.0.0.1:{port}"), "-c", "smtpsink.Handler"])
+        let mut child = tokio::process::Command::new(python())
+            .arg(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/smtpsink.py"))
             .arg(&maildir)
-            .env("PYTHONPATH", concat!(env!("CARGO_MANIFEST_DIR"), "/tests"))
-            .stdout(Stdio::null())
+            .stdout(Stdio::piped())
             .stderr(Stdio::null())
             .kill_on_drop(true)
             .spawn()
             .ok()?;
-        for _ in 0..100 {
-            if tokio::net::TcpStream::connect(("127.0.0.1", port)).await.is_ok() {
-                return Some(SmtpServer { port, maildir, _child: child });
-            }
-            tokio::time::sleep(Duration::from_millis(50)).await;
-        }
-        None
+        let mut lines = tokio::io::BufReader::new(child.stdout.take()?).lines();
+        let first = tokio::time::timeout(Duration::from_secs(20), lines.next_line()).await.ok()?.ok()??;
+        let port = first.trim().parse().ok()?;
+        Some(SmtpServer { port, maildir, _child: child })
     }
 }
 
@@ -151,10 +149,6 @@ impl TestApp {
             })
             .collect()
     }
-}
-
-pub fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
 }
 
 pub fn unique_email() -> String {
