@@ -141,7 +141,33 @@ describe('toasts, dialogs and list rows', () => {
         assert.ok(box, 'shown');
         return box;
       };
-      const clear = (a, b, what) => assert.ok(!overlap(a, b), `${what}: ${JSON.stringify({ a, b })}`);
+      // The boxes of one frame (read one after the other, a banner that grew in between made a
+      // toast and a card look overlapped that never were on screen), until no pair overlaps or
+      // 3 s have passed; then each pair is checked.
+      async function boxesOnceSettled(locators, pairs) {
+        const handles = await Promise.all(locators.map((l) => l.elementHandle()));
+        const measure = (els) =>
+          els.map((el) => {
+            const r = el.getBoundingClientRect();
+            return { x: r.x, y: r.y, width: r.width, height: r.height };
+          });
+        const clearIn = (boxes) => pairs.every(([i, j]) => !overlap(boxes[i], boxes[j]));
+        await page
+          .waitForFunction(
+            ([els, pairList]) => {
+              const r = els.map((el) => el.getBoundingClientRect());
+              const hit = (a, b) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+              return pairList.every(([i, j]) => !hit(r[i], r[j]));
+            },
+            [handles, pairs.map(([i, j]) => [i, j])],
+            { timeout: 3000 },
+          )
+          .catch(() => {}); // checked below, with the boxes
+        const boxes = await page.evaluate(measure, handles);
+        if (!clearIn(boxes)) await page.screenshot({ path: screenshotPath(`overlap-${lang}`) });
+        for (const [i, j, what] of pairs) assert.ok(!overlap(boxes[i], boxes[j]), `${what}: ${JSON.stringify({ a: boxes[i], b: boxes[j] })}`);
+        return boxes;
+      }
 
       async function save(title) {
         await page.locator('.header-create').click();
@@ -155,7 +181,8 @@ describe('toasts, dialogs and list rows', () => {
       await save(lang === 'ja' ? '散歩' : 'Walk');
       const created = page.locator('.toaster .toast').filter({ hasText: t('reminders:toast.created') });
       await created.waitFor();
-      clear(await boxOf(created), await boxOf(card), 'the toast covers the install card');
+      await boxOf(created);
+      await boxesOnceSettled([created, card], [[0, 1, 'the toast covers the install card']]);
       await page.screenshot({ path: screenshotPath(`toast-over-card-${lang}`), animations: 'disabled' });
 
       // offline: the banner at the very bottom, the card above it, the toast above both, one toast only
@@ -167,10 +194,15 @@ describe('toasts, dialogs and list rows', () => {
       await queued.waitFor();
       assert.equal(await page.locator('.toast').count(), 1, 'one toast at a time');
       await banner.getByText(t('offline:pending', { count: 1 })).waitFor();
-      const [toastBox, cardBox, bannerBox] = [await boxOf(queued), await boxOf(card), await boxOf(banner)];
-      clear(toastBox, bannerBox, 'the toast covers the offline banner');
-      clear(toastBox, cardBox, 'the toast covers the install card');
-      clear(cardBox, bannerBox, 'the banner covers the install card');
+      await Promise.all([boxOf(queued), boxOf(card), boxOf(banner)]);
+      const [, , bannerBox] = await boxesOnceSettled(
+        [queued, card, banner],
+        [
+          [0, 2, 'the toast covers the offline banner'],
+          [0, 1, 'the toast covers the install card'],
+          [1, 2, 'the banner covers the install card'],
+        ],
+      );
       assert.ok(bannerBox.y + bannerBox.height >= PHONE.height - 1, `the banner is at the bottom: ${JSON.stringify(bannerBox)}`);
       await page.screenshot({ path: screenshotPath(`toast-card-banner-${lang}`), animations: 'disabled' });
 
@@ -179,7 +211,7 @@ describe('toasts, dialogs and list rows', () => {
       await card.waitFor({ state: 'detached' });
       await save(lang === 'ja' ? 'もう一つ' : 'One more');
       await queued.waitFor();
-      clear(await boxOf(queued), await boxOf(banner), 'the toast covers the offline banner');
+      await boxesOnceSettled([queued, banner], [[0, 1, 'the toast covers the offline banner']]);
 
       await ctx.setOffline(false);
       await banner.waitFor({ state: 'detached', timeout: 20_000 });
