@@ -29,6 +29,9 @@ function recordAlerts() {
   }
 }
 
+/** Per page: the service worker's versions as CDP reported them, and each push handed over. */
+const swLog = new WeakMap();
+
 /** Opens the app, waits for its service worker, and returns a deliver(payload) function. */
 async function openWithServiceWorker(page) {
   await page.waitForFunction(async () => {
@@ -40,6 +43,12 @@ async function openWithServiceWorker(page) {
   cdp.on('ServiceWorker.workerRegistrationUpdated', (e) => {
     for (const r of e.registrations) registrations.set(r.registrationId, r);
   });
+  // What Chromium says of the worker, for the message of a push that never shows.
+  const seen = [];
+  swLog.set(page, seen);
+  cdp.on('ServiceWorker.workerVersionUpdated', (e) => {
+    for (const v of e.versions) seen.push({ at: Date.now(), version: v.versionId, running: v.runningStatus, status: v.status });
+  });
   await cdp.send('ServiceWorker.enable');
   const origin = new URL(page.url()).origin;
   const deadline = Date.now() + 5000;
@@ -49,6 +58,7 @@ async function openWithServiceWorker(page) {
     await new Promise((r) => setTimeout(r, 50));
   }
   const deliver = async (payload) => {
+    seen.push({ at: Date.now(), delivered: typeof payload === 'string' ? payload : (payload.notification?.tag ?? payload.tag) });
     await cdp.send('ServiceWorker.deliverPushMessage', {
       origin,
       registrationId: reg.registrationId,
@@ -120,7 +130,7 @@ async function waitForNotification(page, tag, predicate = () => true, timeoutMs 
     const list = await notifications(page, tag);
     const hit = list.find(predicate);
     if (hit) return { hit, list };
-    if (Date.now() > end) throw new Error(`no notification with tag ${tag}: ${JSON.stringify(list)}`);
+    if (Date.now() > end) throw new Error(`no notification with tag ${tag}: ${JSON.stringify(list)}; the worker: ${JSON.stringify((swLog.get(page) ?? []).slice(-12))}`);
     await new Promise((r) => setTimeout(r, 100));
   }
 }
