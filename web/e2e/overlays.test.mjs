@@ -146,25 +146,20 @@ describe('toasts, dialogs and list rows', () => {
       // 3 s have passed; then each pair is checked.
       async function boxesOnceSettled(locators, pairs) {
         const handles = await Promise.all(locators.map((l) => l.elementHandle()));
-        const measure = (els) =>
-          els.map((el) => {
-            const r = el.getBoundingClientRect();
-            return { x: r.x, y: r.y, width: r.width, height: r.height };
-          });
-        const clearIn = (boxes) => pairs.every(([i, j]) => !overlap(boxes[i], boxes[j]));
-        await page
+        // In the page: the boxes of one frame once no pair overlaps (the predicate is `overlap`'s).
+        const settled = await page
           .waitForFunction(
             ([els, pairList]) => {
-              const r = els.map((el) => el.getBoundingClientRect());
+              const boxes = els.map((el) => el.getBoundingClientRect()).map((r) => ({ x: r.x, y: r.y, width: r.width, height: r.height }));
               const hit = (a, b) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
-              return pairList.every(([i, j]) => !hit(r[i], r[j]));
+              return pairList.every(([i, j]) => !hit(boxes[i], boxes[j])) && boxes;
             },
             [handles, pairs.map(([i, j]) => [i, j])],
             { timeout: 3000 },
           )
-          .catch(() => {}); // checked below, with the boxes
-        const boxes = await page.evaluate(measure, handles);
-        if (!clearIn(boxes)) await page.screenshot({ path: screenshotPath(`overlap-${lang}`) });
+          .then((h) => h.jsonValue(), () => null);
+        // Never clear: the boxes of the last frame, for the message.
+        const boxes = settled ?? (await Promise.all(locators.map(boxOf)));
         for (const [i, j, what] of pairs) assert.ok(!overlap(boxes[i], boxes[j]), `${what}: ${JSON.stringify({ a: boxes[i], b: boxes[j] })}`);
         return boxes;
       }

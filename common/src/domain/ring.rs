@@ -130,9 +130,12 @@ pub struct ClaimFacts {
 }
 
 impl ClaimFacts {
-    /// Everyone a ring of these reminders could be for: whose quiet hours to read.
+    /// Everyone a ring of these reminders could be held for: whose quiet hours to read (the
+    /// owners and list people of active reminders that do not break through).
     pub fn people(&self) -> Vec<UserId> {
-        let mut people: Vec<UserId> = self.reminders.values().map(|r| r.user_id).chain(self.members.values().flatten().copied()).collect();
+        let holdable = self.reminders.iter().filter(|(_, r)| r.is_active && !r.break_through);
+        let mut people: Vec<UserId> =
+            holdable.flat_map(|(id, r)| std::iter::once(r.user_id).chain(self.members.get(id).into_iter().flatten().copied())).collect();
         people.sort_unstable();
         people.dedup();
         people

@@ -70,7 +70,7 @@ export function createPath({ pathname, search, hash }: Path): string {
 }
 
 /** Parses "/a?b#c" into its parts (relative to nothing: the app's paths are absolute). */
-export function parsePath(path: string): Partial<Path> {
+function parsePath(path: string): Partial<Path> {
   const out: Partial<Path> = {};
   let rest = path;
   const hashAt = rest.indexOf('#');
@@ -149,13 +149,18 @@ export function createBrowserHistory(win: Window = window): History {
   };
 }
 
-export function createMemoryHistory(initialEntries: (string | Partial<Location>)[] = ['/'], initialIndex?: number): History {
+/** A history in memory (tests): its entries are paths, or parts of a location with its state. */
+export function createMemoryHistory(initialEntries: (string | Partial<Location>)[] = ['/']): History {
   const listeners = new Set<Listener>();
-  const entries: Location[] = initialEntries.map((e, i) => {
-    const parts = typeof e === 'string' ? parsePath(e) : e;
-    return { pathname: '/', search: '', hash: '', state: null, ...parts, key: i === 0 ? 'default' : newKey() } as Location;
-  });
-  let index = Math.min(Math.max(initialIndex ?? entries.length - 1, 0), entries.length - 1);
+  const entries: Location[] = initialEntries.map((e, i) => ({
+    pathname: '/',
+    search: '',
+    hash: '',
+    state: null,
+    ...(typeof e === 'string' ? parsePath(e) : e),
+    key: i === 0 ? 'default' : newKey(),
+  }));
+  let index = entries.length - 1;
   let action: NavigationType = 'POP';
   const emit = () => listeners.forEach((l) => l({ location: entries[index]!, action }));
   const make = (path: Path, state: unknown): Location => ({ ...path, state: state ?? null, key: newKey() });
@@ -225,17 +230,9 @@ export function BrowserRouter({ children }: { children?: ReactNode }) {
   return <Router history={history.current}>{children}</Router>;
 }
 
-export function MemoryRouter({
-  initialEntries,
-  initialIndex,
-  children,
-}: {
-  initialEntries?: (string | Partial<Location>)[];
-  initialIndex?: number;
-  children?: ReactNode;
-}) {
+export function MemoryRouter({ initialEntries, children }: { initialEntries?: (string | Partial<Location>)[]; children?: ReactNode }) {
   const history = useRef<History | null>(null);
-  history.current ??= createMemoryHistory(initialEntries, initialIndex);
+  history.current ??= createMemoryHistory(initialEntries);
   return <Router history={history.current}>{children}</Router>;
 }
 
@@ -292,20 +289,20 @@ export function Link({ to, replace, state, onClick, target, ...rest }: LinkProps
   return <a {...rest} href={href} target={target} onClick={handle} />;
 }
 
-export type NavLinkProps = Omit<LinkProps, 'className'> & {
-  className?: string | ((s: { isActive: boolean }) => string | undefined);
+export type NavLinkProps = LinkProps & {
   /** Active only on its own path, not below it. */
   end?: boolean;
 };
 
 const norm = (p: string) => (p.length > 1 ? p.replace(/\/+$/, '') : p).toLowerCase();
 
+/** A link that says when it is the current page (`aria-current`, and the class `active`). */
 export function NavLink({ to, end, className, ...rest }: NavLinkProps) {
   const { location } = useRouter();
   const target = norm(resolveTo(to, location).pathname);
   const here = norm(location.pathname);
   const isActive = here === target || (!end && (target === '/' || here.startsWith(`${target}/`)));
-  const classes = typeof className === 'function' ? className({ isActive }) : [className, isActive ? 'active' : undefined].filter(Boolean).join(' ') || undefined;
+  const classes = [className, isActive ? 'active' : undefined].filter(Boolean).join(' ') || undefined;
   return <Link {...rest} to={to} className={classes} aria-current={isActive ? 'page' : undefined} />;
 }
 

@@ -203,17 +203,23 @@ async fn apply_ring_plans(conn: &mut sqlx::AnyConnection, planned: &[RingPlan], 
         .collect();
     let outcomes = apply_plans(conn, &plans, now).await?;
 
+    // What follows an entry only once it is logged: its people's holds and its escalation entries.
+    let logged: Vec<(&RingPlan, LogId)> = planned.iter().zip(&outcomes).filter_map(|(p, o)| Some((p, o.logged?))).collect();
     let mut holds = Vec::new();
     let mut newly_held = Vec::new();
-    for (p, log_id) in planned.iter().zip(&outcomes).filter_map(|(p, o)| Some((p, o.logged?))) {
-        holds.extend(p.holds.iter().map(|(person, hold)| (log_id, *person, *hold)));
-        newly_held.extend(p.holds.iter().filter(|(_, h)| matches!(h, Hold::Held(_))).map(|(_, h)| (p.reminder_id, h.until())));
+    for (p, log_id) in &logged {
+        for &(person, hold) in &p.holds {
+            holds.push((*log_id, person, hold));
+            if let Hold::Held(until) = hold {
+                newly_held.push((p.reminder_id, until));
+            }
+        }
     }
     insert_holds(conn, &holds).await?;
     let held_fires = put_held(conn, &newly_held).await?;
 
     let mut escalations: HashMap<LogId, Vec<LogId>> = HashMap::new();
-    for (p, log_id) in planned.iter().zip(&outcomes).filter_map(|(p, o)| Some((p, o.logged?))) {
+    for (p, log_id) in &logged {
         for step in &p.escalations {
             let id = LogId::generate();
             sqlx::query(
@@ -230,7 +236,7 @@ async fn apply_ring_plans(conn: &mut sqlx::AnyConnection, planned: &[RingPlan], 
             .bind(serde_json::to_string(&step.step)?)
             .execute(&mut *conn)
             .await?;
-            escalations.entry(log_id).or_default().push(id);
+            escalations.entry(*log_id).or_default().push(id);
         }
     }
 
